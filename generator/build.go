@@ -1,0 +1,165 @@
+// Package generator turns a site definition into a Bundle: it reads the
+// inputs (site.toml, tool files, the signing key), builds every document,
+// checks each against its format before accepting it, renders the pages and
+// deploy files, and hands back the Bundle for writing or serving.
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/cards"
+	"github.com/wellknown-dev/wellknown/generator/deploy"
+	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/tools"
+)
+
+// Options are the inputs of a build besides the files it reads.
+type Options struct {
+	ConfigPath string   // site.toml
+	Overrides  []string // --set key=value
+	KeyFile    string   // --key-file
+	Strict     bool     // --strict: no development key
+	// Getenv reads the environment (the signing key variable, CI); nil means
+	// an empty environment.
+	Getenv func(string) string
+}
+
+// Result is a finished build.
+type Result struct {
+	Bundle   *bundle.Bundle
+	Config   *site.Config
+	Key      didweb.SigningKey
+	Warnings []string
+	Counts   Counts
+}
+
+// Counts says what a build produced.
+type Counts struct {
+	Files     int `json:"files"`
+	Documents int `json:"documents"`
+	Pages     int `json:"pages"`
+	Servers   int `json:"servers"`
+	Tools     int `json:"tools"`
+	Agents    int `json:"agents"`
+}
+
+// Server is a configured server with its tools, sorted by name.
+type Server struct {
+	Config *site.Server
+	Index  int // position in site.toml
+	Tools  []tools.Tool
+}
+
+// Build runs a whole build in memory. The error lists every problem found
+// (each a *diag.Error where it can be located).
+func Build(opt Options) (*Result, error) {
+	getenv := opt.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	cfg, err := site.Load(opt.ConfigPath, opt.Overrides)
+	if err != nil {
+		return nil, err
+	}
+	servers, err := loadServers(cfg)
+	if err != nil {
+		return nil, err
+	}
+	key, err := didweb.LoadSigningKey(didweb.KeySources{
+		FlagFile:   opt.KeyFile,
+		EnvName:    cfg.Signing.KeyEnv,
+		EnvValue:   getenv(cfg.Signing.KeyEnv),
+		ConfigFile: cfg.Path(cfg.Signing.KeyFile),
+		SiteDir:    cfg.Dir,
+		Strict:     opt.Strict || getenv("CI") == "true",
+	})
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Bundle: bundle.New(), Config: cfg, Key: key}
+	if err := r.addDocuments(servers); err != nil {
+		return nil, err
+	}
+	if err := r.addPages(servers); err != nil {
+		return nil, err
+	}
+	warnings, err := deploy.AddFiles(r.Bundle, cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.Warnings = append(r.Warnings, warnings...)
+	r.count(servers)
+	return r, nil
+}
+
+// loadServers checks imported registry documents and reads every server's
+// tool files from the working tree.
+func loadServers(cfg *site.Config) ([]Server, error) {
+	var problems []error
+	servers := make([]Server, len(cfg.Servers))
+	for i := range cfg.Servers {
+		s := &cfg.Servers[i]
+		servers[i] = Server{Config: s, Index: i}
+		if s.ImportData != nil {
+			for _, p := range cards.CheckRegistryServer(s.ImportData) {
+				problems = append(problems, diag.Errorf(cfg.Path(s.Import), 0, "registry server.json: %v", p))
+			}
+		}
+		if s.Tools == "" {
+			continue
+		}
+		root := cfg.Path(s.Repo)
+		if root == "" {
+			root = cfg.Dir
+		}
+		ts, err := tools.Load(root, s.Tools, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) })
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		servers[i].Tools = ts
+	}
+	return servers, errors.Join(problems...)
+}
+
+// Write writes the bundle to dir (see bundle.WriteDir). The site's directory
+// bounds where output may go unless force.
+func (r *Result) Write(dir string, force bool) error {
+	return r.Bundle.WriteDir(dir, bundle.WriteOptions{Root: r.Config.Dir, Force: force})
+}
+
+func (r *Result) count(servers []Server) {
+	c := Counts{Files: r.Bundle.Len(), Servers: len(servers), Agents: len(r.Config.Agents)}
+	for _, s := range servers {
+		c.Tools += len(s.Tools)
+	}
+	for _, f := range r.Bundle.Files() {
+		switch {
+		case deploy.IsDocument(f):
+			c.Documents++
+		case strings.HasSuffix(f.Path, ".html"):
+			c.Pages++
+		}
+	}
+	r.Counts = c
+}
+
+// located converts a document's problems to errors via locate.
+func located(problems []cards.Problem, locate func(cards.Problem) error) error {
+	errs := make([]error, len(problems))
+	for i, p := range problems {
+		errs[i] = locate(p)
+	}
+	return errors.Join(errs...)
+}
+
+// unlocated names the document when a problem can't be traced to an input.
+func unlocated(doc string) func(cards.Problem) error {
+	return func(p cards.Problem) error { return fmt.Errorf("%s: %v (this is a bug in wellknown)", doc, p) }
+}

@@ -1,0 +1,90 @@
+// Package bundle holds a build's output in memory: every file of the site by
+// path, with its content type and HTTP headers. A build produces one Bundle;
+// `build` writes it to disk (WriteDir), `serve` answers from it, and the
+// deploy files that carry headers are rendered from the same headers, so
+// nothing about a file is decided twice.
+package bundle
+
+import (
+	"fmt"
+	"net/http"
+	"path"
+	"sort"
+	"strings"
+)
+
+// File is one file of the site.
+type File struct {
+	Path        string // absolute within the site, clean: "/.well-known/did.json"
+	Body        []byte
+	ContentType string
+	Header      http.Header // headers a host should send with it (see package deploy)
+}
+
+// Bundle is a set of files keyed by path.
+type Bundle struct {
+	files map[string]*File
+	dirs  map[string]bool // every directory that holds a file
+}
+
+// New returns an empty Bundle.
+func New() *Bundle { return &Bundle{files: map[string]*File{}, dirs: map[string]bool{}} }
+
+// Add adds a file. An unsafe path, two files at one path, or a file where
+// another file needs a directory is an error.
+func (b *Bundle) Add(p string, body []byte, contentType string) error {
+	if err := CheckPath(p); err != nil {
+		return err
+	}
+	if _, dup := b.files[p]; dup || b.dirs[p] {
+		return fmt.Errorf("two outputs would be written to %s", p)
+	}
+	for d := path.Dir(p); d != "/"; d = path.Dir(d) {
+		if _, clash := b.files[d]; clash {
+			return fmt.Errorf("output %s needs %s to be a directory, but it is a file", p, d)
+		}
+	}
+	for d := path.Dir(p); d != "/"; d = path.Dir(d) {
+		b.dirs[d] = true
+	}
+	b.files[p] = &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
+	return nil
+}
+
+// Get returns the file at p.
+func (b *Bundle) Get(p string) (*File, bool) {
+	f, ok := b.files[p]
+	return f, ok
+}
+
+// Len returns the number of files.
+func (b *Bundle) Len() int { return len(b.files) }
+
+// Files returns every file, sorted by path.
+func (b *Bundle) Files() []*File {
+	out := make([]*File, 0, len(b.files))
+	for _, f := range b.files {
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// CheckPath accepts a clean absolute slash path naming a file that stays
+// inside the site: no "..", no empty or dot segments, no backslash or NUL.
+func CheckPath(p string) error {
+	switch {
+	case !strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/"):
+		return fmt.Errorf("output path %q must start with / and name a file", p)
+	case path.Clean(p) != p:
+		return fmt.Errorf("output path %q is not clean", p)
+	case strings.ContainsAny(p, "\\\x00"):
+		return fmt.Errorf("output path %q contains a backslash or NUL", p)
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		if seg == ".." || seg == "." || seg == "" {
+			return fmt.Errorf("output path %q escapes the site", p)
+		}
+	}
+	return nil
+}

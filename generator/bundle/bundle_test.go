@@ -1,0 +1,157 @@
+package bundle
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheckPath(t *testing.T) {
+	for _, p := range []string{"/index.html", "/.well-known/did.json", "/mcp/server-card", "/a/b/c.json"} {
+		if err := CheckPath(p); err != nil {
+			t.Errorf("CheckPath(%q) = %v, want nil", p, err)
+		}
+	}
+	for _, p := range []string{"", "index.html", "/", "/a/", "/a/../b", "/..", "/./a", "/a//b", "/a\\b", "/a\x00b", "/a/.."} {
+		if err := CheckPath(p); err == nil {
+			t.Errorf("CheckPath(%q) succeeded, should have failed", p)
+		}
+	}
+}
+
+func TestAddRejectsConflicts(t *testing.T) {
+	b := New()
+	must(t, b.Add("/a/b.json", nil, "application/json"))
+	for _, p := range []string{"/a/b.json", "/a", "/a/b.json/c"} {
+		if err := b.Add(p, nil, "text/plain"); err == nil {
+			t.Errorf("Add(%q) after /a/b.json succeeded, should have failed", p)
+		}
+	}
+	if b.Len() != 1 {
+		t.Errorf("Len = %d after rejected adds, want 1", b.Len())
+	}
+}
+
+func TestFilesSorted(t *testing.T) {
+	b := New()
+	for _, p := range []string{"/z", "/a/b", "/m"} {
+		must(t, b.Add(p, nil, "text/plain"))
+	}
+	var got []string
+	for _, f := range b.Files() {
+		got = append(got, f.Path)
+	}
+	if strings.Join(got, " ") != "/a/b /m /z" {
+		t.Errorf("Files() order = %v", got)
+	}
+}
+
+func TestWriteDirReplacesOwnOutput(t *testing.T) {
+	root := t.TempDir()
+	out := filepath.Join(root, "public")
+	first := New()
+	must(t, first.Add("/old.txt", []byte("old"), "text/plain"))
+	must(t, first.WriteDir(out, WriteOptions{Root: root}))
+	second := New()
+	must(t, second.Add("/.well-known/did.json", []byte("{}"), "application/json"))
+	must(t, second.WriteDir(out, WriteOptions{Root: root}))
+	if _, err := os.Stat(filepath.Join(out, "old.txt")); !os.IsNotExist(err) {
+		t.Errorf("old.txt survived the rebuild: %v", err)
+	}
+	if data, err := os.ReadFile(filepath.Join(out, ".well-known", "did.json")); err != nil || string(data) != "{}" {
+		t.Errorf("did.json = %q, %v", data, err)
+	}
+	assertNoTemporaries(t, root)
+}
+
+// A write that fails half-way leaves the previous output exactly as it was
+// and no temporary directory behind.
+func TestWriteDirFailureLeavesOutputUntouched(t *testing.T) {
+	root := t.TempDir()
+	out := filepath.Join(root, "public")
+	good := New()
+	must(t, good.Add("/index.html", []byte("v1"), "text/html"))
+	must(t, good.WriteDir(out, WriteOptions{Root: root}))
+	before := snapshot(t, out)
+
+	bad := New()
+	must(t, bad.Add("/index.html", []byte("v2"), "text/html"))
+	must(t, bad.Add("/"+strings.Repeat("x", 300), []byte("too long a name for any file system"), "text/plain"))
+	if err := bad.WriteDir(out, WriteOptions{Root: root}); err == nil {
+		t.Fatal("WriteDir with an unwritable file succeeded")
+	}
+	if after := snapshot(t, out); after != before {
+		t.Errorf("output changed by a failed write:\nbefore %s\nafter  %s", before, after)
+	}
+	assertNoTemporaries(t, root)
+}
+
+func TestWriteDirRefusals(t *testing.T) {
+	root := t.TempDir()
+	foreign := filepath.Join(root, "docs")
+	must(t, os.MkdirAll(foreign, 0o755))
+	must(t, os.WriteFile(filepath.Join(foreign, "keep.md"), []byte("mine"), 0o644))
+	home, _ := os.UserHomeDir()
+	for _, tc := range []struct {
+		name, dir string
+		opt       WriteOptions
+		want      string
+	}{
+		{"file-system root", "/", WriteOptions{}, "file-system root"},
+		{"home", home, WriteOptions{}, "home directory"},
+		{"site root", root, WriteOptions{Root: root}, "site's root"},
+		{"parent of the site", filepath.Dir(root), WriteOptions{Root: root}, "site's root"},
+		{"outside the site", filepath.Join(t.TempDir(), "out"), WriteOptions{Root: root}, "outside"},
+		{"directory not ours", foreign, WriteOptions{Root: root}, "not created by wellknown"},
+	} {
+		b := New()
+		must(t, b.Add("/index.html", nil, "text/html"))
+		err := b.WriteDir(tc.dir, tc.opt)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: WriteDir(%s) = %v, want an error containing %q", tc.name, tc.dir, err, tc.want)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(foreign, "keep.md")); string(data) != "mine" {
+		t.Error("a refused write touched a foreign directory")
+	}
+	outside := filepath.Join(t.TempDir(), "out")
+	b := New()
+	must(t, b.Add("/index.html", nil, "text/html"))
+	must(t, b.WriteDir(outside, WriteOptions{Root: root, Force: true}))
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// snapshot lists every file under dir with its content.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		b.WriteString(p + "=" + string(data) + ";")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func assertNoTemporaries(t *testing.T, root string) {
+	t.Helper()
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".new-") {
+			t.Errorf("temporary directory %s left behind", e.Name())
+		}
+	}
+}

@@ -1,0 +1,189 @@
+// Package deploy decides what HTTP headers every file of a site is served
+// with, and renders the files static hosts read: _headers and _redirects
+// (Netlify, Cloudflare Pages), .nojekyll (GitHub Pages), CNAME. It also warns
+// about what a chosen host cannot do.
+//
+// The header table is a list of rules, each a path pattern (an exact path, or
+// a prefix ending in "/*") with headers. A file gets the headers of every rule
+// that matches it, as on Netlify and Cloudflare. Rules are built so that no
+// two rules matching one file set the same header: hosts join repeated values
+// with commas, which would corrupt Cache-Control or Content-Type. The dev
+// server serves each file with exactly the headers _headers gives it.
+package deploy
+
+import (
+	"mime"
+	"net/http"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/bundle"
+)
+
+// Rule is one entry of the header table.
+type Rule struct {
+	Pattern string // "/exact/path" or "/prefix/*"
+	Header  http.Header
+}
+
+// Matches reports whether the rule applies to a site path.
+func (r Rule) Matches(p string) bool {
+	if prefix, ok := strings.CutSuffix(r.Pattern, "*"); ok {
+		return strings.HasPrefix(p, prefix)
+	}
+	return p == r.Pattern
+}
+
+// Cache lifetimes: discovery documents change rarely; the feed and the DID
+// document are polled and must propagate a new entry or key quickly.
+const (
+	CacheDocument   = "public, max-age=3600"
+	CacheShortLived = "public, max-age=300"
+)
+
+// shortLived are the files readers poll.
+var shortLived = map[string]bool{
+	"/.well-known/agent-feed.xml": true,
+	"/.well-known/did.json":       true,
+	"/did.json":                   true,
+}
+
+// corsHeaders are sent with every machine-readable document so browser-based
+// clients can read them and revalidate with ETags.
+func corsHeaders() http.Header {
+	return http.Header{
+		"Access-Control-Allow-Origin":   {"*"},
+		"Access-Control-Allow-Methods":  {"GET, HEAD, OPTIONS"},
+		"Access-Control-Allow-Headers":  {"Accept, Content-Type, If-None-Match"},
+		"Access-Control-Expose-Headers": {"ETag"},
+	}
+}
+
+// Page headers for every file: the AI Catalog link relation lets a client
+// that lands on any page find the catalog.
+func siteHeaders() http.Header {
+	return http.Header{
+		"Link":                   {`</.well-known/ai-catalog.json>; rel="ai-catalog"`},
+		"X-Content-Type-Options": {"nosniff"},
+	}
+}
+
+// IsDocument reports whether a file is a machine-readable document (as
+// opposed to a page, an asset, or a deploy file).
+func IsDocument(f *bundle.File) bool {
+	t, _, _ := mime.ParseMediaType(f.ContentType)
+	return t == "application/json" || strings.HasSuffix(t, "+json") || strings.HasSuffix(t, "+xml")
+}
+
+// Rules returns the header table for a bundle: one rule for the whole site,
+// one for everything under /.well-known/ (all documents), one for the
+// schema archive, and exact rules for the documents that need their own
+// Content-Type or Cache-Control or live outside /.well-known/.
+func Rules(b *bundle.Bundle) []Rule {
+	rules := []Rule{{Pattern: "/*", Header: siteHeaders()}}
+	wellKnown := Rule{Pattern: "/.well-known/*", Header: corsHeaders()}
+	archive := Rule{Pattern: "/.well-known/mcp/schemas/*", Header: http.Header{"Cache-Control": {CacheDocument}}}
+	var exact []Rule
+	var hasWellKnown, hasArchive bool
+	for _, f := range b.Files() {
+		inWellKnown := wellKnown.Matches(f.Path)
+		hasWellKnown = hasWellKnown || inWellKnown
+		h := http.Header{}
+		if ct := f.ContentType; ct != HostDefaultType(f.Path) {
+			h.Set("Content-Type", ct)
+		}
+		if IsDocument(f) {
+			if !inWellKnown {
+				for k, v := range corsHeaders() {
+					h[k] = v
+				}
+			}
+			switch {
+			case archive.Matches(f.Path):
+				hasArchive = true
+			case shortLived[f.Path]:
+				h.Set("Cache-Control", CacheShortLived)
+			default:
+				h.Set("Cache-Control", CacheDocument)
+			}
+		}
+		if len(h) > 0 {
+			exact = append(exact, Rule{Pattern: f.Path, Header: h})
+		}
+	}
+	if hasWellKnown {
+		rules = append(rules, wellKnown)
+	}
+	if hasArchive {
+		rules = append(rules, archive)
+	}
+	return append(rules, exact...)
+}
+
+// Apply sets every file's Header from the rules, plus its Content-Type.
+func Apply(b *bundle.Bundle, rules []Rule) {
+	for _, f := range b.Files() {
+		f.Header = HeaderFor(rules, f.Path)
+		f.Header.Set("Content-Type", f.ContentType)
+	}
+}
+
+// HeaderFor merges the headers of every rule matching p.
+func HeaderFor(rules []Rule, p string) http.Header {
+	h := http.Header{}
+	for _, r := range rules {
+		if !r.Matches(p) {
+			continue
+		}
+		for k, v := range r.Header {
+			h[k] = append(h[k], v...)
+		}
+	}
+	return h
+}
+
+// hostTypes are the content types static hosts send by file extension (as
+// in mime-db, which GitHub Pages uses); a file whose type differs needs a
+// Content-Type rule, and on GitHub Pages, which can't set headers, is served
+// with the host's type.
+var hostTypes = map[string]string{
+	".html":  "text/html; charset=utf-8",
+	".json":  "application/json",
+	".xml":   "application/xml",
+	".css":   "text/css; charset=utf-8",
+	".js":    "text/javascript; charset=utf-8",
+	".svg":   "image/svg+xml",
+	".png":   "image/png",
+	".ico":   "image/x-icon",
+	".txt":   "text/plain; charset=utf-8",
+	".woff2": "font/woff2",
+}
+
+// HostDefaultType is the content type a static host sends for p by its
+// extension; application/octet-stream for a name without a known extension.
+func HostDefaultType(p string) string {
+	if t, ok := hostTypes[path.Ext(p)]; ok {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// RenderHeaders writes the rules in the _headers syntax Netlify and
+// Cloudflare Pages share.
+func RenderHeaders(rules []Rule) []byte {
+	var b strings.Builder
+	b.WriteString("# Written by wellknown build. Response headers for Netlify and Cloudflare Pages.\n")
+	for _, r := range rules {
+		b.WriteString(r.Pattern + "\n")
+		keys := make([]string, 0, len(r.Header))
+		for k := range r.Header {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			b.WriteString("  " + k + ": " + strings.Join(r.Header[k], ", ") + "\n")
+		}
+	}
+	return []byte(b.String())
+}

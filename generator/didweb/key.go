@@ -1,0 +1,192 @@
+package didweb
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+)
+
+// DevKeyPath is where a local build keeps its development key, relative to
+// the site directory (git-ignored).
+const DevKeyPath = ".wellknown/dev.key"
+
+// KeySources says where a build may find its signing key, in order of
+// precedence: a --key-file flag, an environment variable (a CI secret), a
+// key file named in site.toml, and, unless Strict, a development key that is
+// created on first use.
+type KeySources struct {
+	FlagFile   string // --key-file
+	EnvName    string // name of the environment variable
+	EnvValue   string // its value ("" when unset)
+	ConfigFile string // signing.key_file, resolved against the site directory
+	SiteDir    string // where .wellknown/ lives
+	Strict     bool   // --strict or CI=true: never fall back to a development key
+}
+
+// SigningKey is a loaded private key and where it came from.
+type SigningKey struct {
+	Private ed25519.PrivateKey
+	Source  string // for messages: "--key-file signing.key", "$WELLKNOWN_SIGNING_KEY", …
+	Dev     bool   // a development key: fine for previews, never for a deploy
+	Created bool   // the development key was created by this call
+}
+
+// Public returns the public half.
+func (k SigningKey) Public() ed25519.PublicKey { return k.Private.Public().(ed25519.PublicKey) }
+
+// LoadSigningKey finds, reads and checks the signing key.
+func LoadSigningKey(src KeySources) (SigningKey, error) {
+	switch {
+	case src.FlagFile != "":
+		return loadFile(src.FlagFile, "--key-file "+src.FlagFile)
+	case src.EnvValue != "":
+		key, err := ParsePrivateKey([]byte(src.EnvValue))
+		if err != nil {
+			return SigningKey{}, diag.Errorf("", 0, "$%s: %v", src.EnvName, err)
+		}
+		return SigningKey{Private: key, Source: "$" + src.EnvName}, nil
+	case src.ConfigFile != "":
+		return loadFile(src.ConfigFile, "signing.key_file "+src.ConfigFile)
+	case src.Strict:
+		return SigningKey{}, diag.Errorf("", 0, "no signing key: a strict or CI build does not use a development key").
+			WithHint("create one with: wellknown keygen -o signing.key; then pass --key-file, or store it in $%s as a CI secret", src.EnvName)
+	}
+	return devKey(src.SiteDir)
+}
+
+func loadFile(path, source string) (SigningKey, error) {
+	if err := refuseTracked(path); err != nil {
+		return SigningKey{}, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return SigningKey{}, diag.Errorf(path, 0, "cannot read the signing key: %v", diag.Cause(err))
+	}
+	key, err := ParsePrivateKey(data)
+	if err != nil {
+		return SigningKey{}, diag.Errorf(path, 0, "%v", err)
+	}
+	return SigningKey{Private: key, Source: source}, nil
+}
+
+// devKey reads the development key, creating it on first use.
+func devKey(siteDir string) (SigningKey, error) {
+	path := filepath.Join(siteDir, filepath.FromSlash(DevKeyPath))
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if err := WriteNewKey(path); err != nil {
+			return SigningKey{}, err
+		}
+		key, err := loadFile(path, DevKeyPath)
+		key.Dev, key.Created = true, true
+		return key, err
+	}
+	key, err := loadFile(path, DevKeyPath)
+	key.Dev = true
+	return key, err
+}
+
+// refuseTracked fails when git tracks the key file: a committed private key
+// is published to everyone who can read the repository.
+func refuseTracked(path string) error {
+	cmd := exec.Command("git", "ls-files", "--error-unmatch", "--", filepath.Base(path))
+	cmd.Dir = filepath.Dir(path)
+	if cmd.Run() != nil {
+		return nil // not tracked, not a repository, or no git: nothing to refuse
+	}
+	return diag.Errorf(path, 0, "the signing key is tracked by git, so it is not private").
+		WithHint("remove it from the index (git rm --cached %s), add it to .gitignore, and generate a new key: the old one is in your history", filepath.Base(path))
+}
+
+// ParsePrivateKey reads an Ed25519 private key: PEM (PKCS#8 "PRIVATE KEY"),
+// or a 32-byte seed (or 64-byte private key) as raw bytes, base64url, base64
+// or hex.
+func ParsePrivateKey(data []byte) (ed25519.PrivateKey, error) {
+	if block, _ := pem.Decode(data); block != nil {
+		return parsePEM(block)
+	}
+	text := strings.TrimSpace(string(data))
+	for _, decode := range []func(string) ([]byte, error){
+		base64.RawURLEncoding.DecodeString,
+		base64.URLEncoding.DecodeString,
+		base64.RawStdEncoding.DecodeString,
+		base64.StdEncoding.DecodeString,
+		hex.DecodeString,
+	} {
+		if raw, err := decode(text); err == nil && isKeySize(len(raw)) {
+			return fromRaw(raw), nil
+		}
+	}
+	if isKeySize(len(data)) {
+		return fromRaw(data), nil
+	}
+	return nil, fmt.Errorf("not an Ed25519 private key (%d bytes): want PEM PKCS#8, or a 32-byte seed as raw bytes, base64url, base64 or hex", len(data))
+}
+
+func parsePEM(block *pem.Block) (ed25519.PrivateKey, error) {
+	if block.Type != "PRIVATE KEY" {
+		return nil, fmt.Errorf("PEM block %q is not a PKCS#8 PRIVATE KEY", block.Type)
+	}
+	key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	if err != nil {
+		return nil, fmt.Errorf("PEM private key: %v", err)
+	}
+	ed, ok := key.(ed25519.PrivateKey)
+	if !ok {
+		return nil, fmt.Errorf("PEM private key is a %T, not Ed25519", key)
+	}
+	return ed, nil
+}
+
+func isKeySize(n int) bool { return n == ed25519.SeedSize || n == ed25519.PrivateKeySize }
+
+func fromRaw(raw []byte) ed25519.PrivateKey {
+	return ed25519.NewKeyFromSeed(bytes.Clone(raw[:ed25519.SeedSize]))
+}
+
+// MarshalPEM encodes a private key as PEM PKCS#8.
+func MarshalPEM(key ed25519.PrivateKey) []byte {
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		panic(err) // cannot fail for an Ed25519 key
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
+}
+
+// GenerateKey returns a new private key.
+func GenerateKey() ed25519.PrivateKey {
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	return key
+}
+
+// WriteNewKey creates a new key file (PEM, mode 0600) at path, creating its
+// directory. It never overwrites an existing file.
+func WriteNewKey(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return diag.Errorf(path, 0, "cannot create the key file: %v", diag.Cause(err))
+	}
+	if _, err := f.Write(MarshalPEM(GenerateKey())); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

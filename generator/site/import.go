@@ -1,0 +1,68 @@
+package site
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+)
+
+// placeholder matches a ${VAR}-style template left in a registry server.json
+// (registries fill it at publish time; a card must carry the real value).
+var placeholder = regexp.MustCompile(`\$\{[^}]*\}`)
+
+// importServers fills each server's unset identity fields from its registry
+// server.json. Fields set in site.toml win.
+func (c *Config) importServers() error {
+	var problems []error
+	for i := range c.Servers {
+		if err := c.importServer(i); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	return errors.Join(problems...)
+}
+
+func (c *Config) importServer(i int) error {
+	s := &c.Servers[i]
+	if s.Import == "" {
+		return nil
+	}
+	file := c.Path(s.Import)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return c.Errorf(fmt.Sprintf("servers.%d.import", i), "cannot read import %s: %v", s.Import, diag.Cause(err))
+	}
+	var imported Identity
+	if err := json.Unmarshal(data, &imported); err != nil {
+		return diag.JSONError(file, data, err)
+	}
+	s.ImportData = data
+	s.ImportedFields = fillUnset(&s.Identity, imported)
+	return nil
+}
+
+// fillUnset copies every field of from into the zero fields of to and
+// returns the json names of the fields it copied, in declaration order.
+func fillUnset(to *Identity, from Identity) []string {
+	var filled []string
+	dst, src := reflect.ValueOf(to).Elem(), reflect.ValueOf(from)
+	for i := 0; i < dst.NumField(); i++ {
+		if !dst.Field(i).IsZero() || src.Field(i).IsZero() {
+			continue
+		}
+		dst.Field(i).Set(src.Field(i))
+		filled = append(filled, jsonName(dst.Type().Field(i)))
+	}
+	return filled
+}
+
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	return name
+}

@@ -1,0 +1,217 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+)
+
+// Defaults for settings site.toml may leave out.
+const (
+	DefaultKeyEnv       = "WELLKNOWN_SIGNING_KEY"
+	DefaultKeyID        = "key-1"
+	DefaultContentDir   = "content"
+	DefaultTemplatesDir = "templates"
+)
+
+// Load reads, decodes, completes and validates the site definition at path.
+// overrides are "key=value" settings applied after decoding (see Override).
+// The error lists every problem found, each a *diag.Error.
+func Load(path string, overrides []string) (*Config, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, diag.Errorf(path, 0, "cannot read the site definition: %v", diag.Cause(err)).
+			WithHint("pass --config FILE, or create a site with: wellknown init")
+	}
+	return Parse(path, string(src), overrides)
+}
+
+// Parse is Load for a definition already in memory; path names it in errors
+// and anchors its relative paths.
+func Parse(path, src string, overrides []string) (*Config, error) {
+	c := &Config{File: path, Dir: filepath.Dir(path), lines: newLocator(src)}
+	md, err := toml.Decode(src, c)
+	if err != nil {
+		return nil, decodeError(path, err)
+	}
+	if err := c.unknownKeys(md); err != nil {
+		return nil, err
+	}
+	if err := c.importServers(); err != nil {
+		return nil, err
+	}
+	c.setDefaults()
+	var problems []error
+	for _, o := range overrides {
+		if err := c.override(o); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// decodeError turns the TOML decoder's error into a one-line diag.Error.
+func decodeError(path string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return diag.Errorf(path, pe.Position.Line, "%s", pe.Message)
+	}
+	msg := strings.TrimPrefix(err.Error(), "toml: ")
+	var line int
+	if n, _ := fmt.Sscanf(msg, "line %d", &line); n == 1 {
+		if _, rest, ok := strings.Cut(msg, ": "); ok {
+			msg = rest
+		}
+	}
+	return diag.Errorf(path, line, "%s", msg)
+}
+
+// unknownKeys reports every key the Config has no field for, at its line.
+func (c *Config) unknownKeys(md toml.MetaData) error {
+	var problems []error
+	var reported []string
+	from := 0
+	for _, k := range md.Undecoded() {
+		key := k.String()
+		if underAny(key, reported) {
+			continue
+		}
+		reported = append(reported, key)
+		var line int
+		line, from = c.lines.lineOfUnindexed(key, from)
+		problems = append(problems, diag.Errorf(c.File, line, "unknown key %q", key).
+			WithHint("check the spelling against site.example.toml; keys are snake_case"))
+	}
+	return errors.Join(problems...)
+}
+
+func underAny(key string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(key, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// Override applies one "key=value" setting from the command line. Supported
+// keys: base_url, title, feed.status, and servers.<slug>.version (for a
+// version a CI job knows only at build time).
+func (c *Config) override(kv string) error {
+	key, value, ok := strings.Cut(kv, "=")
+	if !ok {
+		return diag.Errorf("", 0, "--set %q: want key=value", kv)
+	}
+	switch key {
+	case "base_url":
+		c.BaseURL = value
+		return nil
+	case "title":
+		c.Title = value
+		return nil
+	case "feed.status":
+		c.Feed.Status = value
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(key, "servers."); ok {
+		slug, field, _ := strings.Cut(rest, ".")
+		if field != "version" {
+			return diag.Errorf("", 0, "--set %q: only servers.<slug>.version can be set for a server", kv)
+		}
+		for i := range c.Servers {
+			if c.Servers[i].slug() == slug {
+				c.Servers[i].Version = value
+				return nil
+			}
+		}
+		return diag.Errorf("", 0, "--set %q: no server with slug %q", kv, slug)
+	}
+	return diag.Errorf("", 0, "--set %q: unsupported key %q", kv, key).
+		WithHint("supported: base_url, title, feed.status, servers.<slug>.version")
+}
+
+func (c *Config) setDefaults() {
+	if c.Signing.KeyEnv == "" {
+		c.Signing.KeyEnv = DefaultKeyEnv
+	}
+	if c.Signing.KeyID == "" {
+		c.Signing.KeyID = DefaultKeyID
+	}
+	if c.ContentDir == "" {
+		c.ContentDir = DefaultContentDir
+	}
+	if c.TemplatesDir == "" {
+		c.TemplatesDir = DefaultTemplatesDir
+	}
+	if c.Feed.Status == "" {
+		c.Feed.Status = StatusActive
+	}
+	for i := range c.Servers {
+		c.Servers[i].Slug = c.Servers[i].slug()
+	}
+	for i := range c.Agents {
+		if c.Agents[i].Slug == "" {
+			c.Agents[i].Slug = slugify(c.Agents[i].Name)
+		}
+	}
+	for i := range c.Deploy.Redirects {
+		if c.Deploy.Redirects[i].Status == 0 {
+			c.Deploy.Redirects[i].Status = 301
+		}
+	}
+}
+
+// slug is the explicit slug, or the part of the name after "/".
+func (s *Server) slug() string {
+	if s.Slug != "" {
+		return s.Slug
+	}
+	_, after, _ := strings.Cut(s.Name, "/")
+	return strings.ToLower(after)
+}
+
+// slugify turns a display name into a path segment.
+func slugify(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+// Path resolves a path from the config against the config's directory.
+func (c *Config) Path(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.Dir, p)
+}
+
+// Line returns the line of a dotted key path ("servers.1.description"), or of
+// its nearest enclosing key; 0 when unknown.
+func (c *Config) Line(path string) int { return c.lines.line(path) }
+
+// Errorf returns a problem located at the key path in site.toml.
+func (c *Config) Errorf(path, format string, args ...any) *diag.Error {
+	return diag.Errorf(c.File, c.Line(path), format, args...)
+}

@@ -1,0 +1,252 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+)
+
+var (
+	slugPattern     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+	keyIDPattern    = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+	hostnamePattern = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
+)
+
+// validate checks what site.toml itself must get right. The published
+// documents are checked again, field by field, against their formats' rules
+// when they are built (package cards); those problems are traced back here
+// with Line.
+func (c *Config) validate() error {
+	var v validator
+	c.validateBase(&v)
+	c.validateSigning(&v)
+	c.validateFeed(&v)
+	c.validateServers(&v)
+	c.validateAgents(&v)
+	c.validateEntity(&v)
+	c.validateDeprecations(&v)
+	c.validateDeploy(&v)
+	return errors.Join(v.problems...)
+}
+
+type validator struct{ problems []error }
+
+func (v *validator) add(err error) { v.problems = append(v.problems, err) }
+
+func (c *Config) validateBase(v *validator) {
+	if c.BaseURL == "" {
+		v.add(c.Errorf("base_url", "base_url is required: the https origin the site is published at").
+			WithHint(`add base_url = "https://example.com/" at the top of %s`, c.File))
+		return
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		v.add(c.Errorf("base_url", "base_url %q is not an origin URL like https://example.com/", c.BaseURL))
+		return
+	}
+	if u.Scheme != "https" && !(u.Scheme == "http" && IsLoopback(u.Hostname())) {
+		v.add(c.Errorf("base_url", "base_url %q must use https (http is allowed only for localhost)", c.BaseURL))
+		return
+	}
+	u.Host = strings.ToLower(u.Host)
+	c.base = u
+	if c.Title == "" {
+		c.Title = u.Hostname()
+	}
+	if c.Author == "" {
+		c.Author = c.Title
+	}
+}
+
+// IsLoopback reports whether host names this machine.
+func IsLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (c *Config) validateSigning(v *validator) {
+	ids := map[string]bool{c.Signing.KeyID: true}
+	if !keyIDPattern.MatchString(c.Signing.KeyID) {
+		v.add(c.Errorf("signing.key_id", "signing.key_id %q may contain only letters, digits, '.', '_' and '-'", c.Signing.KeyID))
+	}
+	for i, p := range c.Signing.Previous {
+		at := fmt.Sprintf("signing.previous.%d", i)
+		if !keyIDPattern.MatchString(p.ID) || ids[p.ID] {
+			v.add(c.Errorf(at+".id", "signing.previous id %q must be a unique key id (letters, digits, '.', '_', '-')", p.ID))
+		}
+		ids[p.ID] = true
+		if _, err := didweb.ParseMultibaseKey(p.PublicKey); err != nil {
+			v.add(c.Errorf(at+".public_key", "signing.previous %q: %v", p.ID, err))
+		}
+	}
+}
+
+func (c *Config) validateFeed(v *validator) {
+	switch c.Feed.Status {
+	case StatusActive, StatusTerminated:
+		if c.Feed.MigratedTo != "" {
+			v.add(c.Errorf("feed.migrated_to", "feed.migrated_to is set but feed.status is %q", c.Feed.Status).
+				WithHint(`set feed.status = "migrated", or remove migrated_to`))
+		}
+	case StatusMigrated:
+		if !isHTTPS(c.Feed.MigratedTo) {
+			v.add(c.Errorf("feed.migrated_to", "feed.status is migrated, so feed.migrated_to must be the https URL of the new feed"))
+		}
+	default:
+		v.add(c.Errorf("feed.status", "feed.status %q is not one of active, terminated, migrated", c.Feed.Status))
+	}
+}
+
+func (c *Config) validateServers(v *validator) {
+	names := map[string]int{}
+	slugs := map[string]int{}
+	for i, s := range c.Servers {
+		at := fmt.Sprintf("servers.%d", i)
+		if s.Name == "" {
+			v.add(c.Errorf(at, "servers[%d] has no name (set name, or import a server.json that has one)", i))
+			continue
+		}
+		if j, dup := names[s.Name]; dup {
+			v.add(c.Errorf(at+".name", "server name %q is already used by servers[%d]", s.Name, j))
+		}
+		names[s.Name] = i
+		c.validateSlug(v, at, s.Slug, slugs, i)
+		c.validateVersion(v, at, s)
+		if s.Tools != "" {
+			if _, err := path.Match(strings.ReplaceAll(s.Tools, "**", "*"), ""); err != nil {
+				v.add(c.Errorf(at+".tools", "tools glob %q is malformed", s.Tools))
+			}
+			if path.IsAbs(s.Tools) || strings.Contains("/"+s.Tools+"/", "/../") {
+				v.add(c.Errorf(at+".tools", "tools glob %q must be relative and stay inside its repository", s.Tools))
+			}
+		}
+	}
+}
+
+// validateVersion rejects a ${VAR} placeholder left in a version, typically
+// from a registry server.json whose version is filled at publish time.
+func (c *Config) validateVersion(v *validator, at string, s Server) {
+	if !placeholder.MatchString(s.Version) {
+		return
+	}
+	err := c.Errorf(at+".version", "server %s: version %q is a placeholder", s.Name, s.Version)
+	if slices.Contains(s.ImportedFields, "version") {
+		err = diag.Errorf(c.Path(s.Import), 0, "server %s: version %q imported from here is a placeholder", s.Name, s.Version)
+	}
+	v.add(err.WithHint("set version in site.toml, or pass --set servers.%s.version=1.2.3", s.Slug))
+}
+
+func (c *Config) validateSlug(v *validator, at, slug string, seen map[string]int, i int) {
+	if !slugPattern.MatchString(slug) {
+		v.add(c.Errorf(at+".slug", "slug %q must be lower-case letters, digits, '.', '_' or '-'", slug).
+			WithHint("set slug = \"...\" explicitly"))
+		return
+	}
+	if j, dup := seen[slug]; dup {
+		v.add(c.Errorf(at+".slug", "slug %q is already used by entry %d", slug, j).
+			WithHint("set a distinct slug = \"...\" on one of them"))
+	}
+	seen[slug] = i
+}
+
+func (c *Config) validateAgents(v *validator) {
+	slugs := map[string]int{}
+	for i, a := range c.Agents {
+		c.validateSlug(v, fmt.Sprintf("agents.%d", i), a.Slug, slugs, i)
+	}
+}
+
+func (c *Config) validateEntity(v *validator) {
+	e := c.Entity
+	if e == nil {
+		return
+	}
+	if e.Domain == "" && c.base != nil {
+		e.Domain = c.base.Hostname()
+	}
+	switch e.SchemaVersion {
+	case "0.1.0":
+		if len(e.Entities) > 0 || len(e.MCPs) == 0 {
+			v.add(c.Errorf("entity", "entity schema_version 0.1.0 lists [[entity.mcps]] (at least one) and no [[entity.entities]]"))
+		}
+	case "0.2.0":
+		if len(e.MCPs) > 0 || len(e.Entities) == 0 {
+			v.add(c.Errorf("entity", "entity schema_version 0.2.0 lists [[entity.entities]] (at least one, each with its mcps) and no top-level [[entity.mcps]]"))
+		}
+	default:
+		v.add(c.Errorf("entity.schema_version", "entity schema_version %q is not one of 0.1.0, 0.2.0", e.SchemaVersion))
+	}
+	if c.base != nil && e.Domain != c.base.Hostname() {
+		v.add(c.Errorf("entity.domain", "entity domain %q does not match the site's host %q", e.Domain, c.base.Hostname()).
+			WithHint("EDP requires the card's domain to equal the domain that serves it"))
+	}
+}
+
+func (c *Config) validateDeprecations(v *validator) {
+	for i, d := range c.Deprecations {
+		at := fmt.Sprintf("deprecations.%d", i)
+		if d.Endpoint == "" {
+			v.add(c.Errorf(at, "deprecations[%d] needs an endpoint (a server name, or <server name>#<tool name>)", i))
+		}
+		announced, err1 := time.Parse(time.RFC3339, d.AnnouncedAt)
+		if err1 != nil {
+			v.add(c.Errorf(at+".announced_at", "announced_at %q is not an RFC 3339 time like 2026-05-01T00:00:00Z", d.AnnouncedAt))
+		}
+		sunset, err2 := time.Parse(time.RFC3339, d.Sunset)
+		if err2 != nil {
+			v.add(c.Errorf(at+".sunset", "sunset %q is not an RFC 3339 time like 2026-12-31T00:00:00Z", d.Sunset))
+		}
+		if err1 == nil && err2 == nil && sunset.Before(announced) {
+			v.add(c.Errorf(at+".sunset", "sunset %s is before announced_at %s", d.Sunset, d.AnnouncedAt))
+		}
+	}
+}
+
+func (c *Config) validateDeploy(v *validator) {
+	for i, t := range c.Deploy.Targets {
+		switch t {
+		case HostGitHubPages, HostNetlify, HostCloudflarePages:
+		default:
+			v.add(c.Errorf(fmt.Sprintf("deploy.targets.%d", i), "deploy target %q is not one of %s, %s, %s", t, HostGitHubPages, HostNetlify, HostCloudflarePages))
+		}
+	}
+	if c.Deploy.CNAME != "" && !hostnamePattern.MatchString(c.Deploy.CNAME) {
+		v.add(c.Errorf("deploy.cname", "deploy.cname %q is not a host name", c.Deploy.CNAME))
+	}
+	for i, r := range c.Deploy.Redirects {
+		at := fmt.Sprintf("deploy.redirects.%d", i)
+		if !strings.HasPrefix(r.From, "/") || strings.ContainsAny(r.From, " \t") {
+			v.add(c.Errorf(at+".from", "redirect from %q must be a path starting with /", r.From))
+		}
+		if !(strings.HasPrefix(r.To, "/") || isHTTPURL(r.To)) || strings.ContainsAny(r.To, " \t") {
+			v.add(c.Errorf(at+".to", "redirect to %q must be a path starting with / or an http(s) URL", r.To))
+		}
+		switch r.Status {
+		case 200, 301, 302, 303, 307, 308:
+		default:
+			v.add(c.Errorf(at+".status", "redirect status %d is not one of 200, 301, 302, 303, 307, 308", r.Status))
+		}
+	}
+}
+
+func isHTTPS(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme == "https" && u.Host != ""
+}
+
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
+}

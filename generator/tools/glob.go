@@ -1,0 +1,117 @@
+package tools
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Match reports whether the slash-separated path name matches pattern.
+// Segments match as in path.Match; a "**" segment matches zero or more
+// whole segments. It is the same language as git's :(glob) pathspec magic,
+// so a pattern selects the same files in the working tree and in history.
+func Match(pattern, name string) bool {
+	return matchSegments(strings.Split(pattern, "/"), strings.Split(name, "/"))
+}
+
+func matchSegments(pat, name []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(name); i++ {
+				if matchSegments(pat[1:], name[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(name) == 0 {
+			return false
+		}
+		if ok, err := path.Match(pat[0], name[0]); err != nil || !ok {
+			return false
+		}
+		pat, name = pat[1:], name[1:]
+	}
+	return len(name) == 0
+}
+
+// Glob returns the regular files under root whose slash-separated path
+// relative to root matches pattern, sorted. Directories named .git are not
+// entered.
+func Glob(root, pattern string) ([]string, error) {
+	start := staticPrefix(pattern)
+	var out []string
+	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(start)), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		if rel = filepath.ToSlash(rel); Match(pattern, rel) {
+			out = append(out, rel)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// staticPrefix is the leading directories of pattern that hold no wildcard.
+func staticPrefix(pattern string) string {
+	segs := strings.Split(pattern, "/")
+	var dirs []string
+	for _, s := range segs[:len(segs)-1] {
+		if strings.ContainsAny(s, `*?[\`) {
+			break
+		}
+		dirs = append(dirs, s)
+	}
+	return path.Join(dirs...)
+}
+
+// Load reads and parses every tool file under root matching pattern and
+// checks that no tool name is declared twice. Files are named in errors as
+// display(rel), so messages can show the path the user knows.
+func Load(root, pattern string, display func(rel string) string) ([]Tool, error) {
+	files, err := Glob(root, pattern)
+	if err != nil {
+		return nil, err
+	}
+	var ts []Tool
+	var problems []error
+	for _, rel := range files {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		t, err := Parse(display(rel), data)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		ts = append(ts, t)
+	}
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
+	}
+	return ts, CheckUnique(ts)
+}

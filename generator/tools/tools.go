@@ -1,0 +1,141 @@
+// Package tools reads MCP tool schema files. A tool file holds one JSON
+// object in exactly the shape a server returns in tools/list: name, title?,
+// description, inputSchema, outputSchema?, annotations?, _meta?.
+//
+// A tool's identity is the name inside the file, never the file's path:
+// files may move without breaking a tool's history. Two files that declare
+// the same name for one server is an error naming both.
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/gowebpki/jcs"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+)
+
+// namePattern is MCP's tool name rule: 1–128 characters from A–Z a–z 0–9 _ - .
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// Tool is one parsed tool file.
+type Tool struct {
+	Name   string
+	File   string         // where it was read from, for messages
+	Object map[string]any // the whole tool object
+	// Canonical is the RFC 8785 form of the object: equal for two files that
+	// differ only in formatting, and the bytes the schema archive hashes.
+	Canonical []byte
+}
+
+// Title returns the tool's title, or its annotations' title, or "".
+func (t Tool) Title() string {
+	if s, ok := t.Object["title"].(string); ok {
+		return s
+	}
+	if a, ok := t.Object["annotations"].(map[string]any); ok {
+		s, _ := a["title"].(string)
+		return s
+	}
+	return ""
+}
+
+// Description returns the tool's description, or "".
+func (t Tool) Description() string {
+	s, _ := t.Object["description"].(string)
+	return s
+}
+
+// Parse checks and decodes one tool file. file names it in errors.
+func Parse(file string, data []byte) (Tool, error) {
+	if !utf8.Valid(data) {
+		return Tool{}, diag.Errorf(file, 0, "tool file is not valid UTF-8")
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return Tool{}, diag.JSONError(file, data, err)
+	}
+	if obj == nil {
+		return Tool{}, diag.Errorf(file, 0, "tool file must hold a JSON object, not null")
+	}
+	if err := check(obj); err != nil {
+		return Tool{}, diag.Errorf(file, 0, "%v", err).
+			WithHint("a tool file holds one tool exactly as tools/list returns it: {\"name\": …, \"description\": …, \"inputSchema\": {\"type\": \"object\", …}}")
+	}
+	canonical, err := jcs.Transform(data)
+	if err != nil {
+		return Tool{}, diag.Errorf(file, 0, "cannot canonicalise: %v", err)
+	}
+	return Tool{Name: obj["name"].(string), File: file, Object: obj, Canonical: canonical}, nil
+}
+
+func check(obj map[string]any) error {
+	name, ok := obj["name"].(string)
+	switch {
+	case obj["name"] == nil:
+		return errors.New(`tool has no "name"`)
+	case !ok:
+		return errors.New(`tool "name" must be a string`)
+	case !namePattern.MatchString(name):
+		return fmt.Errorf("tool name %q must be 1–128 characters from A-Z a-z 0-9 _ - .", name)
+	}
+	for _, key := range []string{"title", "description"} {
+		if v, present := obj[key]; present {
+			if _, ok := v.(string); !ok {
+				return fmt.Errorf("tool %s: %q must be a string", name, key)
+			}
+		}
+	}
+	if obj["inputSchema"] == nil {
+		return fmt.Errorf(`tool %s has no "inputSchema"`, name)
+	}
+	for _, key := range []string{"inputSchema", "outputSchema"} {
+		if err := checkSchema(name, key, obj); err != nil {
+			return err
+		}
+	}
+	for _, key := range []string{"annotations", "_meta"} {
+		if v, present := obj[key]; present {
+			if _, ok := v.(map[string]any); !ok {
+				return fmt.Errorf("tool %s: %q must be an object", name, key)
+			}
+		}
+	}
+	return nil
+}
+
+// checkSchema requires an object schema where key is present: MCP tool
+// arguments and structured results are always JSON objects.
+func checkSchema(name, key string, obj map[string]any) error {
+	v, present := obj[key]
+	if !present {
+		return nil
+	}
+	schema, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("tool %s: %q must be a JSON Schema object", name, key)
+	}
+	if schema["type"] != "object" {
+		return fmt.Errorf(`tool %s: %q must have "type": "object"`, name, key)
+	}
+	return nil
+}
+
+// CheckUnique returns an error naming both files for every tool name
+// declared twice. It sorts ts by name.
+func CheckUnique(ts []Tool) error {
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
+	var problems []error
+	for i := 1; i < len(ts); i++ {
+		if ts[i].Name == ts[i-1].Name {
+			problems = append(problems, diag.Errorf(ts[i].File, 0, "tool %q is also declared in %s", ts[i].Name, ts[i-1].File).
+				WithHint("a tool's name is its identity: rename one of them or remove the copy"))
+		}
+	}
+	return errors.Join(problems...)
+}

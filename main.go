@@ -1,0 +1,267 @@
+// Command wellknown builds the discovery bundle of a site that runs MCP
+// servers and AI agents: the .well-known documents, a signed change feed, the
+// did:web document and human pages.
+//
+// Output rules: results (a build summary, a generated key) go to standard
+// output; everything else goes to standard error as "wellknown: <kind>: …"
+// lines, where kind is error, warning, notice or hint. With --json, standard
+// output holds exactly one JSON object. Exit status: 0 success, 1 a failed
+// build or check, 2 a usage error.
+package main
+
+import (
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator"
+	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+)
+
+const usage = `wellknown builds the discovery bundle of a site that runs MCP servers and AI agents.
+
+Usage:
+  wellknown build   [--config FILE] [--out DIR] [flags]   build the site into DIR (default public)
+  wellknown keygen  [-o FILE]                             create a signing key
+  wellknown version                                       print the version
+
+Run "wellknown <command> -h" for a command's flags.
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// cli carries the output streams of one invocation.
+type cli struct {
+	stdout, stderr io.Writer
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	c := &cli{stdout, stderr}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "build":
+		return c.build(args[1:])
+	case "keygen":
+		return c.keygen(args[1:])
+	case "version":
+		return c.version(args[1:])
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	c.errorf("unknown command %q", args[0])
+	c.hintf(`run "wellknown -h" for the list of commands`)
+	return 2
+}
+
+func (c *cli) errorf(format string, args ...any) {
+	fmt.Fprintf(c.stderr, "wellknown: error: "+format+"\n", args...)
+}
+
+func (c *cli) warnf(format string, args ...any) {
+	fmt.Fprintf(c.stderr, "wellknown: warning: "+format+"\n", args...)
+}
+
+func (c *cli) noticef(format string, args ...any) {
+	fmt.Fprintf(c.stderr, "wellknown: notice: "+format+"\n", args...)
+}
+
+func (c *cli) hintf(format string, args ...any) {
+	fmt.Fprintf(c.stderr, "wellknown: hint: "+format+"\n", args...)
+}
+
+// fail prints every problem of err, each followed by its hint, and returns
+// exit status 1. Hints repeated by several problems are printed once.
+func (c *cli) fail(err error) int {
+	seen := map[string]bool{}
+	for _, e := range diag.List(err) {
+		c.errorf("%v", e)
+		if h := diag.Hint(e); h != "" && !seen[h] {
+			seen[h] = true
+			c.hintf("%s", h)
+		}
+	}
+	return 1
+}
+
+// newFlags returns a flag set whose -h prints the command's usage line.
+func (c *cli) newFlags(name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(c.stderr, "Usage: wellknown %s %s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags and reports the exit status to return, if any.
+func parse(fs *flag.FlagSet, args []string) (int, bool) {
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0, true
+	case err != nil:
+		return 2, true
+	}
+	return 0, false
+}
+
+// repeated is a flag that may be given several times.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ", ") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
+type buildSummary struct {
+	OK       bool              `json:"ok"`
+	Out      string            `json:"out,omitempty"`
+	BaseURL  string            `json:"base_url,omitempty"`
+	Counts   *generator.Counts `json:"counts,omitempty"`
+	Key      string            `json:"key,omitempty"`
+	Warnings []string          `json:"warnings"`
+	Errors   []string          `json:"errors,omitempty"`
+	Millis   int64             `json:"ms"`
+}
+
+func (c *cli) build(args []string) int {
+	fs := c.newFlags("build", "[--config FILE] [--out DIR] [flags]")
+	var opt generator.Options
+	var sets repeated
+	fs.StringVar(&opt.ConfigPath, "config", "site.toml", "the site definition")
+	out := fs.String("out", "public", "output directory, replaced atomically")
+	fs.StringVar(&opt.KeyFile, "key-file", "", "signing key file (default: $WELLKNOWN_SIGNING_KEY, signing.key_file, or a development key)")
+	fs.Var(&sets, "set", "override a setting, key=value (base_url, title, feed.status, servers.<slug>.version); repeatable")
+	fs.BoolVar(&opt.Strict, "strict", false, "fail instead of using a development key (implied by CI=true)")
+	force := fs.Bool("force", false, "allow an output directory outside the site")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		c.errorf("build takes no arguments (got %q)", fs.Arg(0))
+		return 2
+	}
+	opt.Overrides = sets
+	opt.Getenv = os.Getenv
+
+	start := time.Now()
+	res, err := generator.Build(opt)
+	if err == nil {
+		err = res.Write(*out, *force)
+	}
+	sum := buildSummary{OK: err == nil, Out: *out, Warnings: []string{}, Millis: time.Since(start).Milliseconds()}
+	if res != nil {
+		sum.BaseURL, sum.Counts, sum.Key, sum.Warnings = res.Config.URL("/"), &res.Counts, res.Key.Source, nonNil(res.Warnings)
+	}
+	if err != nil {
+		if *asJSON {
+			for _, e := range diag.List(err) {
+				sum.Errors = append(sum.Errors, e.Error())
+			}
+			c.printJSON(sum)
+		}
+		return c.fail(err)
+	}
+	c.reportKey(res.Key)
+	for _, w := range res.Warnings {
+		c.warnf("%s", w)
+	}
+	if *asJSON {
+		c.printJSON(sum)
+		return 0
+	}
+	n := res.Counts
+	fmt.Fprintf(c.stdout, "built %s for %s in %d ms: %s (%s, %s); %s, %s, %s; signed with %s\n",
+		*out, sum.BaseURL, sum.Millis, plural(n.Files, "file"), plural(n.Documents, "document"), plural(n.Pages, "page"),
+		plural(n.Servers, "server"), plural(n.Tools, "tool"), plural(n.Agents, "agent"), res.Key.Source)
+	return 0
+}
+
+func (c *cli) reportKey(k didweb.SigningKey) {
+	switch {
+	case k.Created:
+		c.noticef("created a development signing key at %s; output signed with it is for local previews only", didweb.DevKeyPath)
+		c.hintf("for a deploy, create a real key with: wellknown keygen -o signing.key (keep it out of git)")
+	case k.Dev:
+		c.noticef("signed with the development key %s (local previews only)", didweb.DevKeyPath)
+	}
+}
+
+func (c *cli) printJSON(v any) {
+	enc := json.NewEncoder(c.stdout)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func (c *cli) keygen(args []string) int {
+	fs := c.newFlags("keygen", "[-o FILE]")
+	out := fs.String("o", "", "write the key to FILE (mode 0600, never overwritten) instead of standard output")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		c.errorf("keygen takes no arguments (got %q)", fs.Arg(0))
+		return 2
+	}
+	if *out == "" {
+		key := didweb.GenerateKey()
+		c.stdout.Write(didweb.MarshalPEM(key))
+		c.describeKey(key.Public().(ed25519.PublicKey))
+		return 0
+	}
+	if err := didweb.WriteNewKey(*out); err != nil {
+		return c.fail(err)
+	}
+	k, err := didweb.LoadSigningKey(didweb.KeySources{FlagFile: *out})
+	if err != nil {
+		return c.fail(err)
+	}
+	c.noticef("wrote a new signing key to %s", *out)
+	c.describeKey(k.Public())
+	c.hintf("keep %s out of git (add it to .gitignore); in CI, store its content in the secret named by signing.key_env", *out)
+	return 0
+}
+
+// describeKey prints the public key in both forms did.json lists it.
+func (c *cli) describeKey(pub ed25519.PublicKey) {
+	c.noticef("public key: %s (Multikey %s)", didweb.EncodeBase64URLKey(pub), didweb.EncodeMultikey(pub))
+}
+
+func (c *cli) version(args []string) int {
+	fs := c.newFlags("version", "")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	v := "(devel)"
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		v = info.Main.Version
+	}
+	fmt.Fprintf(c.stdout, "wellknown %s\n", v)
+	return 0
+}

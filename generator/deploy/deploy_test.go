@@ -1,0 +1,213 @@
+package deploy
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/site"
+)
+
+func config(t *testing.T, extra string) *site.Config {
+	t.Helper()
+	c, err := site.Parse("site.toml", "base_url = \"https://example.com/\"\n"+extra, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func sampleBundle(t *testing.T) *bundle.Bundle {
+	t.Helper()
+	b := bundle.New()
+	for _, f := range []struct{ path, ctype string }{
+		{"/index.html", "text/html; charset=utf-8"},
+		{"/404.html", "text/html; charset=utf-8"},
+		{"/.well-known/ai-catalog.json", "application/ai-catalog+json"},
+		{"/.well-known/did.json", "application/did+json"},
+		{"/.well-known/agent-feed.xml", "application/atom+xml; charset=utf-8"},
+		{"/.well-known/agent-card.json", "application/json"},
+		{"/.well-known/mcp/schemas/weather/get_forecast/1.0.0.json", "application/json"},
+		{"/.well-known/mcp/schemas/weather/get_forecast/1.1.0.json", "application/json"},
+		{"/mcp/weather/server-card.json", "application/mcp-server-card+json"},
+		{"/mcp/server-card", "application/mcp-server-card+json"},
+		{"/style.css", "text/css; charset=utf-8"},
+	} {
+		if err := b.Add(f.path, []byte("x"), f.ctype); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b
+}
+
+// No two rules that match one file may set the same header: hosts would
+// join the values with a comma.
+func TestRulesNeverOverlapOnAHeader(t *testing.T) {
+	b := sampleBundle(t)
+	rules := Rules(b)
+	for _, f := range b.Files() {
+		setBy := map[string]string{}
+		for _, r := range rules {
+			if !r.Matches(f.Path) {
+				continue
+			}
+			for k := range r.Header {
+				if prev, dup := setBy[k]; dup {
+					t.Errorf("%s: %s is set by both %s and %s", f.Path, k, prev, r.Pattern)
+				}
+				setBy[k] = r.Pattern
+			}
+		}
+	}
+}
+
+func TestHeadersPerFile(t *testing.T) {
+	b := sampleBundle(t)
+	Apply(b, Rules(b))
+	for _, tc := range []struct {
+		path, header, want string
+	}{
+		{"/index.html", "Content-Type", "text/html; charset=utf-8"},
+		{"/index.html", "Link", `</.well-known/ai-catalog.json>; rel="ai-catalog"`},
+		{"/index.html", "Access-Control-Allow-Origin", ""},
+		{"/index.html", "Cache-Control", ""},
+		{"/.well-known/ai-catalog.json", "Content-Type", "application/ai-catalog+json"},
+		{"/.well-known/ai-catalog.json", "Access-Control-Allow-Origin", "*"},
+		{"/.well-known/ai-catalog.json", "Access-Control-Expose-Headers", "ETag"},
+		{"/.well-known/ai-catalog.json", "Cache-Control", CacheDocument},
+		{"/.well-known/did.json", "Cache-Control", CacheShortLived},
+		{"/.well-known/agent-feed.xml", "Cache-Control", CacheShortLived},
+		{"/.well-known/agent-feed.xml", "Content-Type", "application/atom+xml; charset=utf-8"},
+		{"/.well-known/mcp/schemas/weather/get_forecast/1.0.0.json", "Cache-Control", CacheDocument},
+		{"/mcp/server-card", "Content-Type", "application/mcp-server-card+json"},
+		{"/mcp/server-card", "Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"},
+		{"/mcp/weather/server-card.json", "Access-Control-Allow-Headers", "Accept, Content-Type, If-None-Match"},
+		{"/style.css", "Access-Control-Allow-Origin", ""},
+	} {
+		f, _ := b.Get(tc.path)
+		if got := strings.Join(f.Header.Values(tc.header), ", "); got != tc.want {
+			t.Errorf("%s %s = %q, want %q", tc.path, tc.header, got, tc.want)
+		}
+	}
+}
+
+// _headers states the same headers the table gives each file, in the
+// syntax Netlify's and Cloudflare's parsers read.
+func TestRenderHeadersRoundTrip(t *testing.T) {
+	b := sampleBundle(t)
+	rules := Rules(b)
+	parsed := parseHeaders(t, string(RenderHeaders(rules)))
+	if len(parsed) != len(rules) {
+		t.Fatalf("parsed %d rules, rendered %d", len(parsed), len(rules))
+	}
+	for _, f := range b.Files() {
+		want, got := HeaderFor(rules, f.Path), HeaderFor(parsed, f.Path)
+		if fmt.Sprint(want) != fmt.Sprint(got) {
+			t.Errorf("%s: _headers gives %v, table gives %v", f.Path, got, want)
+		}
+	}
+	// Patterns keep the files that need their own Content-Type exact, and
+	// cover the archive with one rule however many versions it holds.
+	text := string(RenderHeaders(rules))
+	if strings.Count(text, "/.well-known/mcp/schemas/") != 1 {
+		t.Errorf("schema archive not covered by one rule:\n%s", text)
+	}
+}
+
+// parseHeaders reads _headers like the hosts do: a path line, then indented
+// "Name: value" lines.
+func parseHeaders(t *testing.T, text string) []Rule {
+	var rules []Rule
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
+		case strings.HasPrefix(trimmed, "/"):
+			rules = append(rules, Rule{Pattern: trimmed, Header: map[string][]string{}})
+		default:
+			name, value, ok := strings.Cut(trimmed, ":")
+			if !ok || len(rules) == 0 || !strings.HasPrefix(line, "  ") {
+				t.Fatalf("malformed _headers line %q", line)
+			}
+			rules[len(rules)-1].Header[name] = []string{strings.TrimSpace(value)}
+		}
+	}
+	return rules
+}
+
+func TestAddFiles(t *testing.T) {
+	b := sampleBundle(t)
+	c := config(t, "[deploy]\ncname = \"example.com\"\n[[deploy.redirects]]\nfrom = \"/old\"\nto = \"/new\"\n[[deploy.redirects]]\nfrom = \"/api/*\"\nto = \"https://api.example.com/:splat\"\nstatus = 302\n")
+	warnings, err := AddFiles(b, c)
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("AddFiles = %v, %v", warnings, err)
+	}
+	for path, want := range map[string]string{
+		"/.nojekyll":  "",
+		"/CNAME":      "example.com\n",
+		"/_redirects": "# Written by wellknown build. Redirects for Netlify and Cloudflare Pages.\n/old /new 301\n/api/* https://api.example.com/:splat 302\n",
+	} {
+		f, ok := b.Get(path)
+		if !ok || string(f.Body) != want {
+			t.Errorf("%s = %q (present %v), want %q", path, f.Body, ok, want)
+		}
+	}
+	if f, _ := b.Get("/.well-known/did.json"); f.Header.Get("Cache-Control") != CacheShortLived {
+		t.Errorf("AddFiles did not apply the header table: %v", f.Header)
+	}
+}
+
+func TestHostWarnings(t *testing.T) {
+	b := sampleBundle(t)
+	c := config(t, "[deploy]\ntargets = [\"github-pages\"]\ncname = \"www.example.com\"\n")
+	warnings, err := AddFiles(b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(warnings, "\n")
+	for _, want := range []string{"application/octet-stream", "/mcp/server-card", `deploy.cname "www.example.com" differs`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("warnings lack %q:\n%s", want, text)
+		}
+	}
+	c = config(t, "")
+	c2, _ := site.Parse("site.toml", "base_url = \"https://example.github.io/repo/\"\n", nil)
+	for _, tc := range []struct {
+		c    *site.Config
+		want int
+	}{{c, 0}, {c2, 1}} {
+		warnings, _ := AddFiles(sampleBundle(t), tc.c)
+		if len(warnings) != tc.want {
+			t.Errorf("base %s: %d warnings, want %d: %v", tc.c.BaseURL, len(warnings), tc.want, warnings)
+		}
+	}
+}
+
+func TestCloudflareLimitsFail(t *testing.T) {
+	many := bundle.New()
+	for i := 0; i < 120; i++ {
+		many.Add(fmt.Sprintf("/mcp/s%d/server-card.json", i), []byte("{}"), "application/mcp-server-card+json")
+	}
+	longRedirect := "[[deploy.redirects]]\nfrom = \"/x\"\nto = \"/" + strings.Repeat("y", 1000) + "\"\n"
+	proxy := "[[deploy.redirects]]\nfrom = \"/api/*\"\nto = \"https://api.example.com/:splat\"\nstatus = 200\n"
+	for _, tc := range []struct {
+		name  string
+		b     *bundle.Bundle
+		extra string
+		want  string
+	}{
+		{"header rules", many, "", "_headers has 121 rules; Cloudflare Pages applies at most 100"},
+		{"redirect length", sampleBundle(t), longRedirect, "_redirects has a 1008-character rule"},
+		{"absolute proxy", sampleBundle(t), proxy, "proxies (status 200) only to relative URLs"},
+	} {
+		_, err := AddFiles(tc.b, config(t, "[deploy]\ntargets = [\"cloudflare-pages\"]\n"+tc.extra))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: AddFiles = %v, want an error containing %q", tc.name, err, tc.want)
+		}
+		// The same site is fine on Netlify.
+		if _, err := AddFiles(sampleBundle(t), config(t, "[deploy]\ntargets = [\"netlify\"]\n"+tc.extra)); err != nil {
+			t.Errorf("%s: netlify: %v", tc.name, err)
+		}
+	}
+}

@@ -1,0 +1,201 @@
+package schemadiff
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Class is how serious a change is; it decides the semantic version bump.
+type Class string
+
+// The classes, from least to most serious.
+const (
+	Cosmetic   Class = "cosmetic"   // descriptions, titles, hints, examples: patch bump
+	Compatible Class = "compatible" // additions and widenings: minor bump
+	Breaking   Class = "breaking"   // removals, narrowings, retypes: major bump
+)
+
+func (c Class) severity() int {
+	switch c {
+	case Cosmetic:
+		return 1
+	case Compatible:
+		return 2
+	case Breaking:
+		return 3
+	}
+	return 0
+}
+
+// Change is one difference between two versions of a tool.
+type Change struct {
+	Pointer string // RFC 6901, leading "/", relative to the tool object
+	Class   Class
+	Text    string // one sentence for a changelog, names in backticks
+}
+
+// Result is what changed between two versions of a tool.
+type Result struct {
+	Class     Class     // the most serious class among Changes; "" when nothing changed
+	Migration Migration // the agent-feed structural delta
+	Changes   []Change  // in the order the comparison walks the tool
+}
+
+// Compare compares two versions of one tool object, as encoding/json decodes
+// the tools/list JSON, following the rules in the package comment. It never
+// fails: whatever it cannot understand it reports as a change.
+func Compare(before, after map[string]any) Result {
+	r := &recorder{budget: maxSchemaVisits}
+	r.tool(before, after)
+	return r.result()
+}
+
+// recorder collects changes and the migration as a comparison goes along.
+type recorder struct {
+	changes   []Change
+	migration Migration
+	budget    int // schema comparisons left before giving up; see spend
+}
+
+func (r *recorder) note(pointer string, class Class, format string, args ...any) {
+	r.changes = append(r.changes, Change{Pointer: pointer, Class: class, Text: fmt.Sprintf(format, args...)})
+}
+
+func (r *recorder) add(pointer string) { r.migration.Add = append(r.migration.Add, pointer) }
+
+func (r *recorder) remove(pointer string) { r.migration.Remove = append(r.migration.Remove, pointer) }
+
+func (r *recorder) rename(from, to string) {
+	if r.migration.Rename == nil {
+		r.migration.Rename = map[string]string{}
+	}
+	r.migration.Rename[from] = to
+}
+
+func (r *recorder) retype(pointer, from, to string) {
+	if r.migration.Retype == nil {
+		r.migration.Retype = map[string]Retype{}
+	}
+	r.migration.Retype[pointer] = Retype{From: from, To: to}
+}
+
+func (r *recorder) result() Result {
+	res := Result{Migration: r.migration, Changes: r.changes}
+	slices.Sort(res.Migration.Add)
+	slices.Sort(res.Migration.Remove)
+	for _, c := range r.changes {
+		if c.Class.severity() > res.Class.severity() {
+			res.Class = c.Class
+		}
+	}
+	return res
+}
+
+// noteIfSilent records a cosmetic change when nothing was recorded since
+// mark although the values differ, so that no difference goes unreported.
+func (r *recorder) noteIfSilent(mark int, pointer string, before, after any, text string) {
+	if len(r.changes) == mark && !sameJSON(before, after) {
+		r.note(pointer, Cosmetic, "%s", text)
+	}
+}
+
+// tool compares the members of the tool object, known ones first.
+func (r *recorder) tool(before, after map[string]any) {
+	r.name(member(before, "name"), member(after, "name"))
+	r.text("/title", "title", member(before, "title"), member(after, "title"))
+	r.text("/description", "description", member(before, "description"), member(after, "description"))
+	r.annotations(member(before, "annotations"), member(after, "annotations"))
+	r.schema(input, "/inputSchema", member(before, "inputSchema"), member(after, "inputSchema"))
+	r.outputSchema(member(before, "outputSchema"), member(after, "outputSchema"))
+	r.meta(member(before, "_meta"), member(after, "_meta"))
+	for _, key := range sortedKeys(before, after) {
+		if knownToolMembers[key] {
+			continue
+		}
+		if b, a := member(before, key), member(after, key); !sameJSON(b, a) {
+			r.note("/"+pointerToken(key), Cosmetic, "`%s` %s", key, verb(b, a))
+		}
+	}
+}
+
+var knownToolMembers = map[string]bool{
+	"name": true, "title": true, "description": true, "annotations": true,
+	"inputSchema": true, "outputSchema": true, "_meta": true,
+}
+
+// name reports a changed tool name as breaking: callers use it to call the tool.
+func (r *recorder) name(before, after any) {
+	if sameJSON(before, after) {
+		return
+	}
+	if isMissing(before) || isMissing(after) {
+		r.note("/name", Breaking, "tool name %s", verb(before, after))
+		return
+	}
+	r.note("/name", Breaking, "tool name changed from `%s` to `%s`", literal(before), literal(after))
+}
+
+// text reports a change of a member that is only read by people.
+func (r *recorder) text(pointer, what string, before, after any) {
+	if !sameJSON(before, after) {
+		r.note(pointer, Cosmetic, "%s %s", what, verb(before, after))
+	}
+}
+
+// annotations reports each changed annotation; they are hints, so cosmetic.
+func (r *recorder) annotations(before, after any) {
+	mark := len(r.changes)
+	defer r.noteIfSilent(mark, "/annotations", before, after, "annotations "+verb(before, after))
+	b, okBefore := objectOrEmpty(before)
+	a, okAfter := objectOrEmpty(after)
+	if !okBefore || !okAfter {
+		return
+	}
+	for _, key := range sortedKeys(b, a) {
+		bv, av := member(b, key), member(a, key)
+		pointer := "/annotations/" + pointerToken(key)
+		switch {
+		case sameJSON(bv, av):
+		case key == "title":
+			r.text(pointer, "annotation title", bv, av)
+		case isMissing(bv):
+			r.note(pointer, Cosmetic, "annotation `%s` set to %s", key, literal(av))
+		case isMissing(av):
+			r.note(pointer, Cosmetic, "annotation `%s` removed", key)
+		default:
+			r.note(pointer, Cosmetic, "annotation `%s` changed from %s to %s", key, literal(bv), literal(av))
+		}
+	}
+}
+
+// outputSchema reports an output schema appearing or disappearing, and
+// compares it otherwise.
+func (r *recorder) outputSchema(before, after any) {
+	switch {
+	case sameJSON(before, after):
+	case isMissing(before):
+		r.add("/outputSchema")
+		r.note("/outputSchema", Compatible, "output schema added")
+	case isMissing(after):
+		r.remove("/outputSchema")
+		r.note("/outputSchema", Breaking, "output schema removed")
+	default:
+		r.schema(output, "/outputSchema", before, after)
+	}
+}
+
+// meta reports each changed _meta entry as cosmetic.
+func (r *recorder) meta(before, after any) {
+	mark := len(r.changes)
+	defer r.noteIfSilent(mark, "/_meta", before, after, "`_meta` "+verb(before, after))
+	b, okBefore := objectOrEmpty(before)
+	a, okAfter := objectOrEmpty(after)
+	if !okBefore || !okAfter {
+		return
+	}
+	for _, key := range sortedKeys(b, a) {
+		if bv, av := member(b, key), member(a, key); !sameJSON(bv, av) {
+			r.note("/_meta/"+pointerToken(key), Cosmetic, "`_meta` entry `%s` %s", key, verb(bv, av))
+		}
+	}
+}

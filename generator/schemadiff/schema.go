@@ -1,0 +1,724 @@
+package schemadiff
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// maxSchemaVisits bounds the schema pairs one comparison looks at. Real tool
+// schemas need a few hundred; only schemas whose references fan out
+// exponentially come near it.
+const maxSchemaVisits = 10000
+
+// side says which way a widening cuts.
+type side int
+
+const (
+	input  side = iota // the tool accepts it: accepting more is compatible
+	output             // the tool produces it: producing more is breaking
+)
+
+// effect is what a change does to the set of values a schema admits.
+type effect int
+
+const (
+	widening effect = iota
+	narrowing
+	altering // values both gained and lost
+)
+
+func effectOf(widens, narrows bool) effect {
+	switch {
+	case widens:
+		return widening
+	case narrows:
+		return narrowing
+	default:
+		return altering
+	}
+}
+
+// location is where a schema sits: its pointer in the tool object and its
+// dotted name for texts ("" for the schema root).
+type location struct {
+	pointer string
+	name    string
+}
+
+func (l location) property(name string) location {
+	return location{l.pointer + "/properties/" + pointerToken(name), dotted(l.name, name)}
+}
+
+func (l location) items() location { return location{l.pointer + "/items", l.name + "[]"} }
+
+func (l location) tupleItem(i int) location {
+	return location{l.pointer + "/items/" + strconv.Itoa(i), l.name + "[" + strconv.Itoa(i) + "]"}
+}
+
+func (l location) additional() location {
+	return location{l.pointer + "/additionalProperties", dotted(l.name, "*")}
+}
+
+func (l location) keyword(k string) string { return l.pointer + "/" + pointerToken(k) }
+
+func dotted(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "." + name
+}
+
+// schemaDiff compares the two versions of one schema document (inputSchema
+// or outputSchema).
+type schemaDiff struct {
+	*recorder
+	side          side
+	root          string // pointer of the document in the tool object
+	before, after any    // the documents, against which local $refs resolve
+	active        map[[2]string]bool
+	usedBefore    map[string]bool // $ref targets, computed when first needed
+	usedAfter     map[string]bool
+}
+
+func (r *recorder) schema(s side, pointer string, before, after any) {
+	d := &schemaDiff{recorder: r, side: s, root: pointer, before: before, after: after, active: map[[2]string]bool{}}
+	d.compare(location{pointer: pointer}, before, after)
+}
+
+// compare reports what changed between two schemas at one location. Every
+// pair that differs yields at least one change.
+func (d *schemaDiff) compare(loc location, before, after any) {
+	if d.sameMeaning(before, after) {
+		return
+	}
+	// A pair already being compared further up has come round again through a
+	// recursive $ref; the comparison up there reports its changes.
+	key := [2]string{identity(before), identity(after)}
+	if d.active[key] || !d.spend(loc) {
+		return
+	}
+	d.active[key] = true
+	defer delete(d.active, key)
+
+	mark := len(d.changes)
+	d.compareSchemas(loc, before, after)
+	if len(d.changes) == mark {
+		d.note(loc.pointer, Cosmetic, "%s rewritten without a change in meaning", d.schemaOf(loc))
+	}
+}
+
+// identity names a schema value for cycle detection: an object by its
+// address, since a cycle revisits the very same objects, anything else by value.
+func identity(v any) string {
+	if m, ok := v.(map[string]any); ok {
+		return fmt.Sprintf("%p", m)
+	}
+	return "=" + canonical(v)
+}
+
+// spend takes one schema comparison from the budget. The comparison that
+// exhausts it records a breaking change, so a cut-short result is never
+// milder than the truth.
+func (d *schemaDiff) spend(loc location) bool {
+	switch d.budget {
+	case 0:
+		return false
+	case 1:
+		d.budget = 0
+		d.note(loc.pointer, Breaking, "%s not compared: the schemas are too large or too deeply recursive", d.schemaOf(loc))
+		return false
+	}
+	d.budget--
+	return true
+}
+
+// sameMeaning reports whether before (in the old document) and after (in the
+// new one) are the same schema: the same JSON, in which every local $ref
+// names the same JSON in both documents.
+func (d *schemaDiff) sameMeaning(before, after any) bool {
+	if !sameJSON(before, after) {
+		return false
+	}
+	queue := collectRefs(before, nil, false)
+	seen := map[string]bool{}
+	for len(queue) > 0 {
+		ref := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if seen[ref] {
+			continue
+		}
+		seen[ref] = true
+		b, foundBefore := resolveRef(d.before, ref)
+		a, foundAfter := resolveRef(d.after, ref)
+		if foundBefore != foundAfter || !sameJSON(b, a) {
+			return false
+		}
+		queue = collectRefs(b, queue, false)
+	}
+	return true
+}
+
+func (d *schemaDiff) compareSchemas(loc location, before, after any) {
+	b, okBefore := deref(d.before, before)
+	a, okAfter := deref(d.after, after)
+	bm, isObjectBefore := b.(map[string]any)
+	am, isObjectAfter := a.(map[string]any)
+	if !okBefore || !okAfter || !isObjectBefore || !isObjectAfter {
+		d.unclassifiable(loc.pointer, d.schemaOf(loc))
+		return
+	}
+	if loc.pointer == d.root {
+		d.definitions(loc)
+	}
+	d.types(loc, bm, am)
+	d.enum(loc, bm, am)
+	d.constant(loc, bm, am)
+	d.properties(loc, bm, am)
+	d.additionalProperties(loc, bm, am)
+	d.items(loc, bm, am)
+	d.constraints(loc, bm, am)
+	d.defaultValue(loc, bm, am)
+	d.annotations(loc, bm, am)
+	d.otherKeywords(loc, bm, am)
+}
+
+// classify turns an effect into a class for this side.
+func (d *schemaDiff) classify(e effect) Class {
+	if e == altering {
+		return Breaking
+	}
+	if (e == widening) == (d.side == input) {
+		return Compatible
+	}
+	return Breaking
+}
+
+func (d *schemaDiff) unclassifiable(pointer, what string) {
+	d.note(pointer, Breaking, "%s changed in a way that can't be classified automatically", what)
+}
+
+// subject names a schema in a text: "`address.zip`", or "input schema".
+func (d *schemaDiff) subject(loc location) string {
+	if loc.name != "" {
+		return "`" + loc.name + "`"
+	}
+	if d.side == input {
+		return "input schema"
+	}
+	return "output schema"
+}
+
+// schemaOf names a schema as a whole: "schema of `city`", or "input schema".
+func (d *schemaDiff) schemaOf(loc location) string {
+	if loc.name == "" {
+		return d.subject(loc)
+	}
+	return "schema of " + d.subject(loc)
+}
+
+// label names a property in a text: "parameter `city`", "output field `temp`".
+func (d *schemaDiff) label(loc location) string {
+	if d.side == input {
+		return "parameter `" + loc.name + "`"
+	}
+	return "output field `" + loc.name + "`"
+}
+
+// definitions reports changed entries of the root's $defs and definitions
+// that no applied $ref uses; the changes of used ones are reported where they
+// are used.
+func (d *schemaDiff) definitions(loc location) {
+	rootBefore, _ := d.before.(map[string]any)
+	rootAfter, _ := d.after.(map[string]any)
+	for _, keyword := range []string{"$defs", "definitions"} {
+		before, after := member(rootBefore, keyword), member(rootAfter, keyword)
+		if sameJSON(before, after) {
+			continue
+		}
+		defsBefore, okBefore := objectOrEmpty(before)
+		defsAfter, okAfter := objectOrEmpty(after)
+		if !okBefore || !okAfter {
+			d.note(loc.keyword(keyword), Cosmetic, "`%s` %s", keyword, verb(before, after))
+			continue
+		}
+		for _, name := range sortedKeys(defsBefore, defsAfter) {
+			b, a := member(defsBefore, name), member(defsAfter, name)
+			pointer := "/" + keyword + "/" + pointerToken(name)
+			if !sameJSON(b, a) && !d.used(pointer) {
+				d.note(loc.pointer+pointer, Cosmetic, "unused definition `%s` %s", name, verb(b, a))
+			}
+		}
+	}
+}
+
+// used reports whether a schema inside either document is a $ref target.
+func (d *schemaDiff) used(pointer string) bool {
+	if d.usedBefore == nil {
+		d.usedBefore, d.usedAfter = usedPointers(d.before), usedPointers(d.after)
+	}
+	return isUsed(d.usedBefore, pointer) || isUsed(d.usedAfter, pointer)
+}
+
+func (d *schemaDiff) types(loc location, before, after map[string]any) {
+	typesBefore, okBefore := admittedTypes(before)
+	typesAfter, okAfter := admittedTypes(after)
+	if !okBefore || !okAfter {
+		if !sameJSON(member(before, "type"), member(after, "type")) || !sameJSON(member(before, "nullable"), member(after, "nullable")) {
+			d.unclassifiable(loc.keyword("type"), "type of "+d.subject(loc))
+		}
+		return
+	}
+	widens, narrows := admitsAll(typesAfter, typesBefore), admitsAll(typesBefore, typesAfter)
+	if widens && narrows {
+		return
+	}
+	class := d.classify(effectOf(widens, narrows))
+	from, hasFrom := typeToken(typesBefore)
+	to, hasTo := typeToken(typesAfter)
+	if hasFrom && hasTo && from != to {
+		d.retype(loc.pointer, from, to)
+		if d.side == output {
+			class = Breaking
+		}
+	}
+	d.note(loc.pointer, class, "type of %s changed from %s to %s", d.subject(loc), describeTypes(typesBefore), describeTypes(typesAfter))
+}
+
+func (d *schemaDiff) enum(loc location, before, after map[string]any) {
+	b, a := member(before, "enum"), member(after, "enum")
+	if sameJSON(b, a) {
+		return
+	}
+	pointer, subject := loc.keyword("enum"), d.subject(loc)
+	valuesBefore, listBefore := b.([]any)
+	valuesAfter, listAfter := a.([]any)
+	switch {
+	case isMissing(b) && listAfter:
+		d.note(pointer, d.classify(narrowing), "%s now restricted to the values %s", subject, literals(valuesAfter))
+	case listBefore && isMissing(a):
+		d.note(pointer, d.classify(widening), "%s no longer restricted to a list of values", subject)
+	case listBefore && listAfter:
+		for _, v := range missingFrom(valuesBefore, valuesAfter) {
+			d.note(pointer, d.classify(narrowing), "enum value `%s` removed from %s", literal(v), subject)
+		}
+		for _, v := range missingFrom(valuesAfter, valuesBefore) {
+			d.note(pointer, d.classify(widening), "enum value `%s` added to %s", literal(v), subject)
+		}
+	default:
+		d.unclassifiable(pointer, "enum of "+subject)
+	}
+}
+
+// missingFrom returns the values of list that others lacks, once each, in order.
+func missingFrom(list, others []any) []any {
+	present := map[string]bool{}
+	for _, v := range others {
+		present[canonical(v)] = true
+	}
+	var out []any
+	for _, v := range list {
+		if c := canonical(v); !present[c] {
+			present[c] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// literals writes values for a text: "`a`, `b`".
+func literals(values []any) string {
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = "`" + literal(v) + "`"
+	}
+	return strings.Join(quoted, ", ")
+}
+
+func (d *schemaDiff) constant(loc location, before, after map[string]any) {
+	b, a := member(before, "const"), member(after, "const")
+	if sameJSON(b, a) {
+		return
+	}
+	pointer, subject := loc.keyword("const"), d.subject(loc)
+	switch {
+	case isMissing(b):
+		d.note(pointer, d.classify(narrowing), "%s now fixed to `%s`", subject, literal(a))
+	case isMissing(a):
+		d.note(pointer, d.classify(widening), "%s no longer fixed to `%s`", subject, literal(b))
+	default:
+		d.note(pointer, d.classify(altering), "constant value of %s changed from `%s` to `%s`", subject, literal(b), literal(a))
+	}
+}
+
+// properties compares the properties of an object schema and which of them
+// are required.
+func (d *schemaDiff) properties(loc location, before, after map[string]any) {
+	propsBefore, okBefore := objectOrEmpty(member(before, "properties"))
+	propsAfter, okAfter := objectOrEmpty(member(after, "properties"))
+	if !okBefore || !okAfter {
+		if !d.sameMeaning(member(before, "properties"), member(after, "properties")) {
+			d.unclassifiable(loc.keyword("properties"), "properties of "+d.subject(loc))
+		}
+		propsBefore, propsAfter = nil, nil
+	}
+	requiredBefore, okBefore := stringSet(member(before, "required"))
+	requiredAfter, okAfter := stringSet(member(after, "required"))
+	if !okBefore || !okAfter {
+		if !sameJSON(member(before, "required"), member(after, "required")) {
+			d.unclassifiable(loc.keyword("required"), "required properties of "+d.subject(loc))
+		}
+		requiredBefore, requiredAfter = nil, nil
+	}
+
+	renames := d.renames(propsBefore, propsAfter)
+	renamedTo := map[string]bool{}
+	for _, to := range renames {
+		renamedTo[to] = true
+	}
+	for _, name := range sortedKeys(propsBefore, propsAfter) {
+		child := loc.property(name)
+		b, a := member(propsBefore, name), member(propsAfter, name)
+		newName, renamed := renames[name]
+		switch {
+		case !isMissing(b) && !isMissing(a):
+			d.compare(child, b, a)
+			d.requiredness(child, requiredBefore[name], requiredAfter[name])
+		case renamed:
+			to := loc.property(newName)
+			d.rename(child.pointer, to.pointer)
+			d.note(child.pointer, Breaking, "%s renamed to `%s`", d.label(child), to.name)
+			d.requiredness(to, requiredBefore[name], requiredAfter[newName])
+		case isMissing(a):
+			d.remove(child.pointer)
+			d.note(child.pointer, Breaking, "%s removed", d.label(child))
+		case !renamedTo[name]:
+			d.added(child, requiredAfter[name])
+		}
+	}
+	// Names required without a schema of their own.
+	for _, name := range sortedKeys(requiredBefore, requiredAfter) {
+		_, declaredBefore := propsBefore[name]
+		_, declaredAfter := propsAfter[name]
+		if !declaredBefore && !declaredAfter {
+			d.requiredness(loc.property(name), requiredBefore[name], requiredAfter[name])
+		}
+	}
+}
+
+// renames pairs each vanished property with the new property whose schema is
+// the same, when that pairing is unique both ways; any other vanished or new
+// property is a removal or an addition.
+func (d *schemaDiff) renames(before, after map[string]any) map[string]string {
+	var gone, arrived []string
+	for _, name := range sortedKeys(before) {
+		if _, ok := after[name]; !ok {
+			gone = append(gone, name)
+		}
+	}
+	for _, name := range sortedKeys(after) {
+		if _, ok := before[name]; !ok {
+			arrived = append(arrived, name)
+		}
+	}
+	same := make([][]bool, len(gone))
+	matchesOf := make([]int, len(arrived)) // how many gone properties each arrived one matches
+	for i, g := range gone {
+		same[i] = make([]bool, len(arrived))
+		for j, a := range arrived {
+			if d.sameMeaning(before[g], after[a]) {
+				same[i][j] = true
+				matchesOf[j]++
+			}
+		}
+	}
+	renames := map[string]string{}
+	for i, g := range gone {
+		match, count := -1, 0
+		for j := range arrived {
+			if same[i][j] {
+				match, count = j, count+1
+			}
+		}
+		if count == 1 && matchesOf[match] == 1 {
+			renames[g] = arrived[match]
+		}
+	}
+	return renames
+}
+
+func (d *schemaDiff) added(loc location, required bool) {
+	d.add(loc.pointer)
+	switch {
+	case d.side == output:
+		d.note(loc.pointer, Compatible, "%s added", d.label(loc))
+	case required:
+		d.note(loc.pointer, Breaking, "new required parameter `%s`", loc.name)
+	default:
+		d.note(loc.pointer, Compatible, "new optional parameter `%s`", loc.name)
+	}
+}
+
+func (d *schemaDiff) requiredness(loc location, wasRequired, isRequired bool) {
+	switch {
+	case wasRequired == isRequired:
+	case isRequired:
+		d.note(loc.pointer, d.classify(narrowing), "%s is now required", d.label(loc))
+	default:
+		d.note(loc.pointer, d.classify(widening), "%s is now optional", d.label(loc))
+	}
+}
+
+// orAnything reads a missing schema-valued keyword as the schema that admits
+// anything.
+func orAnything(v any) any {
+	if isMissing(v) {
+		return true
+	}
+	return v
+}
+
+func (d *schemaDiff) additionalProperties(loc location, before, after map[string]any) {
+	b, a := orAnything(member(before, "additionalProperties")), orAnything(member(after, "additionalProperties"))
+	if d.sameMeaning(b, a) {
+		return
+	}
+	pointer, subject := loc.keyword("additionalProperties"), d.subject(loc)
+	switch {
+	case a == false:
+		d.note(pointer, d.classify(narrowing), "additional properties no longer allowed in %s", subject)
+	case b == false:
+		d.note(pointer, d.classify(widening), "additional properties now allowed in %s", subject)
+	default:
+		d.compare(loc.additional(), b, a)
+	}
+}
+
+func (d *schemaDiff) items(loc location, before, after map[string]any) {
+	b, a := member(before, "items"), member(after, "items")
+	if d.sameMeaning(b, a) {
+		return
+	}
+	tupleBefore, isTupleBefore := b.([]any)
+	tupleAfter, isTupleAfter := a.([]any)
+	switch {
+	case isTupleBefore && isTupleAfter && len(tupleBefore) == len(tupleAfter):
+		for i := range tupleBefore {
+			d.compare(loc.tupleItem(i), tupleBefore[i], tupleAfter[i])
+		}
+	case isTupleBefore || isTupleAfter:
+		d.unclassifiable(loc.keyword("items"), "items of "+d.subject(loc))
+	default:
+		d.compare(loc.items(), orAnything(b), orAnything(a))
+	}
+}
+
+// bounds are the numeric range constraints; a lower bound admits fewer
+// values as it rises, an upper bound as it falls.
+var bounds = []struct {
+	keyword string
+	lower   bool
+}{
+	{"minimum", true}, {"maximum", false},
+	{"exclusiveMinimum", true}, {"exclusiveMaximum", false},
+	{"minLength", true}, {"maxLength", false},
+	{"minItems", true}, {"maxItems", false},
+	{"minProperties", true}, {"maxProperties", false},
+}
+
+// stringConstraints admit fewer values when added, more when removed, and
+// an unknown difference when changed.
+var stringConstraints = []string{"pattern", "format"}
+
+func (d *schemaDiff) constraints(loc location, before, after map[string]any) {
+	for _, b := range bounds {
+		d.bound(loc, b.keyword, b.lower, before, after)
+	}
+	d.multipleOf(loc, before, after)
+	d.uniqueItems(loc, before, after)
+	for _, keyword := range stringConstraints {
+		d.stringConstraint(loc, keyword, before, after)
+	}
+}
+
+func (d *schemaDiff) bound(loc location, keyword string, lower bool, before, after map[string]any) {
+	b, a := member(before, keyword), member(after, keyword)
+	if sameJSON(b, a) {
+		return
+	}
+	pointer, what := loc.keyword(keyword), fmt.Sprintf("`%s` of %s", keyword, d.subject(loc))
+	valueBefore, numberBefore := b.(float64)
+	valueAfter, numberAfter := a.(float64)
+	switch {
+	case isMissing(b) && numberAfter:
+		d.note(pointer, d.classify(narrowing), "%s set to %s", what, literal(a))
+	case numberBefore && isMissing(a):
+		d.note(pointer, d.classify(widening), "%s removed", what)
+	case numberBefore && numberAfter:
+		raised := valueAfter > valueBefore
+		direction, e := "lowered", widening
+		if raised {
+			direction = "raised"
+		}
+		if raised == lower {
+			e = narrowing
+		}
+		d.note(pointer, d.classify(e), "%s %s from %s to %s", what, direction, literal(b), literal(a))
+	default:
+		d.unclassifiable(pointer, what)
+	}
+}
+
+func (d *schemaDiff) multipleOf(loc location, before, after map[string]any) {
+	b, a := member(before, "multipleOf"), member(after, "multipleOf")
+	if sameJSON(b, a) {
+		return
+	}
+	pointer, what := loc.keyword("multipleOf"), "`multipleOf` of "+d.subject(loc)
+	valueBefore, numberBefore := b.(float64)
+	valueAfter, numberAfter := a.(float64)
+	switch {
+	case isMissing(b) && numberAfter:
+		d.note(pointer, d.classify(narrowing), "%s set to %s", what, literal(a))
+	case numberBefore && isMissing(a):
+		d.note(pointer, d.classify(widening), "%s removed", what)
+	case numberBefore && numberAfter && valueBefore > 0 && valueAfter > 0:
+		// Multiples of 4 are multiples of 2: a new step that is a multiple
+		// of the old one admits fewer values.
+		e := effectOf(isWholeMultiple(valueBefore, valueAfter), isWholeMultiple(valueAfter, valueBefore))
+		d.note(pointer, d.classify(e), "%s changed from %s to %s", what, literal(b), literal(a))
+	default:
+		d.unclassifiable(pointer, what)
+	}
+}
+
+// isWholeMultiple reports whether x is a whole multiple of step.
+func isWholeMultiple(x, step float64) bool {
+	q := x / step
+	return !math.IsInf(q, 0) && q == math.Trunc(q)
+}
+
+func (d *schemaDiff) uniqueItems(loc location, before, after map[string]any) {
+	b, a := member(before, "uniqueItems"), member(after, "uniqueItems")
+	if sameJSON(b, a) {
+		return
+	}
+	pointer, subject := loc.keyword("uniqueItems"), d.subject(loc)
+	uniqueBefore, okBefore := boolOrFalse(b)
+	uniqueAfter, okAfter := boolOrFalse(a)
+	switch {
+	case !okBefore || !okAfter:
+		d.unclassifiable(pointer, "`uniqueItems` of "+subject)
+	case uniqueAfter && !uniqueBefore:
+		d.note(pointer, d.classify(narrowing), "items of %s must now be unique", subject)
+	case uniqueBefore && !uniqueAfter:
+		d.note(pointer, d.classify(widening), "items of %s no longer need to be unique", subject)
+	}
+}
+
+// boolOrFalse reads a boolean keyword whose absence means false.
+func boolOrFalse(v any) (value, ok bool) {
+	if isMissing(v) {
+		return false, true
+	}
+	value, ok = v.(bool)
+	return value, ok
+}
+
+func (d *schemaDiff) stringConstraint(loc location, keyword string, before, after map[string]any) {
+	b, a := member(before, keyword), member(after, keyword)
+	if sameJSON(b, a) {
+		return
+	}
+	pointer, what := loc.keyword(keyword), fmt.Sprintf("`%s` of %s", keyword, d.subject(loc))
+	_, stringBefore := b.(string)
+	_, stringAfter := a.(string)
+	switch {
+	case isMissing(b) && stringAfter:
+		d.note(pointer, d.classify(narrowing), "%s set to `%s`", what, literal(a))
+	case stringBefore && isMissing(a):
+		d.note(pointer, d.classify(widening), "%s removed", what)
+	case stringBefore && stringAfter:
+		d.note(pointer, d.classify(altering), "%s changed from `%s` to `%s`", what, literal(b), literal(a))
+	default:
+		d.unclassifiable(pointer, what)
+	}
+}
+
+// defaultValue reports a changed default as compatible: a caller that sends
+// the value is unaffected, one that omits it gets a different but valid one.
+func (d *schemaDiff) defaultValue(loc location, before, after map[string]any) {
+	b, a := member(before, "default"), member(after, "default")
+	if sameJSON(b, a) {
+		return
+	}
+	pointer, subject := loc.keyword("default"), d.subject(loc)
+	switch {
+	case isMissing(b):
+		d.note(pointer, Compatible, "default of %s set to `%s`", subject, literal(a))
+	case isMissing(a):
+		d.note(pointer, Compatible, "default of %s removed", subject)
+	default:
+		d.note(pointer, Compatible, "default of %s changed from `%s` to `%s`", subject, literal(b), literal(a))
+	}
+}
+
+// schemaAnnotations are the keywords only people read, with their names in texts.
+var schemaAnnotations = []struct{ keyword, noun string }{
+	{"title", "title"}, {"description", "description"}, {"examples", "examples"}, {"$comment", "comment"},
+}
+
+func (d *schemaDiff) annotations(loc location, before, after map[string]any) {
+	subject := d.subject(loc)
+	for _, an := range schemaAnnotations {
+		if b, a := member(before, an.keyword), member(after, an.keyword); !sameJSON(b, a) {
+			d.note(loc.keyword(an.keyword), Cosmetic, "%s of %s %s", an.noun, subject, verb(b, a))
+		}
+	}
+	b, a := member(before, "deprecated"), member(after, "deprecated")
+	switch {
+	case sameJSON(b, a):
+	case a == true:
+		d.note(loc.keyword("deprecated"), Cosmetic, "%s marked deprecated", subject)
+	case b == true:
+		d.note(loc.keyword("deprecated"), Cosmetic, "%s no longer marked deprecated", subject)
+	default:
+		d.note(loc.keyword("deprecated"), Cosmetic, "`deprecated` of %s %s", subject, verb(b, a))
+	}
+}
+
+// analysedKeywords are the keywords compareSchemas looks at; $defs and
+// definitions apply only through $ref, which compare follows.
+var analysedKeywords = func() map[string]bool {
+	keywords := map[string]bool{
+		"type": true, "nullable": true, "enum": true, "const": true,
+		"properties": true, "required": true, "additionalProperties": true, "items": true,
+		"multipleOf": true, "uniqueItems": true, "default": true, "deprecated": true,
+		"$defs": true, "definitions": true,
+	}
+	for _, b := range bounds {
+		keywords[b.keyword] = true
+	}
+	for _, k := range stringConstraints {
+		keywords[k] = true
+	}
+	for _, an := range schemaAnnotations {
+		keywords[an.keyword] = true
+	}
+	return keywords
+}()
+
+// otherKeywords reports every other keyword that changed as unclassifiable:
+// anyOf, not, if/then/else and the like can widen or narrow in ways a
+// structural diff cannot tell, so the honest answer is "breaking".
+func (d *schemaDiff) otherKeywords(loc location, before, after map[string]any) {
+	for _, keyword := range sortedKeys(before, after) {
+		if analysedKeywords[keyword] {
+			continue
+		}
+		if !d.sameMeaning(member(before, keyword), member(after, keyword)) {
+			d.unclassifiable(loc.keyword(keyword), fmt.Sprintf("`%s` of %s", keyword, d.subject(loc)))
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package schemadiff
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// missing stands for a member an object does not have, so that an absent
+// member and a member holding JSON null stay different.
+type missing struct{}
+
+// member returns m[key], or missing{} when m has no such member.
+func member(m map[string]any, key string) any {
+	if v, ok := m[key]; ok {
+		return v
+	}
+	return missing{}
+}
+
+func isMissing(v any) bool { return v == missing{} }
+
+// canonical returns v as compact JSON with sorted keys, for quoting values in
+// texts and keying sets of values. A missing member is the empty string,
+// which no JSON value is.
+func canonical(v any) string {
+	if isMissing(v) {
+		return ""
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Only a Go caller can pass a value that is not JSON (a NaN, a
+		// channel); fmt prints maps sorted, so it still compares deterministically.
+		return fmt.Sprintf("%#v", v)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// sameJSON reports whether two decoded JSON values are equal, as RFC 8785
+// sees them (0 and -0 are one number). A missing member equals only another.
+func sameJSON(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			if yv, ok := y[k]; !ok || !sameJSON(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !sameJSON(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		return reflect.DeepEqual(a, b)
+	}
+}
+
+// literal renders a value for a change text: a string as itself, anything
+// else as JSON.
+func literal(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return canonical(v)
+}
+
+// objectOrEmpty returns v as an object, treating a missing member as an empty
+// object; ok is false when v is something else.
+func objectOrEmpty(v any) (m map[string]any, ok bool) {
+	if isMissing(v) {
+		return map[string]any{}, true
+	}
+	m, ok = v.(map[string]any)
+	return m, ok
+}
+
+// stringSet returns the strings of a JSON array (a missing member is empty);
+// ok is false when v is not an array of strings.
+func stringSet(v any) (set map[string]bool, ok bool) {
+	set = map[string]bool{}
+	if isMissing(v) {
+		return set, true
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	for _, item := range list {
+		s, ok := item.(string)
+		if !ok {
+			return nil, false
+		}
+		set[s] = true
+	}
+	return set, true
+}
+
+// sortedKeys returns the keys of all given objects, sorted and without
+// duplicates, so that every walk over members has one order.
+func sortedKeys[V any](objects ...map[string]V) []string {
+	var keys []string
+	for _, m := range objects {
+		for k := range m {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// verb says how a member changed between two versions.
+func verb(before, after any) string {
+	switch {
+	case isMissing(before):
+		return "added"
+	case isMissing(after):
+		return "removed"
+	default:
+		return "changed"
+	}
+}
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+
+// pointerToken escapes one reference token of an RFC 6901 JSON Pointer.
+func pointerToken(s string) string { return pointerEscaper.Replace(s) }
+
+// isDecimal reports whether s is a non-negative integer written the way RFC
+// 6901 array indexes and semver numbers are: digits, and no leading zero.
+func isDecimal(s string) bool {
+	return s != "" && (len(s) == 1 || s[0] != '0') && strings.Trim(s, "0123456789") == ""
+}

@@ -1,0 +1,241 @@
+package agentfeed
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Feed is an agent-feed document.
+type Feed struct {
+	ID         string // the site's DID
+	Title      string
+	Updated    string // RFC 3339
+	AuthorName string
+	SelfURL    string // the feed's own URL; the link is left out when empty
+	// SpecVersion is what the document says; Encode writes SpecVersion
+	// (the constant) and accepts only that or empty.
+	SpecVersion string
+	// Status is decoded verbatim, unknown values included, so that readers
+	// can decide (the spec says: treat as terminated).
+	Status     Status
+	MigratedTo string // the new feed URL; set exactly when Status is migrated
+	Entries    []Entry
+}
+
+const atomNamespace = "http://www.w3.org/2005/Atom"
+
+// Encode writes f as an agent-feed document. The output is deterministic and
+// holds no entity or character references (see the package documentation).
+func Encode(f *Feed) ([]byte, error) {
+	if err := checkFeed(f); err != nil {
+		return nil, err
+	}
+	w := &feedWriter{}
+	w.raw(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	w.raw(`<feed xmlns="` + atomNamespace + `" xmlns:af="` + Namespace + `">` + "\n")
+	w.text(1, "id", "", f.ID)
+	w.text(1, "title", "", f.Title)
+	w.text(1, "updated", "", f.Updated)
+	w.raw("  <author>\n")
+	w.text(2, "name", "", f.AuthorName)
+	w.raw("  </author>\n")
+	if f.SelfURL != "" {
+		w.raw(`  <link rel="self" href="` + f.SelfURL + `"/>` + "\n")
+	}
+	w.text(1, "af:spec-version", "", SpecVersion)
+	w.text(1, "af:feed-status", "", string(f.Status))
+	if f.Status == StatusMigrated {
+		w.text(1, "af:migrated-to", "", f.MigratedTo)
+	}
+	if w.err != nil {
+		return nil, fmt.Errorf("feed %s: %w", f.ID, w.err)
+	}
+	for i, e := range f.Entries {
+		if err := w.entry(e); err != nil {
+			return nil, fmt.Errorf("%s: %w", entryRef(i, e.ID), err)
+		}
+	}
+	w.raw("</feed>\n")
+	return w.buf.Bytes(), nil
+}
+
+// checkFeed rejects what would make an invalid Atom or agent-feed document.
+// Text content is checked as it is written.
+func checkFeed(f *Feed) error {
+	switch {
+	case f.ID == "":
+		return errors.New("feed has no id")
+	case f.Title == "":
+		return fmt.Errorf("feed %s has no title", f.ID)
+	case f.AuthorName == "":
+		return fmt.Errorf("feed %s has no author name (Atom requires one)", f.ID)
+	case f.SpecVersion != "" && f.SpecVersion != SpecVersion:
+		return fmt.Errorf("feed %s: spec version %q, this package writes %s", f.ID, f.SpecVersion, SpecVersion)
+	case !f.Status.known():
+		return fmt.Errorf("feed %s: unknown feed status %q", f.ID, f.Status)
+	case f.Status == StatusMigrated && f.MigratedTo == "":
+		return fmt.Errorf("feed %s is migrated but has no migrated-to URL", f.ID)
+	case f.Status != StatusMigrated && f.MigratedTo != "":
+		return fmt.Errorf("feed %s has migrated-to %q but status %s", f.ID, f.MigratedTo, f.Status)
+	}
+	if err := checkTime(f.Updated); err != nil {
+		return fmt.Errorf("feed %s: updated: %w", f.ID, err)
+	}
+	if err := checkURL(f.MigratedTo); err != nil {
+		return fmt.Errorf("feed %s: migrated-to: %w", f.ID, err)
+	}
+	if err := checkAttribute(f.SelfURL); err != nil {
+		return fmt.Errorf("feed %s: self link: %w", f.ID, err)
+	}
+	if err := checkURL(f.SelfURL); err != nil {
+		return fmt.Errorf("feed %s: self link: %w", f.ID, err)
+	}
+	return nil
+}
+
+func checkEntry(e Entry) error {
+	switch {
+	case e.ID == "":
+		return errors.New("missing id")
+	case e.Type == "":
+		return errors.New("missing type")
+	case !json.Valid(e.Content):
+		return errors.New("content is not valid JSON")
+	}
+	if err := checkTime(e.Updated); err != nil {
+		return fmt.Errorf("updated: %w", err)
+	}
+	if _, err := decodeSig(e.Sig); err != nil {
+		return err
+	}
+	return nil
+}
+
+func checkTime(s string) error {
+	if _, err := time.Parse(time.RFC3339, s); err != nil {
+		return fmt.Errorf("%q is not an RFC 3339 time", s)
+	}
+	return nil
+}
+
+// checkURL accepts an absolute URL or nothing.
+func checkURL(s string) error {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || !u.IsAbs() {
+		return fmt.Errorf("%q is not an absolute URL", s)
+	}
+	return nil
+}
+
+// feedWriter writes the document; the first error sticks and later writes
+// are dropped, so callers check once per element group.
+type feedWriter struct {
+	buf bytes.Buffer
+	err error
+}
+
+func (w *feedWriter) raw(s string) {
+	if w.err == nil {
+		w.buf.WriteString(s)
+	}
+}
+
+// text writes one indented element holding text. attrs, a constant of this
+// file, is written verbatim.
+func (w *feedWriter) text(depth int, name, attrs, s string) {
+	if w.err != nil {
+		return
+	}
+	if err := checkText(s); err != nil {
+		w.err = fmt.Errorf("%s: %w", name, err)
+		return
+	}
+	w.buf.WriteString(strings.Repeat("  ", depth) + "<" + name + attrs + ">")
+	writeText(&w.buf, s)
+	w.buf.WriteString("</" + name + ">\n")
+}
+
+func (w *feedWriter) entry(e Entry) error {
+	if err := checkEntry(e); err != nil {
+		return err
+	}
+	w.raw("  <entry>\n")
+	w.text(2, "id", "", e.ID)
+	w.text(2, "title", "", e.Type)
+	w.text(2, "updated", "", e.Updated)
+	w.text(2, "af:type", "", e.Type)
+	if e.Summary != "" {
+		w.text(2, "summary", "", e.Summary)
+	}
+	w.text(2, "content", ` type="application/json"`, string(e.Content))
+	w.text(2, "af:sig", ` type="ed25519"`, e.Sig)
+	if e.Signer != "" {
+		w.text(2, "af:signer", "", e.Signer)
+	}
+	w.raw("  </entry>\n")
+	return w.err
+}
+
+// writeText writes s raw when it holds none of "<", "&" and "]]>", and as
+// CDATA otherwise, so the document never holds a reference: the reference
+// reader refuses documents with more than 1,000 of them. A "]]>" inside s
+// is split across two sections.
+func writeText(buf *bytes.Buffer, s string) {
+	if !strings.ContainsAny(s, "<&") && !strings.Contains(s, "]]>") {
+		buf.WriteString(s)
+		return
+	}
+	buf.WriteString("<![CDATA[")
+	buf.WriteString(strings.ReplaceAll(s, "]]>", "]]]]><![CDATA[>"))
+	buf.WriteString("]]>")
+}
+
+// checkText rejects text that XML 1.0 cannot carry unchanged: invalid UTF-8,
+// characters outside the XML Char production, and carriage returns (every
+// XML parser turns them into line feeds, and a reference would be needed to
+// keep them).
+func checkText(s string) error {
+	if !utf8.ValidString(s) {
+		return errors.New("text is not valid UTF-8")
+	}
+	for i, r := range s {
+		switch {
+		case r == '\r':
+			return fmt.Errorf("carriage return at byte %d (XML parsers turn it into a line feed)", i)
+		case !isXMLChar(r):
+			return fmt.Errorf("character %U at byte %d is not allowed in XML 1.0", r, i)
+		}
+	}
+	return nil
+}
+
+// checkAttribute rejects what an attribute value could only carry escaped,
+// and the white space characters that XML parsers replace with spaces.
+func checkAttribute(s string) error {
+	if err := checkText(s); err != nil {
+		return err
+	}
+	for i, r := range s {
+		if r == '"' || r == '<' || r == '&' || r < 0x20 || r == 0x7f {
+			return fmt.Errorf("character %q at byte %d is not allowed in an attribute value", r, i)
+		}
+	}
+	return nil
+}
+
+// isXMLChar reports whether r matches the Char production of XML 1.0.
+func isXMLChar(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' ||
+		r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
+}

@@ -1,0 +1,112 @@
+package agentfeed
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/xml"
+	"testing"
+
+	"github.com/mmcdole/gofeed"
+	"github.com/mmcdole/gofeed/atom"
+)
+
+// interopFeed is the worked example plus an entry whose text needs CDATA.
+func interopFeed(t *testing.T) []byte {
+	t.Helper()
+	f := exampleFeed(t)
+	e, err := NewEntry(testSigner(), "urn:af:example.com:3", TypeDeprecation, "2026-06-01T00:00:00Z", `get_forecast <retired> & "gone"`,
+		Deprecation{EndpointID: "com.example/weather#get_forecast", AnnouncedAt: "2026-06-01T00:00:00Z", Sunset: "2026-06-01T00:00:00Z", Reason: ptr(`"]]>" & <b>`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Entries = append(f.Entries, e)
+	doc, err := Encode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// TestIndependentVerifier checks an encoded feed with nothing but
+// encoding/xml, encoding/base64 and crypto/ed25519, as another
+// implementation would: the signed bytes are the text of <content>.
+func TestIndependentVerifier(t *testing.T) {
+	var doc struct {
+		XMLName xml.Name `xml:"http://www.w3.org/2005/Atom feed"`
+		Status  string   `xml:"https://agent-feed.dev/ns/v0 feed-status"`
+		Entries []struct {
+			ID      string `xml:"http://www.w3.org/2005/Atom id"`
+			Content struct {
+				Type string `xml:"type,attr"`
+				Text []byte `xml:",chardata"`
+			} `xml:"http://www.w3.org/2005/Atom content"`
+			Sig struct {
+				Type string `xml:"type,attr"`
+				Text string `xml:",chardata"`
+			} `xml:"https://agent-feed.dev/ns/v0 sig"`
+			Signer string `xml:"https://agent-feed.dev/ns/v0 signer"`
+		} `xml:"http://www.w3.org/2005/Atom entry"`
+	}
+	if err := xml.Unmarshal(interopFeed(t), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Status != "active" || len(doc.Entries) != 3 {
+		t.Fatalf("status %q with %d entries, want active with 3", doc.Status, len(doc.Entries))
+	}
+	pub := testKey.Public().(ed25519.PublicKey)
+	for _, e := range doc.Entries {
+		if e.Content.Type != "application/json" || e.Sig.Type != "ed25519" || e.Signer != testKeyID {
+			t.Errorf("entry %s: content type %q, sig type %q, signer %q", e.ID, e.Content.Type, e.Sig.Type, e.Signer)
+		}
+		sig, err := base64.RawURLEncoding.DecodeString(e.Sig.Text)
+		if err != nil {
+			t.Fatalf("entry %s: %v", e.ID, err)
+		}
+		if !ed25519.Verify(pub, e.Content.Text, sig) {
+			t.Errorf("entry %s does not verify over %q", e.ID, e.Content.Text)
+		}
+	}
+}
+
+// TestGofeedReadsFeed parses an encoded feed with an independent Atom
+// parser and checks the elements Atom requires, and that the content it
+// sees is the signed text.
+func TestGofeedReadsFeed(t *testing.T) {
+	doc := interopFeed(t)
+	universal, err := gofeed.NewParser().Parse(bytes.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if universal.FeedType != "atom" || len(universal.Items) != 3 {
+		t.Errorf("gofeed sees a %q feed with %d items, want atom with 3", universal.FeedType, len(universal.Items))
+	}
+
+	f, err := (&atom.Parser{}).Parse(bytes.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.ID == "" || f.Title == "" || f.UpdatedParsed == nil || len(f.Authors) == 0 || f.Authors[0].Name == "" {
+		t.Errorf("feed lacks an element Atom requires: id %q, title %q, updated %v, authors %v", f.ID, f.Title, f.UpdatedParsed, f.Authors)
+	}
+	if len(f.Links) != 1 || f.Links[0].Rel != "self" || f.Links[0].Href != "https://example.com/.well-known/agent-feed.xml" {
+		t.Errorf("links = %+v, want the self link", f.Links)
+	}
+	pub := testKey.Public().(ed25519.PublicKey)
+	for _, e := range f.Entries {
+		if e.ID == "" || e.Title == "" || e.UpdatedParsed == nil {
+			t.Errorf("entry lacks an element Atom requires: id %q, title %q, updated %v", e.ID, e.Title, e.UpdatedParsed)
+		}
+		if e.Content == nil || e.Content.Type != "application/json" {
+			t.Fatalf("entry %s: content %+v, want application/json", e.ID, e.Content)
+		}
+		sigs := e.Extensions["af"]["sig"]
+		if len(sigs) != 1 {
+			t.Fatalf("entry %s: af:sig extensions %+v", e.ID, sigs)
+		}
+		sig, err := base64.RawURLEncoding.DecodeString(sigs[0].Value)
+		if err != nil || !ed25519.Verify(pub, []byte(e.Content.Value), sig) {
+			t.Errorf("entry %s: the content gofeed reads, %q, does not verify (%v)", e.ID, e.Content.Value, err)
+		}
+	}
+}

@@ -75,6 +75,9 @@ func TestBadInput(t *testing.T) {
 			if err := copyExampleSite(dir); err != nil {
 				t.Fatal(err)
 			}
+			if err := commitAll(dir, "the example site"); err != nil {
+				t.Fatal(err)
+			}
 			t.Chdir(dir)
 			t.Setenv("WELLKNOWN_SIGNING_KEY", testKey)
 			t.Setenv("CI", "")
@@ -149,12 +152,10 @@ func writeFile(name, content string) func(*testing.T, string) {
 
 func trackedKey(t *testing.T, dir string) {
 	writeFile("tracked.key", testKey)(t, dir)
-	for _, args := range [][]string{{"init", "-q"}, {"add", "tracked.key"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+	cmd := exec.Command("git", "add", "tracked.key")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git add: %v\n%s", err, out)
 	}
 }
 

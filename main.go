@@ -143,7 +143,9 @@ func (c *cli) build(args []string) int {
 	out := fs.String("out", "public", "output directory, replaced atomically")
 	fs.StringVar(&opt.KeyFile, "key-file", "", "signing key file (default: $WELLKNOWN_SIGNING_KEY, signing.key_file, or a development key)")
 	fs.Var(&sets, "set", "override a setting, key=value (base_url, title, feed.status, servers.<slug>.version); repeatable")
-	fs.BoolVar(&opt.Strict, "strict", false, "fail instead of using a development key (implied by CI=true)")
+	fs.BoolVar(&opt.Strict, "strict", false, "fail instead of using a development key, missing history or uncommitted changes (implied by CI=true)")
+	fs.StringVar(&opt.Previous, "previous", "", "the published feed (file or URL); fail if any of its entries would change or disappear")
+	fs.BoolVar(&opt.AllowShallow, "allow-shallow", false, "build from a shallow clone (a preview: the feed's history is cut off)")
 	force := fs.Bool("force", false, "allow an output directory outside the site")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	if code, done := parse(fs, args); done {
@@ -183,9 +185,10 @@ func (c *cli) build(args []string) int {
 		return 0
 	}
 	n := res.Counts
-	fmt.Fprintf(c.stdout, "built %s for %s in %d ms: %s (%s, %s); %s, %s, %s; signed with %s\n",
+	fmt.Fprintf(c.stdout, "built %s for %s in %d ms: %s (%s, %s); %s, %s, %s; %s, %s; signed with %s\n",
 		*out, sum.BaseURL, sum.Millis, plural(n.Files, "file"), plural(n.Documents, "document"), plural(n.Pages, "page"),
-		plural(n.Servers, "server"), plural(n.Tools, "tool"), plural(n.Agents, "agent"), res.Key.Source)
+		plural(n.Servers, "server"), plural(n.Tools, "tool"), plural(n.Agents, "agent"),
+		plural(n.Entries, "feed entry"), plural(n.Versions, "tool version"), res.Key.Source)
 	return 0
 }
 
@@ -206,8 +209,11 @@ func (c *cli) printJSON(v any) {
 }
 
 func plural(n int, noun string) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return "1 " + noun
+	case strings.HasSuffix(noun, "y"):
+		return fmt.Sprintf("%d %sies", n, noun[:len(noun)-1])
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -10,12 +10,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/cards"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
 )
 
@@ -24,7 +26,12 @@ type Options struct {
 	ConfigPath string   // site.toml
 	Overrides  []string // --set key=value
 	KeyFile    string   // --key-file
-	Strict     bool     // --strict: no development key
+	Strict     bool     // --strict: no development key, no uncommitted or missing history
+	// AllowShallow builds from a shallow clone (a preview: its feed is cut off).
+	AllowShallow bool
+	// Previous is the feed published before (a file or an http(s) URL); the
+	// build fails when it would change or drop any of its entries.
+	Previous string
 	// Getenv reads the environment (the signing key variable, CI); nil means
 	// an empty environment.
 	Getenv func(string) string
@@ -35,6 +42,8 @@ type Result struct {
 	Bundle   *bundle.Bundle
 	Config   *site.Config
 	Key      didweb.SigningKey
+	Timeline *timeline.Timeline // the committed history of the inputs
+	Entries  []agentfeed.Entry  // the signed feed entries, in feed order
 	Warnings []string
 	Counts   Counts
 }
@@ -47,6 +56,8 @@ type Counts struct {
 	Servers   int `json:"servers"`
 	Tools     int `json:"tools"`
 	Agents    int `json:"agents"`
+	Entries   int `json:"entries"`
+	Versions  int `json:"tool_versions"`
 }
 
 // Server is a configured server with its tools, sorted by name.
@@ -71,20 +82,35 @@ func Build(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	strict := opt.Strict || getenv("CI") == "true"
 	key, err := didweb.LoadSigningKey(didweb.KeySources{
 		FlagFile:   opt.KeyFile,
 		EnvName:    cfg.Signing.KeyEnv,
 		EnvValue:   getenv(cfg.Signing.KeyEnv),
 		ConfigFile: cfg.Path(cfg.Signing.KeyFile),
 		SiteDir:    cfg.Dir,
-		Strict:     opt.Strict || getenv("CI") == "true",
+		Strict:     strict,
 	})
 	if err != nil {
 		return nil, err
 	}
 	r := &Result{Bundle: bundle.New(), Config: cfg, Key: key}
+	if r.Timeline, err = r.readHistory(opt, strict); err != nil {
+		return nil, err
+	}
+	if err := r.checkCommitted(servers, strict); err != nil {
+		return nil, err
+	}
 	if err := r.addDocuments(servers); err != nil {
 		return nil, err
+	}
+	if err := r.addFeed(r.Timeline); err != nil {
+		return nil, err
+	}
+	if opt.Previous != "" {
+		if err := r.checkAppendOnly(opt.Previous); err != nil {
+			return nil, err
+		}
 	}
 	if err := r.addPages(servers); err != nil {
 		return nil, err
@@ -135,9 +161,14 @@ func (r *Result) Write(dir string, force bool) error {
 }
 
 func (r *Result) count(servers []Server) {
-	c := Counts{Files: r.Bundle.Len(), Servers: len(servers), Agents: len(r.Config.Agents)}
+	c := Counts{Files: r.Bundle.Len(), Servers: len(servers), Agents: len(r.Config.Agents), Entries: len(r.Entries)}
 	for _, s := range servers {
 		c.Tools += len(s.Tools)
+	}
+	for _, s := range r.Timeline.Servers {
+		for _, t := range s.Tools {
+			c.Versions += len(t.Versions)
+		}
 	}
 	for _, f := range r.Bundle.Files() {
 		switch {

@@ -32,13 +32,22 @@ func testEnv(name string) string {
 }
 
 // exampleSite copies the repository's example site (site.example.toml and
-// content/) into a temporary directory and returns the site.toml path.
+// content/) into a new git repository, commits it, and returns the site.toml
+// path.
 func exampleSite(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	copyFile(t, filepath.Join("..", "site.example.toml"), filepath.Join(dir, "site.toml"))
-	copyTree(t, filepath.Join("..", "content"), filepath.Join(dir, "content"), false)
-	return filepath.Join(dir, "site.toml")
+	return exampleSiteCopy(t, false)
+}
+
+// exampleSiteCopy is exampleSite, creating the files in reverse order when
+// reversed.
+func exampleSiteCopy(t *testing.T, reversed bool) string {
+	t.Helper()
+	g := newGitRepo(t, t.TempDir())
+	copyFile(t, filepath.Join("..", "site.example.toml"), filepath.Join(g.dir, "site.toml"))
+	copyTree(t, filepath.Join("..", "content"), filepath.Join(g.dir, "content"), reversed)
+	g.commit("the example site")
+	return filepath.Join(g.dir, "site.toml")
 }
 
 func copyFile(t *testing.T, from, to string) {
@@ -97,11 +106,17 @@ func TestExampleSiteFiles(t *testing.T) {
 	want := []string{
 		"/.nojekyll",
 		"/.well-known/agent-card.json",
+		"/.well-known/agent-feed-snapshot.json", // the A2A card holds the snapshot's usual path
+		"/.well-known/agent-feed.xml",
 		"/.well-known/ai-cards.json",
 		"/.well-known/ai-catalog.json",
 		"/.well-known/did.json",
 		"/.well-known/entity-card.json",
 		"/.well-known/mcp-servers.json",
+		"/.well-known/mcp/schemas/alerts/list_alerts/1.0.0.json",
+		"/.well-known/mcp/schemas/alerts/subscribe_alerts/1.0.0.json",
+		"/.well-known/mcp/schemas/forecast/get_current_conditions/1.0.0.json",
+		"/.well-known/mcp/schemas/forecast/get_forecast/1.0.0.json",
 		"/.well-known/mcp/server-card.json",
 		"/404.html",
 		"/CNAME",
@@ -116,7 +131,7 @@ func TestExampleSiteFiles(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if res.Counts.Servers != 2 || res.Counts.Tools != 4 || res.Counts.Agents != 1 {
+	if res.Counts.Servers != 2 || res.Counts.Tools != 4 || res.Counts.Agents != 1 || res.Counts.Entries != 6 {
 		t.Errorf("counts = %+v", res.Counts)
 	}
 }
@@ -194,14 +209,13 @@ func TestEntityCardSchema010(t *testing.T) {
 func TestBuildIsDeterministic(t *testing.T) {
 	var trees []string
 	for _, reversed := range []bool{false, true} {
-		dir := t.TempDir()
-		copyFile(t, filepath.Join("..", "site.example.toml"), filepath.Join(dir, "site.toml"))
-		copyTree(t, filepath.Join("..", "content"), filepath.Join(dir, "content"), reversed)
-		res := build(t, filepath.Join(dir, "site.toml"))
-		if err := res.Write(filepath.Join(dir, "public"), false); err != nil {
+		config := exampleSiteCopy(t, reversed)
+		res := build(t, config)
+		out := filepath.Join(filepath.Dir(config), "public")
+		if err := res.Write(out, false); err != nil {
 			t.Fatal(err)
 		}
-		trees = append(trees, treeDigest(t, filepath.Join(dir, "public")))
+		trees = append(trees, treeDigest(t, out))
 	}
 	if trees[0] != trees[1] {
 		t.Errorf("two builds differ:\n%s\n---\n%s", trees[0], trees[1])

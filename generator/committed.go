@@ -1,0 +1,106 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/timeline"
+)
+
+// checkCommitted compares what the working tree says with the committed
+// history the feed is derived from. The feed only ever holds committed
+// history; a difference means the cards and pages describe something the
+// feed does not yet, which is a warning for a local build and an error for
+// a strict one. Deprecations in site.toml must name an endpoint the history
+// knows.
+func (r *Result) checkCommitted(servers []Server, strict bool) error {
+	if err := r.checkDeprecations(servers); err != nil {
+		return err
+	}
+	if len(r.Timeline.Servers) == 0 && len(r.Timeline.Events) == 0 {
+		return nil // no history at all: already reported
+	}
+	var pending []string
+	for _, s := range servers {
+		pending = append(pending, r.uncommitted(s)...)
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	e := diag.Errorf("", 0, "uncommitted changes are not in the change feed: %s", strings.Join(pending, "; ")).
+		WithHint("commit them to publish them (wellknown serve previews uncommitted tool changes)")
+	if strict {
+		return e
+	}
+	r.Warnings = append(r.Warnings, e.Msg+"; "+e.Hint)
+	return nil
+}
+
+// uncommitted lists how a server in the working tree differs from its last
+// committed state.
+func (r *Result) uncommitted(s Server) []string {
+	var committed *timeline.ServerHistory
+	for _, h := range r.Timeline.Servers {
+		if h.Name == s.Config.Name && !h.Removed {
+			committed = h
+		}
+	}
+	if committed == nil {
+		return []string{fmt.Sprintf("server %s is new", s.Config.Name)}
+	}
+	var out []string
+	if v := committed.Last.Version; v != s.Config.Version {
+		out = append(out, fmt.Sprintf("server %s version %s (committed: %s)", s.Config.Name, s.Config.Version, v))
+	}
+	if ep := r.endpoint(*s.Config); ep != committed.Last.Endpoint {
+		out = append(out, fmt.Sprintf("server %s endpoint %s (committed: %s)", s.Config.Name, ep, committed.Last.Endpoint))
+	}
+	working := map[string]bool{}
+	for _, t := range s.Tools {
+		working[t.Name] = true
+		old, ok := committed.Last.Tools[t.Name]
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("tool %s is new", t.Name))
+		case string(old.Canonical) != string(t.Canonical):
+			out = append(out, fmt.Sprintf("tool %s changed", t.Name))
+		}
+	}
+	for name := range committed.Last.Tools {
+		if !working[name] {
+			out = append(out, fmt.Sprintf("tool %s was removed", name))
+		}
+	}
+	return out
+}
+
+// checkDeprecations requires every configured deprecation to name a server
+// or tool of the site, committed or about to be.
+func (r *Result) checkDeprecations(servers []Server) error {
+	known := map[string]bool{}
+	for _, s := range r.Timeline.Servers {
+		known[s.Name] = true
+		for _, t := range s.Tools {
+			known[t.EndpointID()] = true
+		}
+	}
+	for _, s := range servers {
+		known[s.Config.Name] = true
+		for _, t := range s.Tools {
+			known[timeline.ToolEndpointID(s.Config.Name, t.Name)] = true
+		}
+	}
+	var problems []error
+	for i, d := range r.Config.Deprecations {
+		if !known[d.Endpoint] {
+			problems = append(problems, r.Config.Errorf(fmt.Sprintf("deprecations.%d.endpoint", i), "deprecation names %q, which is no server or tool of this site", d.Endpoint).
+				WithHint("name a server (com.example/weather) or a tool (com.example/weather#get_forecast)"))
+		}
+		if d.Replacement != "" && !known[d.Replacement] {
+			problems = append(problems, r.Config.Errorf(fmt.Sprintf("deprecations.%d.replacement", i), "deprecation replacement %q is no server or tool of this site", d.Replacement))
+		}
+	}
+	return errors.Join(problems...)
+}

@@ -1,0 +1,105 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/timeline"
+)
+
+// Paths of the feed's companions.
+const (
+	PathSnapshot = "/.well-known/agent-card.json"
+	// PathSnapshotBesideA2A is where the snapshot goes when an A2A Agent Card
+	// holds PathSnapshot (the agent-feed spec and A2A both claim it).
+	PathSnapshotBesideA2A = "/.well-known/agent-feed-snapshot.json"
+	typeAtom              = "application/atom+xml; charset=utf-8"
+)
+
+// ArchivePath is where one version of a tool is kept, immutable.
+func ArchivePath(serverSlug, tool, version string) string {
+	return "/.well-known/mcp/schemas/" + serverSlug + "/" + tool + "/" + version + ".json"
+}
+
+// emptyFeedTime is the feed's <updated> when it has no entries: a build may
+// not read the clock, and an empty history has no time of its own.
+var emptyFeedTime = time.Unix(0, 0).UTC()
+
+// addFeed signs the timeline's events into the change feed and adds it, the
+// snapshot replayed from it, and the schema archive.
+func (r *Result) addFeed(tl *timeline.Timeline) error {
+	cfg := r.Config
+	did := didweb.DID(cfg.Base())
+	signer := agentfeed.NewSigner(didweb.KeyURL(did, cfg.Signing.KeyID), r.Key.Private)
+	host := strings.ReplaceAll(cfg.Host(), ":", "%3A")
+	entries := make([]agentfeed.Entry, len(tl.Events))
+	newest := emptyFeedTime
+	for i, e := range tl.Events {
+		id := agentfeed.EntryID(host, e.Type, e.EndpointID, e.Key)
+		entry, err := agentfeed.NewEntry(signer, id, e.Type, stamp(e.Time), e.Summary, e.Payload)
+		if err != nil {
+			return fmt.Errorf("feed entry %s: %v", id, err)
+		}
+		entries[i] = entry
+		if e.Time.After(newest) {
+			newest = e.Time
+		}
+	}
+	r.Entries = entries
+	status := agentfeed.Status(cfg.Feed.Status)
+	feed, err := agentfeed.Encode(&agentfeed.Feed{
+		ID: did, Title: cfg.Title + " changes", Updated: stamp(newest), AuthorName: cfg.Author,
+		SelfURL: cfg.URL(PathFeed), SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
+		Entries: entries,
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %v", PathFeed, err)
+	}
+	if err := r.Bundle.Add(PathFeed, feed, typeAtom); err != nil {
+		return err
+	}
+	if err := r.addSnapshot(signer, entries, did, stamp(newest), status); err != nil {
+		return err
+	}
+	return r.addArchive(tl)
+}
+
+// addSnapshot publishes the current state, replayed from the feed itself so
+// that the two cannot disagree.
+func (r *Result) addSnapshot(signer agentfeed.Signer, entries []agentfeed.Entry, did, generatedAt string, status agentfeed.Status) error {
+	state, err := agentfeed.Replay(entries)
+	if err != nil {
+		return fmt.Errorf("replaying the feed: %v", err)
+	}
+	snapshot, err := agentfeed.Snapshot(signer, state, did, generatedAt, status)
+	if err != nil {
+		return err
+	}
+	path := PathSnapshot
+	if len(r.Config.Agents) > 0 {
+		path = PathSnapshotBesideA2A
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the agent-feed snapshot is published at %s, because the A2A Agent Card holds %s", PathSnapshotBesideA2A, PathSnapshot))
+	}
+	return r.Bundle.Add(path, snapshot, typeJSON)
+}
+
+// addArchive publishes every version of every tool, as the canonical bytes
+// whose SHA-256 the signed entries carry.
+func (r *Result) addArchive(tl *timeline.Timeline) error {
+	for _, s := range tl.Servers {
+		for _, t := range s.Tools {
+			for _, v := range t.Versions {
+				if err := r.Bundle.Add(ArchivePath(s.Last.Slug, t.Name, v.Version), v.Tool.Canonical, typeJSON); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// stamp formats a time as every document writes it: RFC 3339, UTC.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -1,0 +1,380 @@
+package generator
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mmcdole/gofeed/atom"
+
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/diag"
+)
+
+const fixtureSite = `base_url = "https://weather.example.com/"
+title = "Fixture Weather"
+
+[[servers]]
+name = "com.example.weather/forecast"
+description = "Forecasts."
+version = "%s"
+tools = "tools/**/*.json"
+
+[[servers.remotes]]
+type = "streamable-http"
+url = "https://weather.example.com/mcp"
+`
+
+// The fixture's tool, as it evolves.
+const (
+	forecastV1 = `{
+  "name": "get_forecast",
+  "description": "Forecast for a city.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {"city": {"type": "string"}},
+    "required": ["city"]
+  }
+}
+`
+	forecastOptional = `{
+  "name": "get_forecast",
+  "description": "Forecast for a city.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    "required": ["city"]
+  }
+}
+`
+	forecastRenamed = `{
+  "name": "get_forecast",
+  "description": "Forecast for a city.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {"location": {"type": "string"}, "days": {"type": "integer"}},
+    "required": ["location"]
+  }
+}
+`
+	forecastRetyped = `{
+  "name": "get_forecast",
+  "description": "Forecast for a city.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {"location": {"type": "string"}, "days": {"type": "string"}},
+    "required": ["location"]
+  }
+}
+`
+	forecastRequired = `{
+  "name": "get_forecast",
+  "description": "Forecast for a city.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {"location": {"type": "string"}, "days": {"type": "string"}, "units": {"type": "string"}},
+    "required": ["location", "units"]
+  }
+}
+`
+	forecastDescribed = `{
+  "name": "get_forecast",
+  "description": "Daily forecast for a place.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {"location": {"type": "string"}, "days": {"type": "string"}, "units": {"type": "string"}},
+    "required": ["location", "units"]
+  }
+}
+`
+	forecastReformatted = `{"name":"get_forecast","description":"Daily forecast for a place.","inputSchema":{"type":"object","required":["location","units"],"properties":{"units":{"type":"string"},"location":{"type":"string"},"days":{"type":"string"}}}}`
+	alertsV1            = `{"name": "list_alerts", "description": "Alerts.", "inputSchema": {"type": "object"}}`
+	alertsV2            = `{"name": "list_alerts", "description": "Active alerts for a region.", "inputSchema": {"type": "object"}}`
+)
+
+// fixtureRepo builds the story the feed is tested against, one commit per
+// step (DESIGN §4), and returns the site.toml path.
+func fixtureRepo(t *testing.T) (*gitRepo, string) {
+	t.Helper()
+	g := newGitRepo(t, t.TempDir())
+	site := func(version string) { g.write("site.toml", strings.Replace(fixtureSite, "%s", version, 1)) }
+	site("1.0.0")
+	g.write("tools/get_forecast.json", forecastV1)
+	g.commit("tool added")
+	g.write("tools/get_forecast.json", forecastOptional)
+	g.commit("optional parameter added")
+	g.write("tools/get_forecast.json", forecastRenamed)
+	g.commit("parameter renamed")
+	g.write("tools/get_forecast.json", forecastRetyped)
+	g.commit("parameter retyped")
+	g.write("tools/get_forecast.json", forecastRequired)
+	g.commit("required parameter added")
+	g.write("tools/get_forecast.json", forecastDescribed)
+	g.commit("description edited")
+	g.write("tools/forecast/get_forecast.json", forecastDescribed)
+	g.git("rm", "-q", "tools/get_forecast.json")
+	g.commit("file moved")
+	g.write("tools/forecast/get_forecast.json", forecastReformatted)
+	g.commit("formatting only")
+
+	g.git("checkout", "-q", "-b", "alerts")
+	g.write("tools/list_alerts.json", alertsV1)
+	g.commit("alerts tool, first draft")
+	g.write("tools/list_alerts.json", alertsV2)
+	g.commit("alerts tool, reviewed")
+	g.git("checkout", "-q", "main")
+	g.when = g.when.Add(time.Hour)
+	g.git("merge", "-q", "--no-ff", "--no-gpg-sign", "-m", "merge the alerts tool", "alerts")
+
+	g.git("rm", "-q", "tools/forecast/get_forecast.json")
+	site("1.1.0")
+	g.commit("tool removed, server 1.1.0")
+	g.write("tools/forecast/get_forecast.json", forecastDescribed)
+	g.commit("tool re-added")
+	return g, filepath.Join(g.dir, "site.toml")
+}
+
+// Every step of the story gives the entry DESIGN §4 prescribes, with the
+// right versions, migration and classification.
+func TestFeedFromHistory(t *testing.T) {
+	_, config := fixtureRepo(t)
+	res := build(t, config)
+	type want struct{ typ, endpoint, versions, compat, migration, at string }
+	const tool = "com.example.weather/forecast#get_forecast"
+	wants := []want{
+		{"endpoint-announcement", "com.example.weather/forecast", "1.0.0", "", "", "2026-04-01T10:00:00Z"},
+		{"endpoint-announcement", tool, "1.0.0", "", "", "2026-04-01T10:00:00Z"},
+		{"schema-change", tool, "1.0.0>1.1.0", "compatible", `{"add":["/inputSchema/properties/days"]}`, "2026-04-01T11:00:00Z"},
+		{"schema-change", tool, "1.1.0>2.0.0", "breaking", `{"rename":{"/inputSchema/properties/city":"/inputSchema/properties/location"}}`, "2026-04-01T12:00:00Z"},
+		{"schema-change", tool, "2.0.0>3.0.0", "breaking", `{"retype":{"/inputSchema/properties/days":{"from":"number","to":"string"}}}`, "2026-04-01T13:00:00Z"},
+		{"schema-change", tool, "3.0.0>4.0.0", "breaking", `{"add":["/inputSchema/properties/units"]}`, "2026-04-01T14:00:00Z"},
+		{"schema-change", tool, "4.0.0>4.0.1", "cosmetic", `{}`, "2026-04-01T15:00:00Z"},
+		// the move and the reformatting give nothing; the merge gives the branch's final state at merge time
+		{"endpoint-announcement", "com.example.weather/forecast#list_alerts", "1.0.0", "", "", "2026-04-01T20:00:00Z"},
+		{"endpoint-announcement", "com.example.weather/forecast", "1.1.0", "", "", "2026-04-01T21:00:00Z"},
+		{"deprecation", tool, "", "", "", "2026-04-01T21:00:00Z"},
+		{"endpoint-announcement", tool, "4.0.1", "", "", "2026-04-01T22:00:00Z"},
+	}
+	if len(res.Entries) != len(wants) {
+		t.Fatalf("%d entries, want %d:\n%s", len(res.Entries), len(wants), summaries(res.Entries))
+	}
+	ids := map[string]bool{}
+	for i, e := range res.Entries {
+		w := wants[i]
+		var p map[string]any
+		if err := json.Unmarshal(e.Content, &p); err != nil {
+			t.Fatal(err)
+		}
+		versions, _ := p["version"].(string)
+		if p["from-version"] != nil {
+			versions = p["from-version"].(string) + ">" + p["to-version"].(string)
+		}
+		compat, _ := p["x-compat"].(string)
+		migration := ""
+		if m, ok := p["migration"]; ok {
+			data, _ := json.Marshal(m)
+			migration = string(data)
+		}
+		at := e.Updated
+		if e.Type != w.typ || p["endpoint-id"] != w.endpoint || versions != w.versions || compat != w.compat || migration != w.migration || at != w.at {
+			t.Errorf("entry %d = %s %v %s %s %s %s\nwant %+v", i, e.Type, p["endpoint-id"], versions, compat, migration, at, w)
+		}
+		if ids[e.ID] {
+			t.Errorf("entry id %s is used twice", e.ID)
+		}
+		ids[e.ID] = true
+	}
+	removal := payload(t, res.Entries[9])
+	if removal["announced-at"] != "2026-04-01T21:00:00Z" || removal["sunset"] != "2026-04-01T21:00:00Z" || removal["replacement"] != nil {
+		t.Errorf("removal = %v", removal)
+	}
+}
+
+func payload(t *testing.T, e agentfeed.Entry) map[string]any {
+	var p map[string]any
+	if err := json.Unmarshal(e.Content, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func summaries(entries []agentfeed.Entry) string {
+	var b strings.Builder
+	for _, e := range entries {
+		b.WriteString(e.Updated + " " + e.Type + " " + e.Summary + "\n")
+	}
+	return b.String()
+}
+
+// The fixture's feed was reviewed by hand once; any change to it shows here.
+// Run with -update to accept a reviewed change.
+func TestFeedGolden(t *testing.T) {
+	_, config := fixtureRepo(t)
+	feed := mustGet(t, build(t, config), PathFeed)
+	golden := filepath.Join("testdata", "fixture-feed.xml")
+	if *update {
+		if err := os.WriteFile(golden, feed, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if !bytes.Equal(feed, want) {
+		t.Errorf("feed differs from %s (run go test -update after review):\n%s", golden, feed)
+	}
+}
+
+// The cards, the snapshot and the archive come from one replayed state.
+func TestCardsSnapshotArchiveAgree(t *testing.T) {
+	_, config := fixtureRepo(t)
+	res := build(t, config)
+	var snapshot struct {
+		Endpoints []struct {
+			ID       string `json:"endpoint-id"`
+			Version  string `json:"version"`
+			Endpoint string `json:"endpoint"`
+		} `json:"endpoints"`
+	}
+	if err := json.Unmarshal(mustGet(t, res, PathSnapshot), &snapshot); err != nil {
+		t.Fatal(err)
+	}
+	var card struct{ Name, Version string }
+	json.Unmarshal(mustGet(t, res, ServerCardPath("forecast")), &card)
+	latestSHA := map[string]string{}
+	for _, e := range res.Entries {
+		if sha, ok := payload(t, e)["x-schema-sha256"].(string); ok {
+			latestSHA[payload(t, e)["endpoint-id"].(string)] = sha
+		}
+	}
+	checked := 0
+	for _, ep := range snapshot.Endpoints {
+		server, tool, isTool := strings.Cut(ep.ID, "#")
+		if !isTool {
+			if ep.ID != card.Name || ep.Version != card.Version {
+				t.Errorf("snapshot has %s %s, the card %s %s", ep.ID, ep.Version, card.Name, card.Version)
+			}
+			continue
+		}
+		archived := mustGet(t, res, ArchivePath("forecast", tool, ep.Version))
+		sum := sha256.Sum256(archived)
+		if hex.EncodeToString(sum[:]) != latestSHA[ep.ID] {
+			t.Errorf("%s: archive %s does not hash to the signed x-schema-sha256", ep.ID, ep.Version)
+		}
+		if server != card.Name {
+			t.Errorf("tool %s belongs to no card", ep.ID)
+		}
+		checked++
+	}
+	if checked != 2 {
+		t.Errorf("checked %d tools in the snapshot, want 2", checked)
+	}
+	// Every version of every tool is archived.
+	for _, v := range []string{"1.0.0", "1.1.0", "2.0.0", "3.0.0", "4.0.0", "4.0.1"} {
+		mustGet(t, res, ArchivePath("forecast", "get_forecast", v))
+	}
+}
+
+// A verifier written here with only encoding/xml and crypto/ed25519 (no
+// code shared with the signer) accepts every entry, and an independent Atom
+// parser reads the feed.
+func TestFeedVerifiesIndependently(t *testing.T) {
+	_, config := fixtureRepo(t)
+	res := build(t, config)
+	var did struct {
+		VerificationMethod []struct{ ID, PublicKeyMultibase string }
+	}
+	json.Unmarshal(mustGet(t, res, "/.well-known/did.json"), &did)
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(did.VerificationMethod[0].PublicKeyMultibase, "u"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Entries []struct {
+			ID      string `xml:"id"`
+			Content string `xml:"content"`
+			Sig     string `xml:"https://agent-feed.dev/ns/v0 sig"`
+			Signer  string `xml:"https://agent-feed.dev/ns/v0 signer"`
+		} `xml:"entry"`
+	}
+	feed := mustGet(t, res, PathFeed)
+	if err := xml.Unmarshal(feed, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Entries) != len(res.Entries) || len(doc.Entries) == 0 {
+		t.Fatalf("independent parse found %d entries, want %d", len(doc.Entries), len(res.Entries))
+	}
+	for _, e := range doc.Entries {
+		sig, err := base64.RawURLEncoding.DecodeString(e.Sig)
+		if err != nil || !ed25519.Verify(ed25519.PublicKey(raw), []byte(e.Content), sig) {
+			t.Errorf("entry %s does not verify", e.ID)
+		}
+		if e.Signer != did.VerificationMethod[0].ID {
+			t.Errorf("entry %s af:signer = %s, want %s", e.ID, e.Signer, did.VerificationMethod[0].ID)
+		}
+	}
+	parsed, err := (&atom.Parser{}).Parse(bytes.NewReader(feed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parsed.ID == "" || parsed.Title == "" || parsed.Updated == "" || len(parsed.Authors) == 0 || len(parsed.Entries) != len(res.Entries) {
+		t.Errorf("Atom feed lacks required elements: %+v", parsed)
+	}
+	for _, e := range parsed.Entries {
+		if e.ID == "" || e.Title == "" || e.Updated == "" {
+			t.Errorf("Atom entry lacks id, title or updated: %+v", e)
+		}
+	}
+}
+
+// Rewriting published history is caught by --previous. Entry ids do not
+// depend on commit hashes: amending a commit keeps its entries' ids, and the
+// guard reports their changed times as changed payloads, not as new entries.
+func TestAppendOnlyGuard(t *testing.T) {
+	g, config := fixtureRepo(t)
+	published := filepath.Join(t.TempDir(), "agent-feed.xml")
+	if err := os.WriteFile(published, mustGet(t, build(t, config), PathFeed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// The same content at a new hash and time.
+	g.when = g.when.Add(time.Hour)
+	g.git("commit", "-q", "--amend", "--no-gpg-sign", "--no-edit", "--date", g.when.Format("2006-01-02T15:04:05Z"))
+	_, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: published})
+	if errs := diag.List(err); len(errs) != 1 || !strings.Contains(errs[0].Error(), "get_forecast 4.0.1 on com.example.weather/forecast) would change its payload") {
+		t.Errorf("after an amend, guard = %v; want exactly the amended commit's entry, changed", err)
+	}
+
+	// A rewritten history: the last two commits replaced by a different change.
+	g.git("reset", "-q", "--hard", "HEAD~2")
+	g.write("tools/forecast/get_forecast.json", forecastV1)
+	g.commit("rewritten")
+	_, err = Build(Options{ConfigPath: config, Getenv: testEnv, Previous: published})
+	if err == nil {
+		t.Fatal("a rewritten history passed the append-only guard")
+	}
+	for _, want := range []string{"get_forecast 4.0.1 removed from com.example.weather/forecast) would disappear", "restore the history"} {
+		if !strings.Contains(err.Error()+hints(err), want) {
+			t.Errorf("guard error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+// hints joins the hints of every problem of err.
+func hints(err error) string {
+	var b strings.Builder
+	for _, e := range diag.List(err) {
+		b.WriteString(diag.Hint(e) + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,488 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/generator/tools"
+)
+
+// readHistory replays the committed history of the site's inputs (site.toml,
+// imported server.json files, and every server's tool files, in whatever
+// local repositories hold them) into a timeline. It runs one git log per
+// repository for the inputs, after a first small one for site.toml alone to
+// learn every glob the servers ever used, and one git cat-file process per
+// repository for all the blobs.
+//
+// A site outside git, or without commits, has an empty history: a warning,
+// or an error when strict.
+func (r *Result) readHistory(opt Options, strict bool) (*timeline.Timeline, error) {
+	cfg := r.Config
+	siteRepo, err := history.Open(cfg.Dir)
+	if err != nil {
+		if errors.Is(err, history.ErrNotRepository) {
+			return r.emptyHistory(strict, diag.Errorf("", 0, "%s is not in a git repository, so the change feed has no history", dirName(cfg.Dir)).
+				WithHint("the feed is derived from commits: git init && git add -A && git commit"))
+		}
+		return nil, err
+	}
+	h := &historyReader{cfg: cfg, opt: opt, result: r}
+	if err := h.addRepo(siteRepo); err != nil {
+		return nil, err
+	}
+	if _, err := siteRepo.Head(); errors.Is(err, history.ErrNoCommits) {
+		return r.emptyHistory(strict, diag.Errorf("", 0, "%s has no commits yet, so the change feed is empty", dirName(siteRepo.Root())).
+			WithHint("commit the site: git add -A && git commit"))
+	} else if err != nil {
+		return nil, err
+	}
+	configs, err := h.configHistory()
+	if err != nil {
+		return nil, err
+	}
+	if err := h.readRepos(configs); err != nil {
+		return nil, err
+	}
+	return timeline.Derive(h.replay())
+}
+
+func (r *Result) emptyHistory(strict bool, why *diag.Error) (*timeline.Timeline, error) {
+	if strict {
+		return nil, why
+	}
+	r.Warnings = append(r.Warnings, why.Msg+"; "+why.Hint)
+	return &timeline.Timeline{}, nil
+}
+
+func dirName(dir string) string {
+	if dir == "." || dir == "" {
+		return "the site directory"
+	}
+	return dir
+}
+
+// historyReader holds what one history read needs.
+type historyReader struct {
+	cfg    *site.Config
+	opt    Options
+	result *Result
+
+	repos      []*repoHistory // the site's repository first
+	siteDir    string         // the site directory, relative to the site repository's root ("" at the root)
+	configPath string         // site.toml, relative to the site repository's root
+}
+
+// repoHistory is one repository's part of the history.
+type repoHistory struct {
+	repo    *history.Repo
+	commits []history.Commit
+	blobs   map[string][]byte // blob id → content, for every blob the commits name
+}
+
+// addRepo adds a repository (once) and checks it is not shallow.
+func (h *historyReader) addRepo(repo *history.Repo) error {
+	for _, known := range h.repos {
+		if known.repo.Root() == repo.Root() {
+			return nil
+		}
+	}
+	shallow, err := repo.IsShallow()
+	if err != nil {
+		return err
+	}
+	if shallow {
+		e := diag.Errorf("", 0, "%s is a shallow clone: its history, and the change feed derived from it, would be cut off", dirName(repo.Root())).
+			WithHint("fetch the whole history (git fetch --unshallow; on GitHub Actions, actions/checkout with fetch-depth: 0), or pass --allow-shallow for a preview")
+		if !h.opt.AllowShallow {
+			return e
+		}
+		h.result.Warnings = append(h.result.Warnings, e.Msg+" (--allow-shallow)")
+	}
+	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}})
+	return nil
+}
+
+// configHistory reads every committed version of site.toml, oldest first,
+// and the servers' repositories they name.
+func (h *historyReader) configHistory() ([]*site.Config, error) {
+	site0 := h.repos[0]
+	var err error
+	if h.siteDir, err = relativeTo(site0.repo.Root(), h.cfg.Dir); err != nil {
+		return nil, err
+	}
+	if h.configPath, err = relativeTo(site0.repo.Root(), h.cfg.File); err != nil {
+		return nil, err
+	}
+	commits, err := site0.repo.Log("HEAD", []string{literal(h.configPath)})
+	if err != nil {
+		return nil, err
+	}
+	if err := site0.readBlobs(commits); err != nil {
+		return nil, err
+	}
+	var configs []*site.Config
+	for _, c := range commits {
+		for _, ch := range c.Changes {
+			if ch.Blob == "" {
+				continue
+			}
+			// Imports are not needed yet: only the repositories and globs are.
+			if old, err := site.ParseHistorical(site0.blobs[ch.Blob], func(string) ([]byte, bool) { return nil, false }); err == nil {
+				configs = append(configs, old)
+			}
+		}
+	}
+	for _, c := range append(configs, h.cfg) {
+		for _, s := range c.Servers {
+			if s.Repo == "" {
+				continue
+			}
+			repo, err := history.Open(h.cfg.Path(s.Repo))
+			if err != nil {
+				return nil, diag.Errorf(h.cfg.File, h.cfg.Line("servers"), "server %s: repo %s: %v", s.Name, s.Repo, err)
+			}
+			if err := h.addRepo(repo); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return configs, nil
+}
+
+// readRepos reads, in each repository, the history of every path any
+// version of the config makes an input, and the blobs it names.
+func (h *historyReader) readRepos(configs []*site.Config) error {
+	specs := make([]map[string]bool, len(h.repos))
+	for i := range specs {
+		specs[i] = map[string]bool{}
+	}
+	specs[0][literal(h.configPath)] = true
+	for _, c := range append(configs, h.cfg) {
+		for _, s := range c.Servers {
+			if s.Import != "" {
+				specs[0][literal(h.sitePath(s.Import))] = true
+			}
+			if s.Tools == "" {
+				continue
+			}
+			i, prefix, ok := h.toolsLocation(s)
+			if ok {
+				specs[i][":(glob)"+path.Join(prefix, s.Tools)] = true
+			}
+		}
+	}
+	for i, rh := range h.repos {
+		commits, err := rh.repo.Log("HEAD", sortedKeys(specs[i]))
+		if err != nil {
+			return err
+		}
+		rh.commits = commits
+		if err := rh.readBlobs(commits); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readBlobs reads every blob the commits name, through one git cat-file.
+func (rh *repoHistory) readBlobs(commits []history.Commit) error {
+	var ids []string
+	for _, c := range commits {
+		for _, ch := range c.Changes {
+			if _, have := rh.blobs[ch.Blob]; ch.Blob != "" && !have {
+				rh.blobs[ch.Blob] = nil
+				ids = append(ids, ch.Blob)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	b, err := rh.repo.Blobs()
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	return b.ReadEach(ids, func(id string, data []byte) error {
+		rh.blobs[id] = data
+		return nil
+	})
+}
+
+// toolsLocation says which repository holds a server's tool files, and the
+// directory within it its glob is relative to.
+func (h *historyReader) toolsLocation(s site.Server) (repo int, prefix string, ok bool) {
+	if s.Repo == "" {
+		return 0, h.siteDir, true
+	}
+	dir := h.cfg.Path(s.Repo)
+	for i, rh := range h.repos {
+		if rel, err := relativeTo(rh.repo.Root(), dir); err == nil && !strings.HasPrefix(rel, "..") {
+			return i, rel, true
+		}
+	}
+	return 0, "", false
+}
+
+// sitePath turns a path relative to the site directory into one relative to
+// the site repository's root.
+func (h *historyReader) sitePath(p string) string { return path.Join(h.siteDir, filepath.ToSlash(p)) }
+
+// replay walks the commits of all repositories in time order (each
+// repository's own order kept) and returns the state of the inputs after
+// each one.
+func (h *historyReader) replay() []timeline.Commit {
+	st := &replayState{h: h, trees: make([]history.Tree, len(h.repos)), servers: map[string]*serverFiles{}}
+	for i := range st.trees {
+		st.trees[i] = history.Tree{}
+	}
+	var out []timeline.Commit
+	for _, step := range h.merged() {
+		st.trees[step.repo].Apply(step.commit)
+		if step.repo == 0 && st.touchesConfig(step.commit) {
+			st.loadConfig(step.commit)
+		}
+		out = append(out, st.snapshot(step))
+	}
+	return out
+}
+
+type step struct {
+	repo   int
+	commit history.Commit
+}
+
+// merged interleaves the repositories' commits by commit time, keeping each
+// repository's own order (commit times need not increase along history).
+func (h *historyReader) merged() []step {
+	next := make([]int, len(h.repos))
+	var out []step
+	for {
+		best := -1
+		for i, rh := range h.repos {
+			if next[i] == len(rh.commits) {
+				continue
+			}
+			if best < 0 || rh.commits[next[i]].Time.Before(h.repos[best].commits[next[best]].Time) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return out
+		}
+		out = append(out, step{best, h.repos[best].commits[next[best]]})
+		next[best]++
+	}
+}
+
+// replayState is the state of the inputs at one point of the replay.
+type replayState struct {
+	h       *historyReader
+	trees   []history.Tree
+	config  *site.Config
+	servers map[string]*serverFiles // by server name
+}
+
+// serverFiles are the tool files of one server at one point of history.
+type serverFiles struct {
+	repo   int
+	prefix string
+	glob   string
+	byPath map[string]tools.Tool
+	byName map[string]tools.Tool // replaced, never modified, when byPath changes
+}
+
+func (st *replayState) touchesConfig(c history.Commit) bool {
+	for _, ch := range c.Changes {
+		if ch.Path == st.h.configPath || st.isImport(ch.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+func (st *replayState) isImport(p string) bool {
+	if st.config == nil {
+		return false
+	}
+	for _, s := range st.config.Servers {
+		if s.Import != "" && st.h.sitePath(s.Import) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// loadConfig parses site.toml as of commit c; a version that does not parse
+// is skipped with a warning, and the previous one stays in force.
+func (st *replayState) loadConfig(c history.Commit) {
+	h := st.h
+	blobs, tree := h.repos[0].blobs, st.trees[0]
+	id, ok := tree[h.configPath]
+	if !ok {
+		st.config = nil
+		return
+	}
+	readImport := func(p string) ([]byte, bool) {
+		data, ok := blobs[tree[h.sitePath(p)]]
+		return data, ok && data != nil
+	}
+	cfg, err := site.ParseHistorical(blobs[id], readImport)
+	if err != nil {
+		h.result.Warnings = append(h.result.Warnings, fmt.Sprintf("commit %s: %s does not parse, so its changes are left out of the feed: %v", shortHash(c.Hash), h.configPath, err))
+		return
+	}
+	st.config = cfg
+}
+
+// snapshot returns the state of the inputs after a step.
+func (st *replayState) snapshot(s step) timeline.Commit {
+	c := timeline.Commit{Hash: s.commit.Hash, Time: s.commit.Time}
+	if st.config == nil {
+		return c
+	}
+	for _, srv := range st.config.Servers {
+		if srv.Name == "" {
+			continue
+		}
+		files := st.files(srv, s)
+		c.Servers = append(c.Servers, timeline.Server{
+			Name: srv.Name, Slug: srv.Slug, Version: srv.Version,
+			Endpoint: st.h.result.endpoint(srv), Tools: files.byName,
+		})
+	}
+	for _, d := range st.config.Deprecations {
+		c.Deprecations = append(c.Deprecations, timeline.Deprecation{Endpoint: d.Endpoint, AnnouncedAt: d.AnnouncedAt, Sunset: d.Sunset, Replacement: d.Replacement, Reason: d.Reason})
+	}
+	return c
+}
+
+// files returns the server's tool files after step s, updating them from
+// the step's changes. A server whose files did not change keeps the same
+// byName map, which the timeline takes as "unchanged".
+func (st *replayState) files(srv site.Server, s step) *serverFiles {
+	repo, prefix, ok := st.h.toolsLocation(srv)
+	f := st.servers[srv.Name]
+	if f == nil || f.repo != repo || f.prefix != prefix || f.glob != srv.Tools {
+		f = &serverFiles{repo: repo, prefix: prefix, glob: srv.Tools, byPath: map[string]tools.Tool{}}
+		st.servers[srv.Name] = f
+		if ok && srv.Tools != "" {
+			for p, blob := range st.trees[repo] {
+				st.update(f, p, blob, s.commit)
+			}
+		}
+		f.index(st.h.result, s.commit)
+		return f
+	}
+	if s.repo != repo || !ok || srv.Tools == "" {
+		return f
+	}
+	changed := false
+	for _, ch := range s.commit.Changes {
+		changed = st.update(f, ch.Path, ch.Blob, s.commit) || changed
+	}
+	if changed {
+		f.index(st.h.result, s.commit)
+	}
+	return f
+}
+
+// update applies one file change to a server's files and reports whether
+// they changed. A file that is not a valid tool keeps its previous state.
+func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) bool {
+	rel, ok := strings.CutPrefix(p, f.prefix+"/")
+	if f.prefix == "" {
+		rel, ok = p, true
+	}
+	if !ok || !tools.Match(f.glob, rel) {
+		return false
+	}
+	if blob == "" {
+		_, had := f.byPath[p]
+		delete(f.byPath, p)
+		return had
+	}
+	t, err := tools.Parse(p, st.h.repos[f.repo].blobs[blob])
+	if err != nil {
+		st.h.result.Warnings = append(st.h.result.Warnings, fmt.Sprintf("commit %s: %v; this change of the file is left out of the feed", shortHash(c.Hash), err))
+		return false
+	}
+	f.byPath[p] = t
+	return true
+}
+
+// index rebuilds byName from byPath. When two files declare one name, the
+// first path wins and the clash is reported.
+func (f *serverFiles) index(r *Result, c history.Commit) {
+	f.byName = make(map[string]tools.Tool, len(f.byPath))
+	for _, p := range sortedKeys(f.byPath) {
+		t := f.byPath[p]
+		if first, dup := f.byName[t.Name]; dup {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("commit %s: tool %q is declared by both %s and %s; the feed uses %s", shortHash(c.Hash), t.Name, first.File, p, first.File))
+			continue
+		}
+		f.byName[t.Name] = t
+	}
+}
+
+// endpoint is a server's endpoint URL in the feed: its first remote, or its
+// card when it has no remote.
+func (r *Result) endpoint(s site.Server) string {
+	if len(s.Remotes) > 0 {
+		return s.Remotes[0].URL
+	}
+	return r.Config.URL(ServerCardPath(s.Slug))
+}
+
+// relativeTo returns target relative to root, slash-separated, "" for root
+// itself. Both are made absolute and resolved through symbolic links, as git
+// reports roots.
+func relativeTo(root, target string) (string, error) {
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		return "", err
+	}
+	if dir, file := filepath.Split(abs); file != "" {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			abs = filepath.Join(real, file)
+		}
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return "", err
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// literal is a pathspec that matches exactly one path.
+func literal(p string) string { return ":(literal)" + p }
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,185 @@
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// errBlobsClosed is returned by Read after Close.
+var errBlobsClosed = errors.New("git cat-file --batch: blob reader is closed")
+
+// Blobs reads blob contents through one git cat-file --batch process, which
+// answers requests in order. A Blobs is not safe for concurrent use: use it
+// from one goroutine, or guard it.
+type Blobs struct {
+	repo   *Repo
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr bytes.Buffer // read only once the process has been waited for
+	err    error        // set when the process is gone; every later call returns it
+}
+
+// Blobs starts the process that reads blobs. Close it when done.
+func (r *Repo) Blobs() (*Blobs, error) {
+	b := &Blobs{repo: r, cmd: r.command("cat-file", "--batch")}
+	b.cmd.Stderr = &b.stderr
+	stdin, err := b.cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file --batch in %s: %w", r.root, err)
+	}
+	stdout, err := b.cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file --batch in %s: %w", r.root, err)
+	}
+	if err := b.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("git cat-file --batch in %s: %w", r.root, err)
+	}
+	b.stdin, b.stdout = stdin, bufio.NewReaderSize(stdout, 64<<10)
+	return b, nil
+}
+
+// Read returns the contents of the blob with the given id (or any object
+// name git accepts, such as "HEAD:site.toml"). An object that does not exist
+// or is not a blob is an error that leaves the reader usable.
+//
+// Each Read waits for git's answer before the next request can be sent; to
+// read many blobs, ReadEach is several times faster.
+func (b *Blobs) Read(id string) ([]byte, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	if err := checkName(id); err != nil {
+		return nil, err
+	}
+	if _, err := io.WriteString(b.stdin, id+"\n"); err != nil {
+		return nil, b.fail(err)
+	}
+	return b.answer(id)
+}
+
+// ReadEach calls fn with the contents of each blob in ids, in order. All
+// requests are sent ahead of the answers, so that git never waits for the
+// caller. It stops calling fn at the first error, its own or fn's, and
+// returns it; as with Read, a missing object leaves the reader usable. fn may
+// keep data.
+func (b *Blobs) ReadEach(ids []string, fn func(id string, data []byte) error) error {
+	if b.err != nil {
+		return b.err
+	}
+	for _, id := range ids {
+		if err := checkName(id); err != nil {
+			return err
+		}
+	}
+	sent := make(chan error, 1)
+	go func() { sent <- b.send(ids) }()
+	var firstErr error
+	for _, id := range ids {
+		// Every answer is read, even after an error, to stay in step with git.
+		data, err := b.answer(id)
+		if b.err != nil {
+			<-sent // fails too, now that the process is gone
+			return b.err
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+		if firstErr == nil {
+			firstErr = fn(id, data)
+		}
+	}
+	if err := <-sent; err != nil {
+		return b.fail(err)
+	}
+	return firstErr
+}
+
+// send writes one request per id.
+func (b *Blobs) send(ids []string) error {
+	w := bufio.NewWriterSize(b.stdin, 64<<10)
+	for _, id := range ids {
+		w.WriteString(id)
+		w.WriteByte('\n')
+	}
+	return w.Flush()
+}
+
+// checkName rejects what cannot be sent as one request line.
+func checkName(id string) error {
+	if id == "" || strings.ContainsAny(id, "\n\x00") {
+		return fmt.Errorf("git cat-file --batch: invalid object name %q", id)
+	}
+	return nil
+}
+
+// answer reads git's answer to the request for id. An error that leaves
+// the process out of step also sets b.err.
+func (b *Blobs) answer(id string) ([]byte, error) {
+	header, err := b.stdout.ReadSlice('\n')
+	if err != nil {
+		return nil, b.fail(err)
+	}
+	objType, size, ok := parseHeader(header)
+	if !ok {
+		// "<id> missing" or "<id> ambiguous": nothing follows.
+		if reason, found := strings.CutPrefix(strings.TrimSuffix(string(header), "\n"), id+" "); found && !strings.Contains(reason, " ") {
+			return nil, fmt.Errorf("blob %s: %s", id, reason)
+		}
+		return nil, b.fail(fmt.Errorf("unexpected answer %q", header))
+	}
+	data := make([]byte, size+1) // the contents and a newline
+	if _, err := io.ReadFull(b.stdout, data); err != nil {
+		return nil, b.fail(err)
+	}
+	if data[size] != '\n' {
+		return nil, b.fail(fmt.Errorf("object %s: contents not followed by a newline", id))
+	}
+	if objType != "blob" {
+		return nil, fmt.Errorf("object %s is a %s, not a blob", id, objType)
+	}
+	return data[:size], nil
+}
+
+// parseHeader parses "<oid> <type> <size>\n".
+func parseHeader(header []byte) (objType string, size int, ok bool) {
+	fields := strings.Fields(string(header))
+	if len(fields) != 3 || !isObjectID([]byte(fields[0])) {
+		return "", 0, false
+	}
+	size, err := strconv.Atoi(fields[2])
+	if err != nil || size < 0 {
+		return "", 0, false
+	}
+	return fields[1], size, true
+}
+
+// Close ends the process. It is safe to call more than once.
+func (b *Blobs) Close() error {
+	if b.err != nil {
+		return nil
+	}
+	b.err = errBlobsClosed
+	b.stdin.Close() // cat-file exits at the end of its input
+	if err := b.cmd.Wait(); err != nil {
+		return b.repo.gitError("git cat-file --batch", b.stderr.String(), err)
+	}
+	return nil
+}
+
+// fail ends the process, which can no longer be trusted to answer in step,
+// and returns the error that every later call returns. What git said, if
+// anything, explains more than the broken pipe or stream.
+func (b *Blobs) fail(cause error) error {
+	b.stdin.Close()
+	_ = b.cmd.Process.Kill() // it may be blocked writing an answer nobody will read
+	_ = b.cmd.Wait()
+	b.err = b.repo.gitError("git cat-file --batch", b.stderr.String(), cause)
+	return b.err
+}

@@ -1,0 +1,202 @@
+// Package history reads the history of a site's input files from a git
+// repository, through the git command.
+//
+// A build needs three things from git: the first-parent history of the input
+// paths with the blob id of every changed file ([Repo.Log]), the contents of
+// those blobs ([Repo.Blobs]), and, for previews, which input files differ
+// from HEAD in the work tree ([Repo.WorkingChanges]).
+//
+// # Processes
+//
+// The cost of reading history is dominated by process start-up and by what
+// git itself computes, so the package keeps both to the minimum: one
+// git log process per [Repo.Log] call, streamed and parsed as it is
+// produced, and one long-lived git cat-file --batch process per [Blobs]
+// for any number of blobs, to which [Blobs.ReadEach] sends its requests
+// ahead of the answers. Nothing here starts a process per commit or per
+// file.
+//
+// # Predictable output
+//
+// Every git process runs with LC_ALL=C, GIT_TERMINAL_PROMPT=0 and no pager,
+// without the variables that tie a process to one repository (GIT_DIR,
+// GIT_INDEX_FILE and the others listed by git rev-parse --local-env-vars, as
+// a git hook sets them), and with flags that override each setting of the
+// user's configuration that would change the output: rename detection,
+// relative paths, external diff drivers, colour, abbreviation, root-commit
+// display, log encoding, signatures.
+//
+// Log needs git 2.31 or later, the first version that shows the diff of a
+// merge commit against its first parent; on an older git it fails with git's
+// own error rather than silently dropping merged changes.
+package history
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// ErrNotRepository is returned, wrapped, by [Open] for a directory outside
+// any git work tree.
+var ErrNotRepository = errors.New("not in a git repository")
+
+// ErrNoCommits is returned, wrapped, by [Repo.Head] for a repository whose
+// current branch has no commits yet.
+var ErrNoCommits = errors.New("no commits yet")
+
+// Repo is a git work tree read through the git command.
+type Repo struct {
+	root string // top-level directory of the work tree
+	git  string // path of the git executable, resolved once by Open
+}
+
+// Open returns the repository whose work tree contains dir.
+func Open(dir string) (*Repo, error) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return nil, fmt.Errorf("git command not found: %w", err)
+	}
+	probe := &Repo{root: dir, git: git}
+	out, stderr, err := probe.output("rev-parse", "--show-toplevel")
+	if err != nil {
+		if strings.Contains(stderr, "not a git repository") {
+			return nil, fmt.Errorf("%s is %w", dir, ErrNotRepository)
+		}
+		return nil, probe.gitError("git rev-parse --show-toplevel", stderr, err)
+	}
+	root := strings.TrimSuffix(string(out), "\n")
+	return &Repo{root: filepath.FromSlash(root), git: git}, nil
+}
+
+// Root returns the top-level directory of the work tree. Paths in the
+// results of this package and pathspecs given to it are relative to it.
+func (r *Repo) Root() string { return r.root }
+
+// IsShallow reports whether the repository is a shallow clone, whose history
+// is cut off: its oldest commit then seems to add every file.
+func (r *Repo) IsShallow() (bool, error) {
+	out, stderr, err := r.output("rev-parse", "--is-shallow-repository")
+	if err != nil {
+		return false, r.gitError("git rev-parse --is-shallow-repository", stderr, err)
+	}
+	switch answer := strings.TrimSuffix(string(out), "\n"); answer {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	default:
+		return false, fmt.Errorf("git rev-parse --is-shallow-repository in %s: unexpected answer %q", r.root, answer)
+	}
+}
+
+// Head returns the commit hash of HEAD. For a repository without commits the
+// error wraps [ErrNoCommits].
+func (r *Repo) Head() (string, error) {
+	out, stderr, err := r.output("rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	if err != nil {
+		// --quiet makes an unborn HEAD exit 1 with nothing on stderr.
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.ExitCode() == 1 && stderr == "" {
+			return "", fmt.Errorf("git repository %s: %w", r.root, ErrNoCommits)
+		}
+		return "", r.gitError("git rev-parse HEAD", stderr, err)
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// WorkingChanges returns, sorted, the paths matching pathspecs that differ
+// from HEAD in the index or the work tree: modified, added and deleted
+// tracked files, and untracked files that are not ignored. A path staged and
+// then changed back may be listed although its content equals HEAD; callers
+// compare contents.
+func (r *Repo) WorkingChanges(pathspecs []string) ([]string, error) {
+	args := []string{
+		"--no-optional-locks", // a status running beside other git commands must not take the index lock
+		"status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
+		"--ignore-submodules=all", "--",
+	}
+	out, stderr, err := r.output(append(args, pathspecs...)...)
+	if err != nil {
+		return nil, r.gitError("git status", stderr, err)
+	}
+	return parseStatus(out)
+}
+
+// parseStatus reads git status --porcelain=v1 -z output without renames: one
+// "XY path" entry per path.
+func parseStatus(out []byte) ([]string, error) {
+	var paths []string
+	fields := bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0})
+	for _, entry := range fields {
+		if len(entry) == 0 {
+			continue
+		}
+		if len(entry) < 4 || entry[2] != ' ' {
+			return nil, fmt.Errorf("git status: malformed entry %q", entry)
+		}
+		paths = append(paths, string(entry[3:]))
+	}
+	slices.Sort(paths)
+	return slices.Compact(paths), nil
+}
+
+// localEnv lists the variables that tie a git process to one repository
+// (git rev-parse --local-env-vars). A git hook sets some of them, and they
+// would send every command to the hook's repository instead of this one.
+var localEnv = []string{
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_COUNT", "GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE",
+	"GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE", "GIT_INDEX_FILE",
+	"GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
+	"GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
+}
+
+// command returns a git command run in the repository's top level with a
+// predictable environment.
+func (r *Repo) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(r.git, append([]string{"--no-pager"}, args...)...)
+	cmd.Dir = r.root
+	cmd.Env = gitEnv(os.Environ())
+	return cmd
+}
+
+// gitEnv returns environ without the repository-local variables and the
+// locale, plus the settings that make git's output predictable.
+func gitEnv(environ []string) []string {
+	env := make([]string, 0, len(environ)+3)
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "LC_ALL" || name == "GIT_TERMINAL_PROMPT" || slices.Contains(localEnv, name) {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+}
+
+// output runs a short git command and returns its standard output and
+// standard error.
+func (r *Repo) output(args ...string) (stdout []byte, stderr string, err error) {
+	cmd := r.command(args...)
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
+	stdout, err = cmd.Output()
+	return stdout, errBuf.String(), err
+}
+
+// gitError describes a failed git command by its short form, the directory
+// and the first line of what git said, or the process error when it said
+// nothing.
+func (r *Repo) gitError(what, stderr string, err error) error {
+	detail, _, _ := strings.Cut(strings.TrimSpace(stderr), "\n")
+	if detail == "" {
+		detail = err.Error()
+	}
+	return fmt.Errorf("%s in %s: %s", what, r.root, detail)
+}

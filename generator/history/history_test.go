@@ -1,0 +1,186 @@
+package history
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestOpenFindsTopLevel(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("tools/deep/a.json", "{}")
+	repo, err := Open(filepath.Join(r.dir, "tools", "deep"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := filepath.EvalSymlinks(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repo.Root() != want {
+		t.Errorf("Root() = %q, want %q", repo.Root(), want)
+	}
+}
+
+func TestOpenOutsideRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir)) // in case the temporary directory is inside a repository
+	_, err := Open(dir)
+	if err == nil || !strings.Contains(err.Error(), dir+" is not in a git repository") {
+		t.Errorf("Open(%q) error = %v, want one saying it is not in a git repository", dir, err)
+	}
+}
+
+func TestOpenWithoutGit(t *testing.T) {
+	t.Setenv("PATH", "")
+	_, err := Open(t.TempDir())
+	if !errors.Is(err, exec.ErrNotFound) || !strings.Contains(err.Error(), "git") {
+		t.Errorf("Open without git error = %v, want one wrapping exec.ErrNotFound", err)
+	}
+}
+
+func TestHead(t *testing.T) {
+	r := newTestRepo(t)
+	repo := r.open()
+	if _, err := repo.Head(); !errors.Is(err, ErrNoCommits) {
+		t.Errorf("Head() of an empty repository: error = %v, want ErrNoCommits", err)
+	}
+	if _, err := repo.Log("HEAD", nil); err == nil {
+		t.Error("Log of an empty repository succeeded")
+	}
+	r.write("a", "a")
+	want := r.commit("first")
+	if got, err := repo.Head(); err != nil || got != want {
+		t.Errorf("Head() = %q, %v; want %q", got, err, want)
+	}
+}
+
+func TestIsShallow(t *testing.T) {
+	r := newTestRepo(t)
+	for i := range 3 {
+		r.write("tools/a.json", strings.Repeat("a", i))
+		r.commit("change")
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	r.git("clone", "--quiet", "--depth=1", "file://"+filepath.ToSlash(r.dir), clone)
+
+	for _, tc := range []struct {
+		dir  string
+		want bool
+	}{{r.dir, false}, {clone, true}} {
+		repo, err := Open(tc.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := repo.IsShallow(); err != nil || got != tc.want {
+			t.Errorf("IsShallow() of %s = %v, %v; want %v", tc.dir, got, err, tc.want)
+		}
+	}
+}
+
+func TestLogErrors(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a", "a")
+	r.commit("first")
+	repo := r.open()
+
+	_, err := repo.Log("no-such-branch", nil)
+	for _, want := range []string{"git log", repo.Root(), "no-such-branch"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Log of an unknown revision: error = %v, want it to mention %q", err, want)
+		}
+	}
+	if _, err := repo.Log("", nil); err == nil {
+		t.Error("Log of an empty revision succeeded")
+	}
+	// A revision is never taken for an option, which here would write a file.
+	if _, err := repo.Log("--output=written", nil); err == nil {
+		t.Error("Log(\"--output=written\") succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "written")); err == nil {
+		t.Error("Log(\"--output=written\") wrote a file")
+	}
+}
+
+// TestIgnoresHookEnvironment runs the package as a git hook of another
+// repository would, with GIT_DIR and GIT_INDEX_FILE naming that repository.
+func TestIgnoresHookEnvironment(t *testing.T) {
+	other := newTestRepo(t)
+	other.write("tools/other.json", "other")
+	other.commit("other")
+	r := newTestRepo(t)
+	r.write("tools/mine.json", "mine")
+	want := r.commit("mine")
+	repo := r.open()
+
+	t.Setenv("GIT_DIR", filepath.Join(other.dir, ".git"))
+	t.Setenv("GIT_INDEX_FILE", filepath.Join(other.dir, ".git", "index"))
+	got, err := repo.Log("HEAD", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Hash != want {
+		t.Errorf("Log with another repository's hook environment = %+v, want commit %s", got, want)
+	}
+	r.write("tools/mine.json", "changed")
+	if changed, err := repo.WorkingChanges(nil); err != nil || !reflect.DeepEqual(changed, []string{"tools/mine.json"}) {
+		t.Errorf("WorkingChanges with another repository's hook environment = %q, %v", changed, err)
+	}
+}
+
+func TestWorkingChanges(t *testing.T) {
+	r := newTestRepo(t)
+	r.write(".gitignore", "tools/ignored.json\n")
+	r.write("tools/modified.json", "1")
+	r.write("tools/deleted.json", "1")
+	r.write("tools/staged-deleted.json", "1")
+	r.write("tools/same.json", "1")
+	r.write("other/modified.json", "1")
+	r.commit("root")
+
+	r.write("tools/modified.json", "2")
+	r.write("other/modified.json", "2")
+	if err := os.Remove(filepath.Join(r.dir, "tools", "deleted.json")); err != nil {
+		t.Fatal(err)
+	}
+	r.git("rm", "--quiet", "tools/staged-deleted.json")
+	r.write("tools/staged.json", "new")
+	r.git("add", "tools/staged.json")
+	r.write("tools/new dir/ünïcödé.json", "untracked in an untracked directory")
+	r.write("tools/ignored.json", "ignored")
+
+	got, err := r.open().WorkingChanges(toolFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"tools/deleted.json",
+		"tools/modified.json",
+		"tools/new dir/ünïcödé.json",
+		"tools/staged-deleted.json",
+		"tools/staged.json",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("WorkingChanges = %q, want %q", got, want)
+	}
+}
+
+func TestWorkingChangesWithoutCommits(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("tools/a.json", "{}")
+	r.write("site.toml", "")
+	got, err := r.open().WorkingChanges(toolFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"site.toml", "tools/a.json"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("WorkingChanges = %q, want %q", got, want)
+	}
+}

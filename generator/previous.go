@@ -1,0 +1,81 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/diag"
+)
+
+// maxPreviousFeed bounds the size of a previous feed read for the
+// append-only check.
+const maxPreviousFeed = 64 << 20
+
+// checkAppendOnly compares the feed about to be published with the one
+// published before (a file, or an http(s) URL of the live feed): every entry
+// published before must still be there with the same payload. It returns a
+// warning instead when the URL has no feed yet (a first deploy).
+func (r *Result) checkAppendOnly(previous string) error {
+	data, err := readPrevious(previous)
+	if errors.Is(err, errNoPreviousFeed) {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("--previous %s: no feed there yet (a first deploy?); nothing to compare with", previous))
+		return nil
+	}
+	if err != nil {
+		return diag.Errorf("", 0, "--previous %s: %v", previous, err)
+	}
+	old, err := agentfeed.Decode(data)
+	if err != nil {
+		return diag.Errorf("", 0, "--previous %s: %v", previous, err)
+	}
+	current := make(map[string]agentfeed.Entry, len(r.Entries))
+	for _, e := range r.Entries {
+		current[e.ID] = e
+	}
+	var problems []error
+	for _, e := range old.Entries {
+		now, ok := current[e.ID]
+		switch {
+		case !ok:
+			problems = append(problems, diag.Errorf("", 0, "published entry %s (%s: %s) would disappear", e.ID, e.Type, e.Summary))
+		case string(now.Content) != string(e.Content):
+			problems = append(problems, diag.Errorf("", 0, "published entry %s (%s: %s) would change its payload", e.ID, e.Type, e.Summary))
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	problems[0].(*diag.Error).WithHint("a published entry never changes or disappears: restore the history that produced it (was the branch rewritten or rebased?), or move to a new feed with feed.status = \"migrated\"")
+	return errors.Join(problems...)
+}
+
+var errNoPreviousFeed = errors.New("no previous feed")
+
+func readPrevious(src string) ([]byte, error) {
+	if !strings.HasPrefix(src, "https://") && !strings.HasPrefix(src, "http://") {
+		return os.ReadFile(src)
+	}
+	client := &http.Client{Timeout: 30 * time.Second}
+	resp, err := client.Get(src)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return nil, errNoPreviousFeed
+	case resp.StatusCode != http.StatusOK:
+		return nil, fmt.Errorf("HTTP %s", resp.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxPreviousFeed+1))
+	if err == nil && len(data) > maxPreviousFeed {
+		err = fmt.Errorf("larger than %d MiB", maxPreviousFeed>>20)
+	}
+	return data, err
+}

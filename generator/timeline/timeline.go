@@ -1,0 +1,422 @@
+// Package timeline derives the change feed's events from the history of a
+// site's inputs. It knows nothing about git: it replays a sequence of
+// states, one per commit, oldest first, and decides what each step means.
+//
+// The rules (DESIGN §4):
+//
+//   - A server is an endpoint (protocol "mcp") whose id is its card name. It is
+//     announced when it appears, and again when its version or endpoint URL
+//     changes. A server that disappears is deprecated, with the commit time as
+//     announcement and sunset.
+//   - A tool is an endpoint (protocol "mcp-tool") whose id is
+//     "<server name>#<tool name>" and whose endpoint is its server's. It is
+//     announced, at version 1.0.0, when it first appears, and again when its
+//     server's endpoint moves. Each commit that changes its canonical JSON
+//     (RFC 8785; a reformatted file changes nothing) is a schema-change whose
+//     version bump follows the structural diff: breaking → major, compatible →
+//     minor, cosmetic → patch. A tool that disappears is deprecated; one that
+//     reappears is announced again, at its last version when its schema is the
+//     same, else at the next version, followed by the schema-change that leads
+//     there.
+//   - A [[deprecations]] entry of site.toml is announced at the commit that
+//     first contains it, with its own dates.
+//
+// Within one commit, events are ordered announcements, then schema changes,
+// then deprecations; servers before tools, tools by endpoint id. Timestamps
+// are commit times. Each event carries a key that, with its type and
+// endpoint id, names it uniquely and stably: derived from versions and
+// dates, never from commit hashes, so a rebase that keeps the content keeps
+// the ids.
+package timeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/schemadiff"
+	"github.com/wellknown-dev/wellknown/generator/tools"
+)
+
+// Protocols of the endpoints.
+const (
+	ProtocolServer = "mcp"
+	ProtocolTool   = "mcp-tool"
+)
+
+// FirstVersion is a tool's version when it first appears.
+const FirstVersion = "1.0.0"
+
+// Commit is the state of the inputs after one commit. A server whose Tools
+// is the very map it had at the previous commit, with the same version and
+// endpoint, is taken as unchanged without looking at its tools: callers that
+// reuse a server's map until one of its files changes make a long history
+// cheap to replay.
+type Commit struct {
+	Hash         string
+	Time         time.Time
+	Servers      []Server      // the servers configured at this commit
+	Deprecations []Deprecation // the deprecations configured at this commit
+}
+
+// Server is one server's state at a commit.
+type Server struct {
+	Name     string
+	Slug     string
+	Version  string
+	Endpoint string                // its remote URL (or its card's URL when it has none)
+	Tools    map[string]tools.Tool // by tool name
+}
+
+// Deprecation is a [[deprecations]] entry of site.toml.
+type Deprecation struct {
+	Endpoint, AnnouncedAt, Sunset, Replacement, Reason string
+}
+
+// Event is one future feed entry.
+type Event struct {
+	Type       string // agentfeed.Type*
+	EndpointID string
+	Key        string // with Type and EndpointID, names the event uniquely
+	Commit     string
+	Time       time.Time
+	Summary    string
+	Payload    any // agentfeed.Announcement, SchemaChange or Deprecation
+}
+
+// Timeline is the result of a replay.
+type Timeline struct {
+	Events  []Event
+	Servers []*ServerHistory // every server ever seen, in order of first appearance
+}
+
+// ServerHistory is what happened to one server.
+type ServerHistory struct {
+	Name    string
+	Last    Server // its state when last seen
+	Removed bool   // absent at the last commit
+	Tools   []*ToolHistory
+}
+
+// Tool returns the history of the named tool.
+func (s *ServerHistory) Tool(name string) *ToolHistory {
+	for _, t := range s.Tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// ToolHistory is the version history of one tool.
+type ToolHistory struct {
+	Server   string // server name
+	Name     string
+	Versions []*Version // distinct versions, oldest first
+	Removed  bool       // absent at the last commit
+}
+
+// Latest returns the tool's newest version.
+func (t *ToolHistory) Latest() *Version { return t.Versions[len(t.Versions)-1] }
+
+// EndpointID returns the tool's endpoint id.
+func (t *ToolHistory) EndpointID() string { return ToolEndpointID(t.Server, t.Name) }
+
+// Version is one published version of a tool.
+type Version struct {
+	Version string
+	Commit  string
+	Time    time.Time
+	Tool    tools.Tool
+	SHA256  string             // hex SHA-256 of Tool.Canonical
+	From    string             // the version it replaced ("" for the first)
+	Change  *schemadiff.Result // how it differs from From (nil for the first)
+}
+
+// ToolEndpointID is the endpoint id of a tool: "<server name>#<tool name>".
+func ToolEndpointID(server, tool string) string { return server + "#" + tool }
+
+// Derive replays commits, oldest first, and returns the events and histories.
+func Derive(commits []Commit) (*Timeline, error) {
+	r := &replay{servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
+	for _, c := range commits {
+		if err := r.commit(c); err != nil {
+			return nil, fmt.Errorf("commit %s: %w", short(c.Hash), err)
+		}
+	}
+	return &Timeline{Events: r.events, Servers: r.histories()}, nil
+}
+
+// replay is the state carried from one commit to the next.
+type replay struct {
+	order            []string // server names in order of first appearance
+	servers          map[string]*serverState
+	seenDeprecations map[Deprecation]bool
+	keys             map[string]int // uses of each event name, to keep names unique
+	events           []Event
+}
+
+type serverState struct {
+	history *ServerHistory
+	present bool
+	current Server
+	tools   map[string]*toolState
+}
+
+type toolState struct {
+	history *ToolHistory
+	present bool
+	current *Version
+}
+
+// batch collects one commit's events by kind, so they can be ordered.
+type batch struct {
+	announce, change, deprecate []Event
+}
+
+func (r *replay) commit(c Commit) error {
+	var b batch
+	seen := map[string]bool{}
+	for _, srv := range c.Servers {
+		if seen[srv.Name] {
+			return fmt.Errorf("server %s is configured twice", srv.Name)
+		}
+		seen[srv.Name] = true
+		if err := r.server(c, srv, &b); err != nil {
+			return err
+		}
+	}
+	for _, name := range r.order {
+		if s := r.servers[name]; s.present && !seen[name] {
+			r.removeServer(c, s, &b)
+		}
+	}
+	for _, d := range c.Deprecations {
+		if !r.seenDeprecations[d] {
+			r.seenDeprecations[d] = true
+			b.deprecate = append(b.deprecate, r.configuredDeprecation(c, d))
+		}
+	}
+	for _, group := range [][]Event{b.announce, b.change, b.deprecate} {
+		sort.SliceStable(group, func(i, j int) bool { return endpointOrder(group[i]) < endpointOrder(group[j]) })
+		r.events = append(r.events, group...)
+	}
+	return nil
+}
+
+// endpointOrder sorts servers before tools, then by endpoint id.
+func endpointOrder(e Event) string {
+	if strings.Contains(e.EndpointID, "#") {
+		return "1" + e.EndpointID
+	}
+	return "0" + e.EndpointID
+}
+
+func (r *replay) server(c Commit, srv Server, b *batch) error {
+	s, known := r.servers[srv.Name]
+	if !known {
+		s = &serverState{history: &ServerHistory{Name: srv.Name}, tools: map[string]*toolState{}}
+		r.servers[srv.Name] = s
+		r.order = append(r.order, srv.Name)
+	}
+	if s.present && sameMap(srv.Tools, s.current.Tools) && srv.Version == s.current.Version && srv.Endpoint == s.current.Endpoint {
+		s.current, s.history.Last = srv, srv
+		return nil
+	}
+	moved := s.present && srv.Endpoint != s.current.Endpoint
+	if !s.present || moved || srv.Version != s.current.Version {
+		b.announce = append(b.announce, r.announceServer(c, srv))
+	}
+	s.present, s.current = true, srv
+	s.history.Last = srv
+	names := make([]string, 0, len(srv.Tools))
+	for name := range srv.Tools {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := r.tool(c, s, srv.Tools[name], moved, b); err != nil {
+			return err
+		}
+	}
+	for _, name := range sortedToolNames(s.tools) {
+		if _, still := srv.Tools[name]; !still && s.tools[name].present {
+			t := s.tools[name]
+			b.deprecate = append(b.deprecate, r.removeTool(c, s, t))
+		}
+	}
+	return nil
+}
+
+func (r *replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *batch) error {
+	t, known := s.tools[tool.Name]
+	if !known {
+		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name}}
+		s.tools[tool.Name] = t
+	}
+	switch {
+	case t.current == nil: // first appearance
+		t.current = t.add(c, tool, FirstVersion, "", nil)
+		b.announce = append(b.announce, r.announceTool(c, s.current, t))
+	case string(t.current.Tool.Canonical) == string(tool.Canonical):
+		if !t.present || moved {
+			b.announce = append(b.announce, r.announceTool(c, s.current, t))
+		}
+	default:
+		diff := schemadiff.Compare(t.current.Tool.Object, tool.Object)
+		next, err := schemadiff.NextVersion(t.current.Version, diff.Class)
+		if err != nil {
+			return fmt.Errorf("tool %s: %v", tool.Name, err)
+		}
+		from := t.current.Version
+		t.current = t.add(c, tool, next, from, &diff)
+		if !t.present || moved {
+			b.announce = append(b.announce, r.announceTool(c, s.current, t))
+		}
+		b.change = append(b.change, r.schemaChange(c, s.current, t))
+	}
+	t.present = true
+	return nil
+}
+
+// sameMap reports whether a and b are the same map (not merely equal).
+func sameMap(a, b map[string]tools.Tool) bool {
+	return a != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// add records a new version of the tool and returns it.
+func (t *toolState) add(c Commit, tool tools.Tool, version, from string, diff *schemadiff.Result) *Version {
+	sum := sha256.Sum256(tool.Canonical)
+	v := &Version{Version: version, Commit: c.Hash, Time: c.Time, Tool: tool, SHA256: hex.EncodeToString(sum[:]), From: from, Change: diff}
+	t.history.Versions = append(t.history.Versions, v)
+	return v
+}
+
+func (r *replay) removeServer(c Commit, s *serverState, b *batch) {
+	s.present = false
+	for _, name := range sortedToolNames(s.tools) {
+		if t := s.tools[name]; t.present {
+			b.deprecate = append(b.deprecate, r.removeTool(c, s, t))
+		}
+	}
+	b.deprecate = append(b.deprecate, r.deprecation(c, s.current.Name, "removed "+s.current.Version,
+		fmt.Sprintf("server %s removed", s.current.Name), nil, "removed from the site"))
+}
+
+func (r *replay) removeTool(c Commit, s *serverState, t *toolState) Event {
+	t.present = false
+	return r.deprecation(c, t.history.EndpointID(), "removed "+t.current.Version,
+		fmt.Sprintf("%s %s removed from %s", t.history.Name, t.current.Version, s.current.Name), nil, "removed from the server")
+}
+
+func (r *replay) announceServer(c Commit, srv Server) Event {
+	return r.event(c, agentfeed.TypeAnnouncement, srv.Name, srv.Version+" "+srv.Endpoint,
+		fmt.Sprintf("%s %s at %s", srv.Name, srv.Version, srv.Endpoint),
+		agentfeed.Announcement{EndpointID: srv.Name, Endpoint: srv.Endpoint, Protocol: ProtocolServer, Version: srv.Version, AssertedAt: stamp(c.Time)})
+}
+
+func (r *replay) announceTool(c Commit, srv Server, t *toolState) Event {
+	id := t.history.EndpointID()
+	return r.event(c, agentfeed.TypeAnnouncement, id, t.current.Version+" "+srv.Endpoint,
+		fmt.Sprintf("%s %s on %s", t.history.Name, t.current.Version, srv.Name),
+		agentfeed.Announcement{EndpointID: id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
+			AssertedAt: stamp(c.Time), SchemaSHA256: t.current.SHA256})
+}
+
+func (r *replay) schemaChange(c Commit, srv Server, t *toolState) Event {
+	v := t.current
+	return r.event(c, agentfeed.TypeSchemaChange, t.history.EndpointID(), v.From+" -> "+v.Version,
+		fmt.Sprintf("%s %s → %s (%s): %s", t.history.Name, v.From, v.Version, v.Change.Class, describe(v.Change)),
+		agentfeed.SchemaChange{EndpointID: t.history.EndpointID(), FromVersion: v.From, ToVersion: v.Version,
+			EffectiveAt: stamp(c.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256})
+}
+
+func (r *replay) configuredDeprecation(c Commit, d Deprecation) Event {
+	var replacement *string
+	if d.Replacement != "" {
+		replacement = &d.Replacement
+	}
+	summary := fmt.Sprintf("%s deprecated; sunset %s", d.Endpoint, d.Sunset)
+	if d.Reason != "" {
+		summary += ": " + d.Reason
+	}
+	return r.deprecationAt(c, d.Endpoint, "configured "+d.AnnouncedAt+" "+d.Sunset, summary, replacement, d.Reason, d.AnnouncedAt, d.Sunset)
+}
+
+func (r *replay) deprecation(c Commit, endpoint, key, summary string, replacement *string, reason string) Event {
+	return r.deprecationAt(c, endpoint, key, summary, replacement, reason, stamp(c.Time), stamp(c.Time))
+}
+
+func (r *replay) deprecationAt(c Commit, endpoint, key, summary string, replacement *string, reason, announced, sunset string) Event {
+	var why *string
+	if reason != "" {
+		why = &reason
+	}
+	return r.event(c, agentfeed.TypeDeprecation, endpoint, key, summary,
+		agentfeed.Deprecation{EndpointID: endpoint, AnnouncedAt: announced, Sunset: sunset, Replacement: replacement, Reason: why})
+}
+
+// event builds an Event whose (type, endpoint, key) is unique: a name used
+// before (a tool re-announced at the same version) gets an occurrence suffix.
+func (r *replay) event(c Commit, typ, endpoint, key, summary string, payload any) Event {
+	name := typ + "\x00" + endpoint + "\x00" + key
+	if n := r.keys[name]; n > 0 {
+		key = fmt.Sprintf("%s #%d", key, n+1)
+	}
+	r.keys[name]++
+	return Event{Type: typ, EndpointID: endpoint, Key: key, Commit: c.Hash, Time: c.Time, Summary: summary, Payload: payload}
+}
+
+func (r *replay) histories() []*ServerHistory {
+	var out []*ServerHistory
+	for _, name := range r.order {
+		s := r.servers[name]
+		s.history.Removed = !s.present
+		s.history.Tools = nil
+		for _, tn := range sortedToolNames(s.tools) {
+			t := s.tools[tn]
+			t.history.Removed = !t.present || !s.present
+			s.history.Tools = append(s.history.Tools, t.history)
+		}
+		out = append(out, s.history)
+	}
+	return out
+}
+
+func sortedToolNames(m map[string]*toolState) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// describe joins the first few change texts of a diff.
+func describe(d *schemadiff.Result) string {
+	const shown = 3
+	var texts []string
+	for i, c := range d.Changes {
+		if i == shown {
+			texts = append(texts, fmt.Sprintf("and %d more", len(d.Changes)-shown))
+			break
+		}
+		texts = append(texts, c.Text)
+	}
+	return strings.Join(texts, "; ")
+}
+
+// stamp formats a commit time as the feed writes every time: RFC 3339, UTC.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func short(hash string) string {
+	if len(hash) > 12 {
+		return hash[:12]
+	}
+	return hash
+}

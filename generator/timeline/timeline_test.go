@@ -1,0 +1,140 @@
+package timeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/tools"
+)
+
+func tool(t *testing.T, src string) tools.Tool {
+	t.Helper()
+	tl, err := tools.Parse("t.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+const (
+	v1        = `{"name":"get_forecast","description":"Forecast.","inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}`
+	v1spaced  = "{\n  \"name\": \"get_forecast\",\n  \"inputSchema\": {\"type\": \"object\", \"required\": [\"city\"], \"properties\": {\"city\": {\"type\": \"string\"}}},\n  \"description\": \"Forecast.\"\n}\n"
+	v2        = `{"name":"get_forecast","description":"Forecast.","inputSchema":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}}`
+	v3        = `{"name":"get_forecast","description":"Forecast.","inputSchema":{"type":"object","properties":{"location":{"type":"string"},"days":{"type":"integer"}},"required":["location"]}}`
+	v4        = `{"name":"get_forecast","description":"Daily forecast.","inputSchema":{"type":"object","properties":{"location":{"type":"string"},"days":{"type":"integer"}},"required":["location"]}}`
+	alertsSrc = `{"name":"list_alerts","inputSchema":{"type":"object"}}`
+)
+
+// A short history with every kind of step gives the expected events, in order.
+func TestDerive(t *testing.T) {
+	at := func(day int) time.Time { return time.Date(2026, 4, day, 12, 0, 0, 0, time.UTC) }
+	server := func(version, endpoint string, ts ...tools.Tool) Server {
+		m := map[string]tools.Tool{}
+		for _, tl := range ts {
+			m[tl.Name] = tl
+		}
+		return Server{Name: "com.example/weather", Slug: "weather", Version: version, Endpoint: endpoint, Tools: m}
+	}
+	const ep, moved = "https://example.com/mcp", "https://mcp.example.com/"
+	commits := []Commit{
+		{Hash: "c1", Time: at(1), Servers: []Server{server("1.0.0", ep, tool(t, v1))}},
+		{Hash: "c2", Time: at(2), Servers: []Server{server("1.0.0", ep, tool(t, v1spaced))}}, // reformatted: nothing
+		{Hash: "c3", Time: at(3), Servers: []Server{server("1.0.0", ep, tool(t, v2))}},       // optional param: minor
+		{Hash: "c4", Time: at(4), Servers: []Server{server("1.1.0", ep, tool(t, v3), tool(t, alertsSrc))}},
+		{Hash: "c5", Time: at(5), Servers: []Server{server("1.1.0", moved, tool(t, v4), tool(t, alertsSrc))}},
+		{Hash: "c6", Time: at(6), Servers: []Server{server("1.1.0", moved, tool(t, alertsSrc))}}, // removed
+		{Hash: "c7", Time: at(7), Servers: []Server{server("1.1.0", moved, tool(t, v4), tool(t, alertsSrc))},
+			Deprecations: []Deprecation{{Endpoint: "com.example/weather#list_alerts", AnnouncedAt: "2026-04-07T00:00:00Z", Sunset: "2026-12-31T00:00:00Z", Replacement: "com.example/weather#get_forecast"}}},
+		{Hash: "c8", Time: at(8), Servers: []Server{server("1.1.0", moved, tool(t, v2), tool(t, alertsSrc))},
+			Deprecations: []Deprecation{{Endpoint: "com.example/weather#list_alerts", AnnouncedAt: "2026-04-07T00:00:00Z", Sunset: "2026-12-31T00:00:00Z", Replacement: "com.example/weather#get_forecast"}}},
+		{Hash: "c9", Time: at(9)}, // the server is gone
+	}
+	tl, err := Derive(commits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tl.Events {
+		got = append(got, fmt.Sprintf("%s %s %s | %s", e.Commit, e.Type, e.EndpointID, e.Key))
+	}
+	want := []string{
+		"c1 endpoint-announcement com.example/weather | 1.0.0 " + ep,
+		"c1 endpoint-announcement com.example/weather#get_forecast | 1.0.0 " + ep,
+		"c3 schema-change com.example/weather#get_forecast | 1.0.0 -> 1.1.0",
+		"c4 endpoint-announcement com.example/weather | 1.1.0 " + ep,
+		"c4 endpoint-announcement com.example/weather#list_alerts | 1.0.0 " + ep,
+		"c4 schema-change com.example/weather#get_forecast | 1.1.0 -> 2.0.0",
+		"c5 endpoint-announcement com.example/weather | 1.1.0 " + moved,
+		"c5 endpoint-announcement com.example/weather#get_forecast | 2.0.1 " + moved,
+		"c5 endpoint-announcement com.example/weather#list_alerts | 1.0.0 " + moved,
+		"c5 schema-change com.example/weather#get_forecast | 2.0.0 -> 2.0.1",
+		"c6 deprecation com.example/weather#get_forecast | removed 2.0.1",
+		"c7 endpoint-announcement com.example/weather#get_forecast | 2.0.1 " + moved + " #2",
+		"c7 deprecation com.example/weather#list_alerts | configured 2026-04-07T00:00:00Z 2026-12-31T00:00:00Z",
+		"c8 schema-change com.example/weather#get_forecast | 2.0.1 -> 3.0.0",
+		"c9 deprecation com.example/weather | removed 1.1.0",
+		"c9 deprecation com.example/weather#get_forecast | removed 3.0.0",
+		"c9 deprecation com.example/weather#list_alerts | removed 1.0.0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Payloads carry the spec's fields, commit times and the archive hash.
+	var change agentfeed.SchemaChange
+	for _, e := range tl.Events {
+		if e.Commit == "c4" && e.Type == agentfeed.TypeSchemaChange {
+			change = e.Payload.(agentfeed.SchemaChange)
+		}
+	}
+	data, _ := json.Marshal(change.Migration)
+	if string(data) != `{"rename":{"/inputSchema/properties/city":"/inputSchema/properties/location"}}` || change.Compat != "breaking" ||
+		change.EffectiveAt != "2026-04-04T12:00:00Z" || len(change.SchemaSHA256) != 64 {
+		t.Errorf("c4 schema change = %+v (migration %s)", change, data)
+	}
+
+	srv := tl.Servers[0]
+	if !srv.Removed || srv.Last.Version != "1.1.0" {
+		t.Errorf("server history = %+v", srv)
+	}
+	fc := srv.Tool("get_forecast")
+	var versions []string
+	for _, v := range fc.Versions {
+		versions = append(versions, v.From+">"+v.Version)
+	}
+	if strings.Join(versions, " ") != ">1.0.0 1.0.0>1.1.0 1.1.0>2.0.0 2.0.0>2.0.1 2.0.1>3.0.0" || !fc.Removed {
+		t.Errorf("get_forecast versions = %v removed=%v", versions, fc.Removed)
+	}
+}
+
+func TestDeriveIsDeterministic(t *testing.T) {
+	commits := []Commit{{Hash: "a", Time: time.Unix(0, 0), Servers: []Server{
+		{Name: "b/two", Version: "1", Endpoint: "https://x", Tools: map[string]tools.Tool{"z": tool(t, `{"name":"z","inputSchema":{"type":"object"}}`), "a": tool(t, `{"name":"a","inputSchema":{"type":"object"}}`)}},
+		{Name: "a/one", Version: "1", Endpoint: "https://y", Tools: map[string]tools.Tool{"m": tool(t, `{"name":"m","inputSchema":{"type":"object"}}`)}},
+	}}}
+	first, _ := Derive(commits)
+	for i := 0; i < 20; i++ {
+		again, _ := Derive(commits)
+		if fmt.Sprint(again.Events) != fmt.Sprint(first.Events) {
+			t.Fatal("Derive is not deterministic")
+		}
+	}
+	var order []string
+	for _, e := range first.Events {
+		order = append(order, e.EndpointID)
+	}
+	if strings.Join(order, " ") != "a/one b/two a/one#m b/two#a b/two#z" {
+		t.Errorf("order = %v", order)
+	}
+}
+
+func TestDuplicateServerIsAnError(t *testing.T) {
+	s := Server{Name: "a/b", Version: "1", Endpoint: "https://x"}
+	if _, err := Derive([]Commit{{Hash: "abc", Servers: []Server{s, s}}}); err == nil || !strings.Contains(err.Error(), "commit abc: server a/b is configured twice") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -30,7 +30,9 @@ const usage = `wellknown builds the discovery bundle of a site that runs MCP ser
 
 Usage:
   wellknown build   [--config FILE] [--out DIR] [flags]   build the site into DIR (default public)
+  wellknown serve   [--config FILE] [--addr HOST:PORT]    preview the site, rebuilt on every change
   wellknown keygen  [-o FILE]                             create a signing key
+  wellknown sync    --url URL | --command CMD [flags]     write a running server's tools into tool files
   wellknown version                                       print the version
 
 Run "wellknown <command> -h" for a command's flags.
@@ -52,8 +54,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "build":
 		return c.build(args[1:])
+	case "serve":
+		return c.serve(args[1:])
 	case "keygen":
 		return c.keygen(args[1:])
+	case "sync":
+		return c.sync(args[1:])
 	case "version":
 		return c.version(args[1:])
 	case "-h", "-help", "--help", "help":

@@ -1,0 +1,236 @@
+package serve
+
+import (
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/site"
+)
+
+// allowed is the Allow header of every file.
+const allowed = "GET, HEAD, OPTIONS"
+
+// serverCardType is the only type answered with 406 when Accept rules it
+// out: clients fetching a Server Card ask for it by type.
+const serverCardType = "application/mcp-server-card+json"
+
+// hostOnly are the files static hosts read for their configuration and
+// never serve.
+var hostOnly = map[string]bool{"/_headers": true, "/_redirects": true}
+
+// ServeHTTP answers from the current build, as the package documentation
+// describes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == EventsPath {
+		s.serveEvents(w, r)
+		return
+	}
+	st := s.state.Load()
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+	default:
+		w.Header().Set("Allow", allowed)
+		http.Error(w, fmt.Sprintf("method %s is not allowed: a static site answers %s", r.Method, allowed), http.StatusMethodNotAllowed)
+		return
+	}
+	p, ok := sitePath(r.URL)
+	if !ok {
+		st.notFound(w, r)
+		return
+	}
+	a := st.route(p)
+	switch {
+	case a.status == http.StatusNotFound:
+		st.notFound(w, r)
+	case a.status == http.StatusBadGateway:
+		http.Error(w, fmt.Sprintf("%s is rewritten to %s (a _redirects rule with status 200): the host fetches and serves that URL, the dev server does not proxy", p, a.target), http.StatusBadGateway)
+	case a.entry == nil:
+		w.Header().Set("Location", withQuery(a.target, r.URL.RawQuery))
+		w.WriteHeader(a.status)
+	case r.Method == http.MethodOptions:
+		preflight(w, a.entry)
+	default:
+		serveFile(w, r, a.entry)
+	}
+}
+
+// sitePath returns the request's path when it is a clean path inside the
+// site: no dot or empty segments (except a final "/"), no backslash, NUL or
+// encoded slash. Anything else would reach a file under another name.
+func sitePath(u *url.URL) (string, bool) {
+	p := u.Path
+	if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\\\x00") {
+		return "", false
+	}
+	if esc := strings.ToLower(u.EscapedPath()); strings.Contains(esc, "%2f") || strings.Contains(esc, "%5c") {
+		return "", false
+	}
+	segs := strings.Split(p[1:], "/")
+	for i, seg := range segs {
+		if seg == "." || seg == ".." || seg == "" && i < len(segs)-1 {
+			return "", false
+		}
+	}
+	return p, true
+}
+
+// answer is what a path resolves to: a file (status 200), a redirect to
+// target, a refused proxy to target (502), or nothing (404).
+type answer struct {
+	entry  *entry
+	status int
+	target string
+}
+
+// route resolves a site path as a static host does: a file, a directory's
+// index, the directory's slash redirect, then the _redirects rules.
+func (st *state) route(p string) answer {
+	if e := st.lookup(p); e != nil {
+		return answer{entry: e, status: http.StatusOK}
+	}
+	if !strings.HasSuffix(p, "/") && st.lookup(p+"/") != nil {
+		return answer{status: http.StatusMovedPermanently, target: p + "/"}
+	}
+	for _, rule := range st.redirects {
+		if target, ok := matchRedirect(rule, p); ok {
+			return st.follow(rule, target)
+		}
+	}
+	return answer{status: http.StatusNotFound}
+}
+
+// follow applies the _redirects rule that matched, with its target filled in.
+func (st *state) follow(rule site.Redirect, target string) answer {
+	switch {
+	case rule.Status != http.StatusOK:
+		return answer{status: rule.Status, target: target}
+	case !strings.HasPrefix(target, "/"):
+		return answer{status: http.StatusBadGateway, target: target}
+	}
+	p, _, _ := strings.Cut(target, "?")
+	if e := st.lookup(p); e != nil {
+		return answer{entry: e, status: http.StatusOK}
+	}
+	return answer{status: http.StatusNotFound}
+}
+
+// lookup returns the file a path names: itself, or a directory's index.html.
+func (st *state) lookup(p string) *entry {
+	if strings.HasSuffix(p, "/") {
+		p += "index.html"
+	}
+	if hostOnly[p] {
+		return nil
+	}
+	return st.files[p]
+}
+
+// notFound answers with the site's 404 page.
+func (st *state) notFound(w http.ResponseWriter, r *http.Request) {
+	e := st.files["/404.html"]
+	if e == nil {
+		http.NotFound(w, r)
+		return
+	}
+	writeHeader(w, e, http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		w.Write(e.body)
+	}
+}
+
+func serveFile(w http.ResponseWriter, r *http.Request, e *entry) {
+	if !acceptable(e, r.Header.Values("Accept")) {
+		http.Error(w, fmt.Sprintf("%s is %s; the request's Accept admits neither it nor application/* or */*", e.file.Path, serverCardType), http.StatusNotAcceptable)
+		return
+	}
+	if ifNoneMatch(r.Header.Values("If-None-Match"), e.etag) {
+		h := w.Header()
+		h["ETag"] = []string{e.etag}
+		if cc := e.file.Header.Get("Cache-Control"); cc != "" {
+			h.Set("Cache-Control", cc)
+		}
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	writeHeader(w, e, http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(e.body)
+	}
+}
+
+// writeHeader sends the file's headers, its ETag and length, and status.
+func writeHeader(w http.ResponseWriter, e *entry, status int) {
+	h := w.Header()
+	for k, v := range e.file.Header {
+		h[k] = append([]string(nil), v...) // the file's header is shared by every request
+	}
+	h["ETag"] = []string{e.etag} // in its usual spelling, not Go's canonical "Etag"
+	h.Set("Content-Length", strconv.Itoa(len(e.body)))
+	w.WriteHeader(status)
+}
+
+// preflight answers a CORS preflight with the file's CORS headers.
+func preflight(w http.ResponseWriter, e *entry) {
+	h := w.Header()
+	for k, v := range e.file.Header {
+		if strings.HasPrefix(k, "Access-Control-") {
+			h[k] = append([]string(nil), v...)
+		}
+	}
+	h.Set("Allow", allowed)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// acceptable reports whether a file may be sent to a request with these
+// Accept headers. Only a Server Card is ever refused.
+func acceptable(e *entry, accept []string) bool {
+	if t, _, _ := mime.ParseMediaType(e.file.ContentType); t != serverCardType {
+		return true
+	}
+	ranges := strings.Join(accept, ",")
+	if strings.TrimSpace(ranges) == "" {
+		return true
+	}
+	for _, r := range strings.Split(ranges, ",") {
+		t, params, err := mime.ParseMediaType(r)
+		if err != nil || params["q"] != "" && qZero(params["q"]) {
+			continue
+		}
+		if t == serverCardType || t == "application/*" || t == "*/*" {
+			return true
+		}
+	}
+	return false
+}
+
+// qZero reports whether a quality value rules a media range out.
+func qZero(q string) bool {
+	v, err := strconv.ParseFloat(q, 64)
+	return err == nil && v == 0
+}
+
+// ifNoneMatch reports whether If-None-Match headers match etag: "*", or a
+// listed tag equal to it by weak comparison (W/ ignored).
+func ifNoneMatch(headers []string, etag string) bool {
+	for _, h := range headers {
+		for _, tag := range strings.Split(h, ",") {
+			tag = strings.TrimSpace(tag)
+			if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withQuery adds the request's query to a redirect target that has none.
+func withQuery(target, query string) string {
+	if query == "" || strings.Contains(target, "?") {
+		return target
+	}
+	return target + "?" + query
+}

@@ -1,0 +1,420 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
+)
+
+// redirectRules are added to the example site for these tests, deployed to
+// Netlify only (Cloudflare Pages refuses a 200 rule to another origin).
+const redirectRules = `
+[[deploy.redirects]]
+from = "/old-card"
+to = "/mcp/forecast/server-card.json"
+status = 301
+
+[[deploy.redirects]]
+from = "/cards/:slug"
+to = "/mcp/:slug/server-card.json"
+status = 200
+
+[[deploy.redirects]]
+from = "/docs/*"
+to = "https://docs.example.com/:splat"
+status = 302
+
+[[deploy.redirects]]
+from = "/api/*"
+to = "https://api.example.com/:splat"
+status = 200
+
+[[deploy.redirects]]
+from = "/index.html"
+to = "/404.html"
+status = 301
+`
+
+// served starts the example site with redirectRules, committed to git
+// when git is installed (so the feed and the schema archive are built too),
+// and builds the same inputs for comparison.
+func served(t *testing.T) (*harness, *generator.Result) {
+	t.Helper()
+	config := exampleSite(t)
+	editFile(t, config, `targets = ["netlify", "cloudflare-pages"]`, `targets = ["netlify"]`)
+	data, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, config, string(data)+redirectRules)
+	if _, err := exec.LookPath("git"); err == nil {
+		dir := filepath.Dir(config)
+		git(t, dir, "init", "-q")
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", "the example site")
+	}
+	want, err := generator.Build(buildOptions(config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serveSite(t, config, Options{}), want
+}
+
+func etagOf(body []byte) string {
+	sum := sha256.Sum256(body)
+	return `"` + hex.EncodeToString(sum[:]) + `"`
+}
+
+// Every file is served with exactly the headers of the header table (the
+// ones _headers states), a strong ETag of the body and its length; HTML
+// carries the live-reload snippet before </body> and nothing else changes.
+func TestHeadersMatchTable(t *testing.T) {
+	h, want := served(t)
+	for _, f := range want.Bundle.Files() {
+		if hostOnly[f.Path] {
+			continue
+		}
+		for _, method := range []string{http.MethodGet, http.MethodHead} {
+			resp, body := h.do(method, f.Path)
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("%s %s: %s", method, f.Path, resp.Status)
+				continue
+			}
+			for k, v := range f.Header {
+				if got := resp.Header.Values(k); strings.Join(got, "\n") != strings.Join(v, "\n") {
+					t.Errorf("%s %s: %s = %q, want %q", method, f.Path, k, got, v)
+				}
+			}
+			if method == http.MethodHead {
+				if len(body) != 0 {
+					t.Errorf("HEAD %s sent a body", f.Path)
+				}
+				continue
+			}
+			if got := resp.Header.Get("ETag"); got != etagOf(body) {
+				t.Errorf("GET %s: ETag %s, body hashes to %s", f.Path, got, etagOf(body))
+			}
+			if got := resp.Header.Get("Content-Length"); got != fmt.Sprint(len(body)) {
+				t.Errorf("GET %s: Content-Length %s for %d bytes", f.Path, got, len(body))
+			}
+			checkBody(t, f, body)
+		}
+	}
+}
+
+// checkBody: a file's body is sent as built; an HTML page gets only the
+// live-reload snippet, before </body>.
+func checkBody(t *testing.T, f *bundle.File, body []byte) {
+	t.Helper()
+	if !strings.HasPrefix(f.ContentType, "text/html") {
+		if !bytes.Equal(body, f.Body) {
+			t.Errorf("GET %s: the body differs from the built file", f.Path)
+		}
+		return
+	}
+	at := bytes.LastIndex(f.Body, []byte("</body>"))
+	head, tail := f.Body[:at], f.Body[at:]
+	if !bytes.HasPrefix(body, head) || !bytes.HasSuffix(body, tail) {
+		t.Errorf("GET %s: the page is not the built page with a snippet before </body>", f.Path)
+		return
+	}
+	if added := body[len(head) : len(body)-len(tail)]; !bytes.Contains(added, []byte(EventsPath)) {
+		t.Errorf("GET %s: the inserted snippet %q does not listen for reloads", f.Path, added)
+	}
+	if bytes.Contains(f.Body, []byte(EventsPath)) {
+		t.Errorf("the built %s holds the live-reload script", f.Path)
+	}
+}
+
+// The header table itself says what README promises, so the comparison
+// above is not between two empty sets.
+func TestHeadersPromised(t *testing.T) {
+	h, _ := served(t)
+	for _, tc := range []struct{ path, header, want string }{
+		{"/.well-known/did.json", "Content-Type", "application/did+json"},
+		{"/.well-known/did.json", "Cache-Control", "public, max-age=300"},
+		{"/.well-known/did.json", "Access-Control-Allow-Origin", "*"},
+		{"/.well-known/did.json", "Access-Control-Expose-Headers", "ETag"},
+		{"/.well-known/ai-catalog.json", "Content-Type", "application/ai-catalog+json"},
+		{"/.well-known/ai-catalog.json", "Cache-Control", "public, max-age=3600"},
+		{"/mcp/forecast/server-card.json", "Content-Type", "application/mcp-server-card+json"},
+		{"/mcp/forecast/server-card.json", "Access-Control-Allow-Origin", "*"},
+		{"/mcp/server-card", "Content-Type", "application/mcp-server-card+json"},
+		{"/a2a/planner/agent-card.json", "Content-Type", "application/json"},
+		{"/index.html", "Content-Type", "text/html; charset=utf-8"},
+		{"/index.html", "Link", `</.well-known/ai-catalog.json>; rel="ai-catalog"`},
+		{"/index.html", "X-Content-Type-Options", "nosniff"},
+		{"/index.html", "Access-Control-Allow-Origin", ""},
+		{"/.well-known/agent-feed.xml", "Content-Type", "application/atom+xml; charset=utf-8"},
+		{"/.well-known/agent-feed.xml", "Cache-Control", "public, max-age=300"},
+		{"/CNAME", "Content-Type", "text/plain; charset=utf-8"},
+		{"/.nojekyll", "Content-Type", "text/plain; charset=utf-8"},
+	} {
+		resp, _ := h.get(tc.path)
+		if got := resp.Header.Get(tc.header); got != tc.want {
+			t.Errorf("GET %s: %s = %q, want %q", tc.path, tc.header, got, tc.want)
+		}
+	}
+}
+
+func TestConditionalRequests(t *testing.T) {
+	h, _ := served(t)
+	for _, path := range []string{"/.well-known/did.json", "/index.html", "/mcp/server-card"} {
+		resp, _ := h.get(path)
+		etag := resp.Header.Get("ETag")
+		if len(etag) != 66 || !strings.HasPrefix(etag, `"`) {
+			t.Fatalf("GET %s: ETag %q is not a quoted SHA-256", path, etag)
+		}
+		for _, tc := range []struct {
+			ifNoneMatch string
+			want        int
+		}{
+			{etag, http.StatusNotModified},
+			{"W/" + etag, http.StatusNotModified},
+			{"*", http.StatusNotModified},
+			{`"0123", ` + etag, http.StatusNotModified},
+			{`W/"0123",W/` + etag + `, "4567"`, http.StatusNotModified},
+			{`"0123"`, http.StatusOK},
+			{`W/"0123", "4567"`, http.StatusOK},
+			{strings.Trim(etag, `"`), http.StatusOK}, // unquoted: not an entity tag
+			{etag[:len(etag)-2] + `0"`, http.StatusOK},
+		} {
+			for _, method := range []string{http.MethodGet, http.MethodHead} {
+				resp, body := h.do(method, path, "If-None-Match", tc.ifNoneMatch)
+				if resp.StatusCode != tc.want {
+					t.Errorf("%s %s If-None-Match %s: %s, want %d", method, path, tc.ifNoneMatch, resp.Status, tc.want)
+					continue
+				}
+				if tc.want != http.StatusNotModified {
+					continue
+				}
+				if len(body) != 0 {
+					t.Errorf("%s %s: 304 with a body", method, path)
+				}
+				if resp.Header.Get("ETag") != etag {
+					t.Errorf("%s %s: 304 with ETag %q, want %q", method, path, resp.Header.Get("ETag"), etag)
+				}
+				if got, want := resp.Header.Get("Cache-Control"), h.mustGet(path).Header.Get("Cache-Control"); got != want {
+					t.Errorf("%s %s: 304 with Cache-Control %q, want %q", method, path, got, want)
+				}
+			}
+		}
+	}
+}
+
+func (h *harness) mustGet(path string) *http.Response {
+	resp, _ := h.get(path)
+	return resp
+}
+
+func TestMethods(t *testing.T) {
+	h, _ := served(t)
+	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch, "PROPFIND"} {
+		for _, path := range []string{"/.well-known/did.json", "/", "/nope", EventsPath} {
+			resp, _ := h.do(method, path)
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") == "" {
+				t.Errorf("%s %s: %s, Allow %q; want 405 with Allow", method, path, resp.Status, resp.Header.Get("Allow"))
+			}
+		}
+		if resp, _ := h.do(method, "/"); resp.Header.Get("Allow") != "GET, HEAD, OPTIONS" {
+			t.Errorf("%s /: Allow %q", method, resp.Header.Get("Allow"))
+		}
+	}
+
+	// A CORS preflight gets the document's CORS headers, and no body.
+	resp, body := h.do(http.MethodOptions, "/.well-known/ai-catalog.json",
+		"Origin", "https://client.example", "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "if-none-match")
+	if resp.StatusCode != http.StatusNoContent || len(body) != 0 {
+		t.Errorf("OPTIONS ai-catalog.json: %s with %d bytes, want 204 and none", resp.Status, len(body))
+	}
+	for k, want := range map[string]string{
+		"Access-Control-Allow-Origin":  "*",
+		"Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+		"Access-Control-Allow-Headers": "Accept, Content-Type, If-None-Match",
+		"Allow":                        "GET, HEAD, OPTIONS",
+	} {
+		if got := resp.Header.Get(k); got != want {
+			t.Errorf("OPTIONS ai-catalog.json: %s = %q, want %q", k, got, want)
+		}
+	}
+	// A page has no CORS headers to give.
+	if resp, _ := h.do(http.MethodOptions, "/index.html"); resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("OPTIONS /index.html: %s, Access-Control-Allow-Origin %q", resp.Status, resp.Header.Get("Access-Control-Allow-Origin"))
+	}
+}
+
+func TestNotAcceptable(t *testing.T) {
+	h, _ := served(t)
+	for _, tc := range []struct {
+		accept string // "" sends none
+		want   int
+	}{
+		{"", http.StatusOK},
+		{"application/mcp-server-card+json", http.StatusOK},
+		{"APPLICATION/MCP-SERVER-CARD+JSON", http.StatusOK},
+		{"application/mcp-server-card+json; charset=utf-8", http.StatusOK},
+		{"application/*", http.StatusOK},
+		{"*/*", http.StatusOK},
+		{"text/html, application/xhtml+xml, */*;q=0.8", http.StatusOK},
+		{"application/json, application/*;q=0.5", http.StatusOK},
+		{"application/json", http.StatusNotAcceptable},
+		{"text/html", http.StatusNotAcceptable},
+		{"text/*", http.StatusNotAcceptable},
+		{"application/mcp-server-card+json;q=0", http.StatusNotAcceptable},
+		{"application/*;q=0.0, text/html", http.StatusNotAcceptable},
+		{"*/*;q=0", http.StatusNotAcceptable},
+	} {
+		for _, path := range []string{"/mcp/forecast/server-card.json", "/.well-known/mcp/server-card.json", "/mcp/server-card"} {
+			var header []string
+			if tc.accept != "" {
+				header = []string{"Accept", tc.accept}
+			}
+			for _, method := range []string{http.MethodGet, http.MethodHead} {
+				if resp, _ := h.do(method, path, header...); resp.StatusCode != tc.want {
+					t.Errorf("%s %s Accept %q: %s, want %d", method, path, tc.accept, resp.Status, tc.want)
+				}
+			}
+		}
+	}
+	// Other documents are never refused.
+	if resp, _ := h.get("/.well-known/did.json", "Accept", "text/html"); resp.StatusCode != http.StatusOK {
+		t.Errorf("did.json with Accept text/html: %s", resp.Status)
+	}
+}
+
+func TestNotFoundAndDirectories(t *testing.T) {
+	h, want := served(t)
+	notFound, _ := want.Bundle.Get("/404.html")
+	index, _ := want.Bundle.Get("/index.html")
+	for _, tc := range []struct {
+		path   string
+		status int
+		body   *bundle.File // nil: no check
+	}{
+		{"/", http.StatusOK, index},
+		{"/index.html", http.StatusOK, index}, // a file shadows the rule sending it to /404.html
+		{"/nope", http.StatusNotFound, notFound},
+		{"/nope/", http.StatusNotFound, notFound},
+		{"/.well-known/", http.StatusNotFound, notFound}, // no listings
+		{"/.well-known", http.StatusNotFound, notFound},
+		{"/mcp/", http.StatusNotFound, notFound},
+		{"/mcp/forecast/", http.StatusNotFound, notFound},
+		{"/CNAME/", http.StatusNotFound, notFound},
+		{"/_headers", http.StatusNotFound, notFound}, // hosts read it and never serve it
+		{"/_redirects", http.StatusNotFound, notFound},
+		{"/.well-known/did.json?v=1", http.StatusOK, nil},
+	} {
+		resp, body := h.get(tc.path)
+		if resp.StatusCode != tc.status {
+			t.Errorf("GET %s: %s, want %d", tc.path, resp.Status, tc.status)
+			continue
+		}
+		if tc.body != nil {
+			checkBody(t, tc.body, body)
+		}
+		if tc.status == http.StatusNotFound && resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+			t.Errorf("GET %s: the 404 page is sent as %q", tc.path, resp.Header.Get("Content-Type"))
+		}
+	}
+}
+
+func TestRedirects(t *testing.T) {
+	h, want := served(t)
+	card, _ := want.Bundle.Get("/mcp/alerts/server-card.json")
+	for _, tc := range []struct {
+		path, location string
+		status         int
+	}{
+		{"/old-card", "/mcp/forecast/server-card.json", http.StatusMovedPermanently},
+		{"/old-card/", "/mcp/forecast/server-card.json", http.StatusMovedPermanently},
+		{"/old-card?x=1", "/mcp/forecast/server-card.json?x=1", http.StatusMovedPermanently},
+		{"/docs/a/b", "https://docs.example.com/a/b", http.StatusFound},
+		{"/docs/", "https://docs.example.com/", http.StatusFound},
+		{"/cards/alerts", "", http.StatusOK},     // rewritten, not redirected
+		{"/cards/nope", "", http.StatusNotFound}, // rewritten to a missing file
+		{"/cards/alerts/more", "", http.StatusNotFound},
+		{"/api/v1/tools", "", http.StatusBadGateway}, // a proxy: not done by the dev server
+	} {
+		resp, body := h.get(tc.path)
+		if resp.StatusCode != tc.status || resp.Header.Get("Location") != tc.location {
+			t.Errorf("GET %s: %s to %q, want %d to %q", tc.path, resp.Status, resp.Header.Get("Location"), tc.status, tc.location)
+		}
+		if tc.path == "/cards/alerts" && !bytes.Equal(body, card.Body) {
+			t.Errorf("GET %s: not the alerts Server Card", tc.path)
+		}
+		if tc.status == http.StatusBadGateway && !strings.Contains(string(body), "does not proxy") {
+			t.Errorf("GET %s: the 502 does not say why: %q", tc.path, body)
+		}
+	}
+}
+
+// No request reaches a file outside the bundle, or a bundle file under
+// another name: dot segments (plain or encoded), backslashes, NUL, encoded
+// slashes and empty segments all get 404 (or 400 from the HTTP parser).
+func TestTraversal(t *testing.T) {
+	h, _ := served(t)
+	const secret = "site.toml"
+	for _, target := range []string{
+		"/../" + secret,
+		"/../../" + secret,
+		"/.well-known/../_headers",
+		"/.well-known/../index.html",
+		"/./index.html",
+		"/%2e%2e/" + secret,
+		"/%2E%2E/%2e%2e/" + secret,
+		"/.well-known/%2e%2e/_redirects",
+		"/.well-known/%2e/did.json",
+		"/.well-known%2fdid.json",
+		"/.well-known%2Fdid.json",
+		"/.well-known%5cdid.json",
+		"/.well-known\\did.json",
+		"/..\\" + secret,
+		"/index.html%00",
+		"/index.html%00.json",
+		"/%00",
+		"//.well-known/did.json",
+		"/.well-known//did.json",
+		"//" + secret,
+		"/.well-known/did.json/",
+	} {
+		status, body := rawGet(t, h.url, target)
+		if status != http.StatusNotFound && status != http.StatusBadRequest {
+			t.Errorf("GET %s: %d, want 404 or 400", target, status)
+		}
+		if strings.Contains(body, "base_url") || strings.Contains(body, "did:web:") {
+			t.Errorf("GET %s: the body holds a file it must not reach", target)
+		}
+	}
+}
+
+// rawGet sends a request line exactly as given (an HTTP client would clean
+// or re-encode the path) and returns the status and body.
+func rawGet(t *testing.T, base, target string) (int, string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", target)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("GET %s: %v", target, err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	bufio.NewReader(resp.Body).WriteTo(&b)
+	return resp.StatusCode, b.String()
+}

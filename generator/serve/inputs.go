@@ -1,0 +1,117 @@
+package serve
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/serve/watch"
+	"github.com/wellknown-dev/wellknown/generator/site"
+)
+
+// inputs are the paths a build of cfg reads, to watch: site.toml, the
+// content and templates directories, each server's tool directory and
+// import file, the signing key file, and the refs of every git repository
+// whose history feeds the build (a commit, checkout or rebase moves them).
+// Git's object store is left alone: objects change only along with a ref.
+func inputs(cfg *site.Config, keyFile string) watch.Targets {
+	t := watch.Targets{
+		Trees: []string{cfg.Path(cfg.ContentDir), cfg.Path(cfg.TemplatesDir)},
+		Files: []string{cfg.File},
+	}
+	repos := []string{cfg.Dir}
+	for _, s := range cfg.Servers {
+		if s.Import != "" {
+			t.Files = append(t.Files, cfg.Path(s.Import))
+		}
+		if s.Tools == "" {
+			continue
+		}
+		root := cfg.Dir
+		if s.Repo != "" {
+			root = cfg.Path(s.Repo)
+			repos = append(repos, root)
+		}
+		t.Trees = append(t.Trees, filepath.Join(root, filepath.FromSlash(globRoot(s.Tools))))
+	}
+	for _, k := range []string{keyFile, cfg.Path(cfg.Signing.KeyFile)} {
+		if k != "" {
+			t.Files = append(t.Files, k)
+		}
+	}
+	for _, r := range repos {
+		if head, common, ok := gitDirs(r); ok {
+			t.Files = append(t.Files, filepath.Join(head, "HEAD"), filepath.Join(common, "packed-refs"))
+			t.Trees = append(t.Trees, filepath.Join(common, "refs"))
+		}
+	}
+	return t
+}
+
+// globRoot is the leading directories of a tool glob that hold no wildcard:
+// the directory every match is under. (Package tools starts its walk there
+// too.)
+func globRoot(pattern string) string {
+	dirs := strings.Split(pattern, "/")
+	dirs = dirs[:len(dirs)-1]
+	for i, d := range dirs {
+		if strings.ContainsAny(d, `*?[\`) {
+			dirs = dirs[:i]
+			break
+		}
+	}
+	return path.Join(dirs...)
+}
+
+// gitDirs finds the git repository holding dir: the directory with its HEAD
+// and the one with its refs, which differ in a linked worktree (where .git
+// is a file naming the worktree's directory, whose commondir file names the
+// main repository's).
+func gitDirs(dir string) (head, common string, ok bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", false
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		dotgit := filepath.Join(d, ".git")
+		if fi, err := os.Stat(dotgit); err == nil {
+			if fi.IsDir() {
+				return dotgit, dotgit, true
+			}
+			return linkedGitDirs(d, dotgit)
+		}
+		if filepath.Dir(d) == d {
+			return "", "", false
+		}
+	}
+}
+
+func linkedGitDirs(worktree, dotgit string) (head, common string, ok bool) {
+	head, ok = readPointer(worktree, dotgit, "gitdir: ")
+	if !ok {
+		return "", "", false
+	}
+	common, ok = readPointer(head, filepath.Join(head, "commondir"), "")
+	if !ok {
+		common = head
+	}
+	return head, common, true
+}
+
+// readPointer reads a path from a git pointer file (after prefix), resolved
+// against base when relative.
+func readPointer(base, file, prefix string) (string, bool) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", false
+	}
+	p, ok := strings.CutPrefix(strings.TrimSpace(string(data)), prefix)
+	if !ok || p == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	return filepath.Clean(p), true
+}

@@ -1,0 +1,93 @@
+package serve
+
+import (
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/site"
+)
+
+func TestGlobRoot(t *testing.T) {
+	for pattern, want := range map[string]string{
+		"content/servers/forecast/tools/*.json":  "content/servers/forecast/tools",
+		"content/servers/alerts/tools/**/*.json": "content/servers/alerts/tools",
+		"tools/v[12]/*.json":                     "tools",
+		"**/*.json":                              "",
+		"tool.json":                              "",
+		"schemas/{a,b}/x.json":                   "schemas/{a,b}",
+		"a/b?/c.json":                            "a",
+	} {
+		if got := globRoot(pattern); got != want {
+			t.Errorf("globRoot(%q) = %q, want %q", pattern, got, want)
+		}
+	}
+}
+
+// The inputs of a site whose tools live in another repository, checked
+// out as a linked worktree: its refs are in the main repository.
+func TestInputs(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	siteDir, main, linked := filepath.Join(root, "site"), filepath.Join(root, "main"), filepath.Join(root, "linked")
+	for _, dir := range []string{siteDir, main} {
+		writeFile(t, filepath.Join(dir, "README"), "x\n")
+		git(t, dir, "init", "-q")
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", "first")
+	}
+	git(t, main, "worktree", "add", "-q", linked)
+
+	config := filepath.Join(siteDir, "site.toml")
+	writeFile(t, config, `base_url = "https://example.com/"
+
+[signing]
+key_file = "keys/site.pem"
+
+[[servers]]
+name = "com.example/local"
+description = "Local tools."
+version = "1.0.0"
+tools = "content/tools/**/*.json"
+
+[[servers]]
+import = "imports/server.json"
+tools = "schemas/*.json"
+repo = "../linked"
+`)
+	writeFile(t, filepath.Join(siteDir, "imports", "server.json"), `{"name": "com.example/other", "description": "Other tools.", "version": "1.0.0"}`)
+	cfg, err := site.Load(config, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := inputs(cfg, "flag.pem")
+	siteGit, mainGit := filepath.Join(siteDir, ".git"), filepath.Join(main, ".git")
+	linkedGit := filepath.Join(mainGit, "worktrees", "linked")
+	wantTrees := []string{
+		filepath.Join(siteDir, "content"),
+		filepath.Join(siteDir, "templates"),
+		filepath.Join(siteDir, "content", "tools"),
+		filepath.Join(linked, "schemas"),
+		filepath.Join(siteGit, "refs"),
+		filepath.Join(mainGit, "refs"),
+	}
+	wantFiles := []string{
+		config,
+		filepath.Join(siteDir, "imports", "server.json"),
+		"flag.pem",
+		filepath.Join(siteDir, "keys", "site.pem"),
+		filepath.Join(siteGit, "HEAD"),
+		filepath.Join(siteGit, "packed-refs"),
+		filepath.Join(linkedGit, "HEAD"),
+		filepath.Join(mainGit, "packed-refs"),
+	}
+	if !slices.Equal(got.Trees, wantTrees) {
+		t.Errorf("trees:\n%q\nwant:\n%q", got.Trees, wantTrees)
+	}
+	if !slices.Equal(got.Files, wantFiles) {
+		t.Errorf("files:\n%q\nwant:\n%q", got.Files, wantFiles)
+	}
+}

@@ -27,6 +27,9 @@ type Options struct {
 	Overrides  []string // --set key=value
 	KeyFile    string   // --key-file
 	Strict     bool     // --strict: no development key, no uncommitted or missing history
+	// Rev is the commit of the site's repository whose history the feed is
+	// derived from; empty means HEAD. Other repositories are read at HEAD.
+	Rev string
 	// AllowShallow builds from a shallow clone (a preview: its feed is cut off).
 	AllowShallow bool
 	// Previous is the feed published before (a file or an http(s) URL); the

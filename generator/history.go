@@ -121,7 +121,7 @@ func (h *historyReader) configHistory() ([]*site.Config, error) {
 	if h.configPath, err = relativeTo(site0.repo.Root(), h.cfg.File); err != nil {
 		return nil, err
 	}
-	commits, err := site0.repo.Log("HEAD", []string{literal(h.configPath)})
+	commits, err := site0.repo.Log(h.rev(0), []string{literal(h.configPath)})
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 		}
 	}
 	for i, rh := range h.repos {
-		commits, err := rh.repo.Log("HEAD", sortedKeys(specs[i]))
+		commits, err := rh.repo.Log(h.rev(i), sortedKeys(specs[i]))
 		if err != nil {
 			return err
 		}
@@ -215,6 +215,15 @@ func (rh *repoHistory) readBlobs(commits []history.Commit) error {
 		rh.blobs[id] = data
 		return nil
 	})
+}
+
+// rev is the revision read in repository i: Options.Rev for the site's,
+// HEAD for the others.
+func (h *historyReader) rev(i int) string {
+	if i == 0 && h.opt.Rev != "" {
+		return h.opt.Rev
+	}
+	return "HEAD"
 }
 
 // toolsLocation says which repository holds a server's tool files, and the

@@ -33,6 +33,9 @@ Usage:
   wellknown serve   [--config FILE] [--addr HOST:PORT]    preview the site, rebuilt on every change
   wellknown keygen  [-o FILE]                             create a signing key
   wellknown sync    --url URL | --command CMD [flags]     write a running server's tools into tool files
+  wellknown verify  [flags] DIR | https://origin          check a built site or a live origin against the agent-feed contract
+  wellknown check   [--base REF] [flags]                  list the feed entries a branch adds; fail on an unacknowledged breaking change
+  wellknown init    [--host HOST] [flags] [DIR]           create a site, its signing key and a host's deploy files
   wellknown version                                       print the version
 
 Run "wellknown <command> -h" for a command's flags.
@@ -60,6 +63,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return c.keygen(args[1:])
 	case "sync":
 		return c.sync(args[1:])
+	case "verify":
+		return c.verify(args[1:])
+	case "check":
+		return c.check(args[1:])
+	case "init":
+		return c.initSite(args[1:])
 	case "version":
 		return c.version(args[1:])
 	case "-h", "-help", "--help", "help":
@@ -135,6 +144,7 @@ type buildSummary struct {
 	Out      string            `json:"out,omitempty"`
 	BaseURL  string            `json:"base_url,omitempty"`
 	Counts   *generator.Counts `json:"counts,omitempty"`
+	Stages   map[string]int64  `json:"stages_ms,omitempty"`
 	Key      string            `json:"key,omitempty"`
 	Warnings []string          `json:"warnings"`
 	Errors   []string          `json:"errors,omitempty"`
@@ -172,6 +182,9 @@ func (c *cli) build(args []string) int {
 	sum := buildSummary{OK: err == nil, Out: *out, Warnings: []string{}, Millis: time.Since(start).Milliseconds()}
 	if res != nil {
 		sum.BaseURL, sum.Counts, sum.Key, sum.Warnings = res.Config.URL("/"), &res.Counts, res.Key.Source, nonNil(res.Warnings)
+		st := res.Stages
+		sum.Stages = map[string]int64{"read": st.Read.Milliseconds(), "diff": st.Diff.Milliseconds(),
+			"sign": st.Sign.Milliseconds(), "render": st.Render.Milliseconds(), "write": st.Write.Milliseconds()}
 	}
 	if err != nil {
 		if *asJSON {

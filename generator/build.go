@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
@@ -38,6 +39,13 @@ type Options struct {
 	// Getenv reads the environment (the signing key variable, CI); nil means
 	// an empty environment.
 	Getenv func(string) string
+	// Key, when set, signs instead of a key loaded from the sources above: a
+	// build that publishes nothing (wellknown check) then needs no secret.
+	Key *didweb.SigningKey
+	// IgnoreUncommitted skips comparing the working tree with the history:
+	// for a build of another revision's feed, which the working tree differs
+	// from by design.
+	IgnoreUncommitted bool
 }
 
 // Result is a finished build.
@@ -49,6 +57,17 @@ type Result struct {
 	Entries  []agentfeed.Entry  // the signed feed entries, in feed order
 	Warnings []string
 	Counts   Counts
+	Stages   Stages
+}
+
+// Stages says how long each stage of a build took: for benchmarks and the
+// --json summary, never for anything written to the output.
+type Stages struct {
+	Read   time.Duration `json:"read"`   // site.toml, tool files, key, git history and blobs
+	Diff   time.Duration `json:"diff"`   // replaying history: parsing, diffing, versions, events
+	Sign   time.Duration `json:"sign"`   // signing entries; feed, snapshot and archive
+	Render time.Duration `json:"render"` // documents, pages, deploy files
+	Write  time.Duration `json:"write"`  // the atomic write to disk
 }
 
 // Counts says what a build produced.
@@ -73,6 +92,7 @@ type Server struct {
 // Build runs a whole build in memory. The error lists every problem found
 // (each a *diag.Error where it can be located).
 func Build(opt Options) (*Result, error) {
+	start := time.Now()
 	getenv := opt.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -86,27 +106,19 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	strict := opt.Strict || getenv("CI") == "true"
-	key, err := didweb.LoadSigningKey(didweb.KeySources{
-		FlagFile:   opt.KeyFile,
-		EnvName:    cfg.Signing.KeyEnv,
-		EnvValue:   getenv(cfg.Signing.KeyEnv),
-		ConfigFile: cfg.Path(cfg.Signing.KeyFile),
-		SiteDir:    cfg.Dir,
-		Strict:     strict,
-	})
+	key, err := loadKey(opt, cfg, strict, getenv)
 	if err != nil {
 		return nil, err
 	}
 	r := &Result{Bundle: bundle.New(), Config: cfg, Key: key}
+	r.Stages.Read = time.Since(start)
 	if r.Timeline, err = r.readHistory(opt, strict); err != nil {
 		return nil, err
 	}
-	if err := r.checkCommitted(servers, strict); err != nil {
+	if err := r.checkCommitted(servers, strict, opt.IgnoreUncommitted); err != nil {
 		return nil, err
 	}
-	if err := r.addDocuments(servers); err != nil {
-		return nil, err
-	}
+	start = time.Now()
 	if err := r.addFeed(r.Timeline); err != nil {
 		return nil, err
 	}
@@ -114,6 +126,11 @@ func Build(opt Options) (*Result, error) {
 		if err := r.checkAppendOnly(opt.Previous); err != nil {
 			return nil, err
 		}
+	}
+	r.Stages.Sign = time.Since(start)
+	start = time.Now()
+	if err := r.addDocuments(servers); err != nil {
+		return nil, err
 	}
 	if err := r.addPages(servers); err != nil {
 		return nil, err
@@ -123,8 +140,24 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r.Warnings = append(r.Warnings, warnings...)
+	r.Stages.Render = time.Since(start)
 	r.count(servers)
 	return r, nil
+}
+
+// loadKey returns Options.Key, or else the key its sources name.
+func loadKey(opt Options, cfg *site.Config, strict bool, getenv func(string) string) (didweb.SigningKey, error) {
+	if opt.Key != nil {
+		return *opt.Key, nil
+	}
+	return didweb.LoadSigningKey(didweb.KeySources{
+		FlagFile:   opt.KeyFile,
+		EnvName:    cfg.Signing.KeyEnv,
+		EnvValue:   getenv(cfg.Signing.KeyEnv),
+		ConfigFile: cfg.Path(cfg.Signing.KeyFile),
+		SiteDir:    cfg.Dir,
+		Strict:     strict,
+	})
 }
 
 // loadServers checks imported registry documents and reads every server's
@@ -160,6 +193,8 @@ func loadServers(cfg *site.Config) ([]Server, error) {
 // Write writes the bundle to dir (see bundle.WriteDir). The site's directory
 // bounds where output may go unless force.
 func (r *Result) Write(dir string, force bool) error {
+	start := time.Now()
+	defer func() { r.Stages.Write = time.Since(start) }()
 	return r.Bundle.WriteDir(dir, bundle.WriteOptions{Root: r.Config.Dir, Force: force})
 }
 

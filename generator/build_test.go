@@ -123,10 +123,21 @@ func TestExampleSiteFiles(t *testing.T) {
 		"/_headers",
 		"/_redirects",
 		"/a2a/planner/agent-card.json",
+		"/assets/icon.png",
+		"/assets/style.css",
+		"/changelog/index.html",
+		"/connecting/index.html", // content/pages/connecting.md
 		"/index.html",
 		"/mcp/alerts/server-card.json",
 		"/mcp/forecast/server-card.json",
 		"/mcp/server-card", // the reserved location of the on-origin remote https://weather.example.com/mcp
+		"/servers/alerts/index.html",
+		"/servers/alerts/tools/list_alerts/index.html",
+		"/servers/alerts/tools/subscribe_alerts/index.html",
+		"/servers/forecast/index.html",
+		"/servers/forecast/tools/get_current_conditions/index.html",
+		"/servers/forecast/tools/get_forecast/index.html",
+		"/verify/index.html",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

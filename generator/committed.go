@@ -13,14 +13,14 @@ import (
 // history the feed is derived from. The feed only ever holds committed
 // history; a difference means the cards and pages describe something the
 // feed does not yet, which is a warning for a local build and an error for
-// a strict one. Deprecations in site.toml must name an endpoint the history
-// knows.
-func (r *Result) checkCommitted(servers []Server, strict bool) error {
+// a strict one; ignoreWorkingTree skips the comparison. Deprecations in
+// site.toml must name an endpoint the history knows.
+func (r *Result) checkCommitted(servers []Server, strict, ignoreWorkingTree bool) error {
 	if err := r.checkDeprecations(servers); err != nil {
 		return err
 	}
-	if len(r.Timeline.Servers) == 0 && len(r.Timeline.Events) == 0 {
-		return nil // no history at all: already reported
+	if ignoreWorkingTree || len(r.Timeline.Servers) == 0 && len(r.Timeline.Events) == 0 {
+		return nil // nothing to compare with, or no history at all: already reported
 	}
 	var pending []string
 	for _, s := range servers {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -28,7 +29,12 @@ func (r *Result) checkAppendOnly(previous string) error {
 		return nil
 	}
 	if err != nil {
-		return diag.Errorf("", 0, "--previous %s: %v", previous, err)
+		e := diag.Errorf("", 0, "--previous %s: %v", previous, err)
+		var dns *net.DNSError
+		if errors.As(err, &dns) {
+			e.WithHint("before the first deploy, while the domain does not resolve yet, build without --previous")
+		}
+		return e
 	}
 	old, err := agentfeed.Decode(data)
 	if err != nil {

@@ -45,7 +45,7 @@ func sampleBundle(t *testing.T) *bundle.Bundle {
 // join the values with a comma.
 func TestRulesNeverOverlapOnAHeader(t *testing.T) {
 	b := sampleBundle(t)
-	rules := Rules(b)
+	rules := Rules(b, "")
 	for _, f := range b.Files() {
 		setBy := map[string]string{}
 		for _, r := range rules {
@@ -64,7 +64,7 @@ func TestRulesNeverOverlapOnAHeader(t *testing.T) {
 
 func TestHeadersPerFile(t *testing.T) {
 	b := sampleBundle(t)
-	Apply(b, Rules(b))
+	Apply(b, Rules(b, ""))
 	for _, tc := range []struct {
 		path, header, want string
 	}{
@@ -96,7 +96,7 @@ func TestHeadersPerFile(t *testing.T) {
 // syntax Netlify's and Cloudflare's parsers read.
 func TestRenderHeadersRoundTrip(t *testing.T) {
 	b := sampleBundle(t)
-	rules := Rules(b)
+	rules := Rules(b, "")
 	parsed := parseHeaders(t, string(RenderHeaders(rules)))
 	if len(parsed) != len(rules) {
 		t.Fatalf("parsed %d rules, rendered %d", len(parsed), len(rules))
@@ -209,5 +209,31 @@ func TestCloudflareLimitsFail(t *testing.T) {
 		if _, err := AddFiles(sampleBundle(t), config(t, "[deploy]\ntargets = [\"netlify\"]\n"+tc.extra)); err != nil {
 			t.Errorf("%s: netlify: %v", tc.name, err)
 		}
+	}
+}
+
+func TestIsDocument(t *testing.T) {
+	for ctype, want := range map[string]bool{
+		"application/json": true, "application/mcp-server-card+json": true, "application/atom+xml; charset=utf-8": true,
+		"application/did+json": true, "image/svg+xml": false, "text/html; charset=utf-8": false, "text/css; charset=utf-8": false,
+	} {
+		if got := IsDocument(&bundle.File{ContentType: ctype}); got != want {
+			t.Errorf("IsDocument(%s) = %v, want %v", ctype, got, want)
+		}
+	}
+}
+
+func TestLinkHeaderFollowsTheBasePath(t *testing.T) {
+	b := sampleBundle(t)
+	c, err := site.Parse("site.toml", "base_url = \"https://example.github.io/repo/\"\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AddFiles(b, c); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := b.Get("/index.html")
+	if got := f.Header.Get("Link"); got != `</repo/.well-known/ai-catalog.json>; rel="ai-catalog"` {
+		t.Errorf("Link = %s", got)
 	}
 }

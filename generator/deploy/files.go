@@ -31,7 +31,7 @@ type deployFile struct {
 // header table, and returns warnings about what the configured hosts cannot
 // do. A limit a host enforces at deploy time is an error.
 func AddFiles(b *bundle.Bundle, cfg *site.Config) (warnings []string, err error) {
-	rules := Rules(b)
+	rules := Rules(b, strings.TrimSuffix(cfg.Base().Path, "/"))
 	headers := RenderHeaders(rules)
 	redirects := RenderRedirects(cfg.Deploy.Redirects)
 	if cfg.Targets(site.HostCloudflarePages) {

@@ -60,11 +60,12 @@ func corsHeaders() http.Header {
 	}
 }
 
-// Page headers for every file: the AI Catalog link relation lets a client
-// that lands on any page find the catalog.
-func siteHeaders() http.Header {
+// siteHeaders are sent with every file: the AI Catalog link relation lets a
+// client that lands on any page find the catalog. basePath is the path of
+// base_url without its final slash ("" at an origin's root).
+func siteHeaders(basePath string) http.Header {
 	return http.Header{
-		"Link":                   {`</.well-known/ai-catalog.json>; rel="ai-catalog"`},
+		"Link":                   {`<` + basePath + `/.well-known/ai-catalog.json>; rel="ai-catalog"`},
 		"X-Content-Type-Options": {"nosniff"},
 	}
 }
@@ -73,15 +74,17 @@ func siteHeaders() http.Header {
 // opposed to a page, an asset, or a deploy file).
 func IsDocument(f *bundle.File) bool {
 	t, _, _ := mime.ParseMediaType(f.ContentType)
-	return t == "application/json" || strings.HasSuffix(t, "+json") || strings.HasSuffix(t, "+xml")
+	sub, ok := strings.CutPrefix(t, "application/")
+	return ok && (sub == "json" || strings.HasSuffix(sub, "+json") || strings.HasSuffix(sub, "+xml"))
 }
 
-// Rules returns the header table for a bundle: one rule for the whole site,
+// Rules returns the header table for a bundle published at basePath (see
+// siteHeaders): one rule for the whole site,
 // one for everything under /.well-known/ (all documents), one for the
 // schema archive, and exact rules for the documents that need their own
 // Content-Type or Cache-Control or live outside /.well-known/.
-func Rules(b *bundle.Bundle) []Rule {
-	rules := []Rule{{Pattern: "/*", Header: siteHeaders()}}
+func Rules(b *bundle.Bundle, basePath string) []Rule {
+	rules := []Rule{{Pattern: "/*", Header: siteHeaders(basePath)}}
 	wellKnown := Rule{Pattern: "/.well-known/*", Header: corsHeaders()}
 	archive := Rule{Pattern: "/.well-known/mcp/schemas/*", Header: http.Header{"Cache-Control": {CacheDocument}}}
 	var exact []Rule

@@ -46,6 +46,10 @@ import (
 // any git work tree.
 var ErrNotRepository = errors.New("not in a git repository")
 
+// ErrNoMergeBase is returned, wrapped, by [Repo.MergeBase] for two commits
+// without a common ancestor.
+var ErrNoMergeBase = errors.New("no common ancestor")
+
 // ErrNoCommits is returned, wrapped, by [Repo.Head] for a repository whose
 // current branch has no commits yet.
 var ErrNoCommits = errors.New("no commits yet")
@@ -106,6 +110,37 @@ func (r *Repo) Head() (string, error) {
 			return "", fmt.Errorf("git repository %s: %w", r.root, ErrNoCommits)
 		}
 		return "", r.gitError("git rev-parse HEAD", stderr, err)
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// Resolve returns the commit a revision (branch, tag, hash, expression)
+// names, or "" when it names none.
+func (r *Repo) Resolve(rev string) (string, error) {
+	if rev == "" || strings.HasPrefix(rev, "-") {
+		return "", nil // an option, not a revision
+	}
+	out, stderr, err := r.output("rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 1 && stderr == "" {
+		return "", nil
+	}
+	if err != nil {
+		return "", r.gitError("git rev-parse", stderr, err)
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// MergeBase returns the best common ancestor of two commits. For commits
+// without one the error wraps [ErrNoMergeBase].
+func (r *Repo) MergeBase(a, b string) (string, error) {
+	out, stderr, err := r.output("merge-base", "--end-of-options", a, b)
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 1 && stderr == "" {
+		return "", fmt.Errorf("%s and %s in %s: %w", a, b, r.root, ErrNoMergeBase)
+	}
+	if err != nil {
+		return "", r.gitError("git merge-base", stderr, err)
 	}
 	return strings.TrimSuffix(string(out), "\n"), nil
 }

@@ -184,3 +184,31 @@ func TestWorkingChangesWithoutCommits(t *testing.T) {
 		t.Errorf("WorkingChanges = %q, want %q", got, want)
 	}
 }
+
+func TestResolveAndMergeBase(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a.json", "1")
+	root := r.commit("root")
+	r.git("checkout", "-q", "-b", "side")
+	r.write("a.json", "2")
+	side := r.commit("side")
+	r.git("checkout", "-q", "main")
+	r.write("b.json", "3")
+	head := r.commit("main")
+	repo := r.open()
+
+	for rev, want := range map[string]string{"main": head, "side": side, "side~1": root, "nope": "", "--output=x": "", "": ""} {
+		if got, err := repo.Resolve(rev); err != nil || got != want {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", rev, got, err, want)
+		}
+	}
+	if got, err := repo.MergeBase("HEAD", "side"); err != nil || got != root {
+		t.Errorf("MergeBase(HEAD, side) = %q, %v; want %q", got, err, root)
+	}
+	r.git("checkout", "-q", "--orphan", "unrelated")
+	r.write("c.json", "4")
+	r.commit("unrelated root")
+	if _, err := repo.MergeBase("HEAD", "main"); !errors.Is(err, ErrNoMergeBase) {
+		t.Errorf("MergeBase of unrelated histories: %v, want ErrNoMergeBase", err)
+	}
+}

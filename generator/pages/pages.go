@@ -1,79 +1,629 @@
-// Package pages renders the site's human pages with html/template. Every
-// value from config or tool schemas is untrusted text and reaches the page
-// only through html/template's contextual escaping.
+// Package pages renders a site's human pages: what a developer opens to
+// learn what a server offers and what changed. It knows nothing about git
+// or the build; it renders a Site, which the generator fills.
+//
+// # Pages
+//
+//	/index.html                               home: the site's prose, then its servers, agents and entity
+//	/servers/<slug>/index.html                a server: card fields, how to connect, tools, its docs
+//	/servers/<slug>/tools/<tool>/index.html   a tool: schema, unpublished changes, version history
+//	/changelog/index.html                     the change feed, for people
+//	/verify/index.html                        the DID, the key fingerprints, the verify command
+//	/<name>/index.html                        a page of the site's own (content/pages/<name>.md)
+//	/404.html                                 the page hosts send for a missing path
+//	/assets/…                                 the style sheet, the icon, and any file a site adds
+//
+// None of these can be a machine-readable document's path: documents live
+// under /.well-known/, /mcp/, /a2a/ and at a remote's path plus
+// "/server-card", and the names of those trees are reserved for pages.
+//
+// # Content
+//
+// Markdown comes from the site's content directory (ReadContent):
+// index.md is the home page's prose, servers/<slug>/README.md a server's
+// documentation (its headings moved below the page's own), and every
+// pages/<name>.md a page of its own at /<name>/, titled by its first
+// level-1 heading. Pages may be in directories: pages/guides/install.md is
+// /guides/install/, and pages/guides/index.md is /guides/, which lists the
+// pages of its directory. The navigation lists the top-level pages, in
+// file-name order; hidden files are skipped. Markdown is CommonMark with
+// GitHub's extensions (tables, strikethrough, autolinks, task lists) and
+// heading ids; raw HTML is left out and javascript: links are dropped. A
+// link to a root path ("/servers/x/") is rewritten relative to the page, so
+// that it works under a base URL with a path.
+//
+// # Templates
+//
+// Pages are html/template templates (Templates): layout.html defines
+// "layout", which every page executes, and "nav"; partials.html holds
+// shared definitions; each kind of page has its file (index.html,
+// server.html, tool.html, changelog.html, verify.html, page.html,
+// 404.html), which defines "main" and may define "title". Every file under
+// assets/ is published under /assets/. A site's own templates directory
+// replaces any of these files, and may add assets.
+//
+// Each template gets a *Page. Every path in the data is relative to the
+// site root, without a leading slash, and a template links to it as
+// {{$.Root}}{{.Path}}, so that links work wherever the site is published.
+// Everything from config and tool schemas is untrusted text and reaches the
+// page only through html/template's contextual escaping; only Markdown
+// rendered here (with raw HTML off) is inserted as HTML.
+//
+// The template function "shared" renders a template once for all pages at
+// one depth (see renderer.executeShared): the default layout renders the
+// head's links, the header with the navigation, and the footer with it.
+// Pages are rendered in parallel.
 package pages
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/yuin/goldmark/ast"
 )
 
-// Site is what the pages show.
+// Site is everything the pages show.
 type Site struct {
 	Title       string
 	Description string
-	HomeURL     string
-	CatalogURL  string
-	FeedURL     string // "" when the site has no feed
-	Servers     []Server
+	BaseURL     string // the absolute URL of the site root, ending in "/"
+	CatalogPath string // the AI Catalog
+	FeedPath    string // the change feed; "" when there is none
+	Content     Content
+	Servers     []*Server // configured servers, then removed ones
 	Agents      []Agent
-	Documents   []Link
+	Entity      *Entity   // nil when the site has none
+	Documents   []Link    // the site's machine-readable documents
+	Changes     []*Change // the change feed's entries, newest first
+	Verify      Verify
 }
 
-// Server is an MCP server as the pages show it.
+// CurrentServers returns the servers the site configures.
+func (s *Site) CurrentServers() []*Server {
+	return slices.DeleteFunc(slices.Clone(s.Servers), (*Server).removed)
+}
+
+// RemovedServers returns the servers the site no longer configures.
+func (s *Site) RemovedServers() []*Server {
+	return slices.DeleteFunc(slices.Clone(s.Servers), func(s *Server) bool { return !s.removed() })
+}
+
+// Server is an MCP server.
 type Server struct {
-	Name, Title, Description, Version string
-	CardURL                           string
-	Tools                             []Tool
+	Slug        string
+	Name        string
+	Title       string // for people; defaults to Name
+	Description string
+	Version     string
+	WebsiteURL  string
+	Repository  string // the source repository's URL
+	Remotes     []Remote
+	Documents   []Link // its Server Card (and where else it is published)
+	Tools       []*Tool
+	Removed     *Removal // the server is no longer configured
+	Unpublished bool     // not in the committed history yet
 }
 
-// Tool is one tool of a server.
+// Remote is a way to connect to a server.
+type Remote struct {
+	Type             string // "streamable-http", "sse"
+	URL              string
+	ProtocolVersions []string
+	Headers          []Input
+	Variables        []Input // variables of the URL
+}
+
+// Input is a header or URL variable a client supplies.
+type Input struct {
+	Name        string
+	Description string
+	Required    bool
+	Secret      bool
+	Default     string
+	Choices     []string
+}
+
+// Tool is one tool of a server: its current state, its published versions
+// and what the working tree would add to them.
 type Tool struct {
-	Name, Title, Description string
+	Name        string
+	Title       string // its title, or its annotations' title
+	Description string
+	// Object is the tool object as tools/list returns it: the working
+	// tree's, or for a removed tool its last published version.
+	Object     map[string]any
+	SchemaPath string     // the archived copy of Object; "" when unpublished
+	Versions   []*Version // published versions, newest first
+	Removed    *Removal   // the tool was removed from its server
+	Preview    *Preview   // uncommitted changes; nil when there are none
+
+	server *Server
+	inputs func() []Param // Params of the input schema, computed once
+}
+
+// Version is one published version of a tool.
+type Version struct {
+	Version    string
+	Time       time.Time // the commit's time
+	Class      string    // "breaking", "compatible", "cosmetic"; "" for the first version
+	Changes    []string  // what changed, one sentence each
+	SchemaPath string    // its immutable schema
+}
+
+// Removal says when something was removed.
+type Removal struct {
+	Time    time.Time
+	Version string // its last version
+}
+
+// Preview kinds.
+const (
+	PreviewNew      = "new"      // a tool that was never committed
+	PreviewChanged  = "changed"  // a new version
+	PreviewRestored = "restored" // a removed tool that the working tree brings back
+	PreviewRemoved  = "removed"  // a committed tool that the working tree drops
+)
+
+// Preview is what the next commit would add to the change feed for a tool.
+type Preview struct {
+	Kind    string // Preview*
+	Version string // the version the feed would announce
+	From    string // the latest published version ("" for a new tool)
+	Class   string // the classification of a changed tool
+	Changes []string
 }
 
 // Agent is an A2A agent.
 type Agent struct {
-	Name, Description, Version, CardURL string
+	Name, Description, Version string
+	Provider                   string
+	Skills                     []string
+	CardPath                   string
 }
 
-// Link is a titled URL.
+// Entity is the EDP entity card.
+type Entity struct {
+	Items    []EntityItem
+	CardPath string
+}
+
+// EntityItem is one business of the entity card.
+type EntityItem struct {
+	Name     string
+	Location string
+	MCPs     []string // the endpoints acting for it
+}
+
+// Link is a titled path or URL.
 type Link struct {
-	Title, URL string
+	Title string
+	Path  string
 }
 
-// page is the data of one template execution.
-type page struct {
-	Site      *Site
+// Change kinds.
+const (
+	ChangeAnnouncement = "announcement"
+	ChangeSchema       = "schema-change"
+	ChangeDeprecation  = "deprecation"
+)
+
+// Change is one entry of the change feed, for people.
+type Change struct {
+	Kind    string // Change*
+	Badge   string // "new", "breaking", "compatible", "cosmetic", "deprecated", "removed"
+	Time    time.Time
+	Summary string
+	Changes []string // a schema change's texts
+	Server  *Server  // the server it is about, when it has a page
+	Tool    *Tool    // the tool it is about, when it has a page
+}
+
+// Path is the page about the change's endpoint, or "".
+func (c *Change) Path() string {
+	switch {
+	case c.Tool != nil:
+		return c.Tool.Path()
+	case c.Server != nil:
+		return c.Server.Path()
+	}
+	return ""
+}
+
+// Verify is what a reader needs to check the site's signatures.
+type Verify struct {
+	DID     string
+	DIDPath string
+	Command string // the command that verifies the site
+	Keys    []Key
+}
+
+// Key is one of the site's public keys, in every form readers compare.
+type Key struct {
+	ID        string // the DID URL's fragment
+	Current   bool   // the key signing now (else a previous one)
+	Base64URL string // "u…", the agent-feed reference form
+	Multikey  string // "z6Mk…"
+	SHA256    string // hex SHA-256 of the raw 32-byte key
+}
+
+// Path is the server's page.
+func (s *Server) Path() string { return "servers/" + s.Slug + "/" }
+
+// DisplayTitle is the title, or the name.
+func (s *Server) DisplayTitle() string {
+	if s.Title != "" {
+		return s.Title
+	}
+	return s.Name
+}
+
+func (s *Server) removed() bool { return s.Removed != nil }
+
+// Current returns the tools the server has now (including unpublished ones).
+func (s *Server) Current() []*Tool {
+	return slices.DeleteFunc(slices.Clone(s.Tools), (*Tool).removed)
+}
+
+// RemovedTools returns the tools the server no longer has.
+func (s *Server) RemovedTools() []*Tool {
+	return slices.DeleteFunc(slices.Clone(s.Tools), func(t *Tool) bool { return !t.removed() })
+}
+
+func (t *Tool) removed() bool { return t.Removed != nil }
+
+// Path is the tool's page.
+func (t *Tool) Path() string { return t.server.Path() + "tools/" + t.Name + "/" }
+
+// Server returns the server the tool belongs to.
+func (t *Tool) Server() *Server { return t.server }
+
+// Latest returns the newest published version, or nil.
+func (t *Tool) Latest() *Version {
+	if len(t.Versions) == 0 {
+		return nil
+	}
+	return t.Versions[0]
+}
+
+// hints are the MCP tool annotations a reader should know, by name.
+var hints = []struct{ key, label string }{
+	{"readOnlyHint", "read-only"},
+	{"destructiveHint", "destructive"},
+	{"idempotentHint", "idempotent"},
+	{"openWorldHint", "open world"},
+}
+
+// Hints lists the behaviour hints the tool's annotations set to true.
+func (t *Tool) Hints() []string {
+	a := annotations(t.Object)
+	var out []string
+	for _, h := range hints {
+		if a[h.key] == true {
+			out = append(out, h.label)
+		}
+	}
+	return out
+}
+
+func annotations(tool map[string]any) map[string]any {
+	a, _ := tool["annotations"].(map[string]any)
+	return a
+}
+
+// Inputs lists the tool's parameters.
+func (t *Tool) Inputs() []Param {
+	if t.inputs == nil {
+		return Params(t.Object["inputSchema"])
+	}
+	return t.inputs()
+}
+
+// Outputs lists the fields of the tool's structured result, if it declares one.
+func (t *Tool) Outputs() []Param { return Params(t.Object["outputSchema"]) }
+
+// HasOutput reports whether the tool declares an output schema.
+func (t *Tool) HasOutput() bool { return t.Object["outputSchema"] != nil }
+
+// JSON is the tool object, indented.
+func (t *Tool) JSON() string { return indentJSON(t.Object) }
+
+// Page kinds, which are also the names of their templates without ".html".
+const (
+	KindHome      = "index"
+	KindServer    = "server"
+	KindTool      = "tool"
+	KindChangelog = "changelog"
+	KindVerify    = "verify"
+	KindPage      = "page"
+	KindNotFound  = "404"
+)
+
+// Page is the data of one template execution.
+type Page struct {
+	Site        *Site
+	Kind        string // Kind*
+	Title       string // the page's own title; "" on the home page
+	Description string
+	Path        string // the page's path: "", "servers/forecast/", …
+	// Root leads from the page to the site root: "./", "../", "../../"…;
+	// on the 404 page, which hosts send for any path, the site's URL.
+	Root      string
 	Canonical string
+	Nav       []Link        // what the navigation lists: changelog, verify, the top-level Markdown pages
+	Content   template.HTML // rendered Markdown: the home prose, a server's docs, a page
+	Server    *Server
+	Tool      *Tool
+	Children  []*MarkdownPage // on a Markdown page: the pages in its directory
+	Style     template.CSS    // the style sheet, inlined on the 404 page
 }
 
-// Render renders the pages from the templates in tfs and returns them by site path.
-func Render(s *Site, tfs fs.FS) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	for _, p := range []struct{ file, path, canonical string }{
-		{"index.html", "/index.html", ""},
-		{"404.html", "/404.html", "404.html"},
-	} {
-		body, err := render(tfs, p.file, page{Site: s, Canonical: s.HomeURL + p.canonical})
+// File is one rendered file.
+type File struct {
+	Path string // "/servers/forecast/index.html"
+	Body []byte
+}
+
+// Render renders every page and asset of the site with the templates in
+// tfs (see Templates): the pages in the order of the package comment's
+// list, then the assets. It links each tool to its server.
+func Render(s *Site, tfs fs.FS) ([]File, error) {
+	for _, srv := range s.Servers {
+		for _, t := range srv.Tools {
+			t.server = srv
+			// The server's page and the tool's both list them.
+			t.inputs = sync.OnceValue(func() []Param { return Params(t.Object["inputSchema"]) })
+		}
+	}
+	r, err := newRenderer(s, tfs)
+	if err != nil {
+		return nil, err
+	}
+	jobs, err := r.plan()
+	if err != nil {
+		return nil, err
+	}
+	files, err := r.runAll(jobs)
+	if err != nil {
+		return nil, err
+	}
+	assets, err := r.assets()
+	return append(files, assets...), err
+}
+
+// renderer holds one rendering's parsed templates.
+type renderer struct {
+	site      *Site
+	tfs       fs.FS
+	templates map[string]*template.Template // by kind
+	markdown  *markdown
+	nav       []Link
+
+	mu     sync.Mutex
+	shared map[sharedKey]template.HTML
+}
+
+// sharedKey is what a shared template's output depends on.
+type sharedKey struct {
+	name, kind, root, path string
+	inline                 bool // the page inlines its style
+}
+
+func newRenderer(s *Site, tfs fs.FS) (*renderer, error) {
+	r := &renderer{site: s, tfs: tfs, templates: map[string]*template.Template{}, markdown: newMarkdown(), shared: map[sharedKey]template.HTML{}}
+	for _, kind := range []string{KindHome, KindServer, KindTool, KindChangelog, KindVerify, KindPage, KindNotFound} {
+		t, err := template.New(kind).Funcs(funcs).Funcs(template.FuncMap{"shared": r.executeShared}).
+			ParseFS(tfs, "layout.html", "partials.html", kind+".html")
+		if err != nil {
+			return nil, fmt.Errorf("templates: %v", err)
+		}
+		r.templates[kind] = t
+	}
+	r.nav = []Link{{Title: "Changelog", Path: "changelog/"}, {Title: "Verify", Path: "verify/"}}
+	for _, m := range s.Content.Pages {
+		if m.TopLevel() {
+			r.nav = append(r.nav, Link{Title: m.Title, Path: m.Path()})
+		}
+	}
+	return r, nil
+}
+
+// job is one page to render, with its Markdown (if any).
+type job struct {
+	page *Page
+	file string
+	src  []byte   // Markdown to render as the page's Content
+	doc  ast.Node // src parsed; nil to parse it, keeping ids and with its highest heading at level top
+	ids  []string
+	top  int
+}
+
+// plan lists every page.
+func (r *renderer) plan() ([]job, error) {
+	s := r.site
+	jobs := []job{r.job(&Page{Kind: KindHome, Description: s.Description}, s.Content.Home)}
+	for _, srv := range s.Servers {
+		j := r.job(&Page{Kind: KindServer, Title: srv.DisplayTitle(), Description: srv.Description, Path: srv.Path(), Server: srv}, s.Content.ServerDocs[srv.Slug])
+		// The docs go under the page's "Documentation" heading, an h2.
+		j.top = 3
+		for _, t := range srv.Tools {
+			j.ids = append(j.ids, "tool-"+t.Name)
+		}
+		jobs = append(jobs, j)
+		for _, t := range srv.Tools {
+			jobs = append(jobs, r.job(&Page{Kind: KindTool, Title: t.Name, Description: t.Description, Path: t.Path(), Server: srv, Tool: t}, nil))
+		}
+	}
+	jobs = append(jobs,
+		r.job(&Page{Kind: KindChangelog, Title: "Changelog", Path: "changelog/"}, nil),
+		r.job(&Page{Kind: KindVerify, Title: "Verify this site", Path: "verify/"}, nil),
+	)
+	children := map[string][]*MarkdownPage{}
+	for _, m := range s.Content.Pages {
+		if parent := m.parent(); parent != "" {
+			children[parent] = append(children[parent], m)
+		}
+	}
+	for _, m := range s.Content.Pages {
+		j := r.job(&Page{Kind: KindPage, Title: m.Title, Path: m.Path(), Children: children[m.Name]}, m.Source)
+		j.doc = m.doc
+		jobs = append(jobs, j)
+	}
+	notFound, err := r.notFound()
+	return append(jobs, notFound), err
+}
+
+// executeShared is the template function "shared": it renders the named
+// template for a page, once for all pages at the page's depth (and once
+// for each page the navigation lists, which it may mark), from a Page with
+// only Site, Kind, Nav, Root, Style and, on a listed page, Path. Used for
+// the frame around every page, it saves most of the rendering time:
+// html/template spends microseconds on every value it writes.
+func (r *renderer) executeShared(name string, p *Page) (template.HTML, error) {
+	key := sharedKey{name: name, kind: p.Kind, root: p.Root, inline: p.Style != ""}
+	if slices.ContainsFunc(r.nav, func(l Link) bool { return l.Path == p.Path }) {
+		key.path = p.Path
+	}
+	r.mu.Lock()
+	html, ok := r.shared[key]
+	r.mu.Unlock()
+	if ok {
+		return html, nil
+	}
+	data := &Page{Site: r.site, Kind: key.kind, Nav: r.nav, Root: key.root, Path: key.path, Style: p.Style}
+	var b strings.Builder
+	if err := r.templates[p.Kind].ExecuteTemplate(&b, name, data); err != nil {
+		return "", err
+	}
+	html = template.HTML(b.String()) // safe: the output of html/template
+	r.mu.Lock()
+	r.shared[key] = html
+	r.mu.Unlock()
+	return html, nil
+}
+
+// job is the job of rendering p, with src as its Markdown, at its path.
+func (r *renderer) job(p *Page, src []byte) job {
+	p.Site, p.Nav, p.Root, p.Canonical = r.site, r.nav, rootOf(p.Path), r.site.BaseURL+p.Path
+	return job{page: p, file: "/" + p.Path + "index.html", src: src, ids: slices.Clone(reservedIDs[p.Kind])}
+}
+
+// notFound is the 404 page. Hosts send it for any missing path, at any
+// depth, so it links through the site's URL and carries its style.
+func (r *renderer) notFound() (job, error) {
+	css, err := fs.ReadFile(r.tfs, "assets/style.css")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return job{}, fmt.Errorf("templates: %v", err)
+	}
+	p := &Page{Kind: KindNotFound, Title: "Page not found", Site: r.site, Nav: r.nav, Root: r.site.BaseURL,
+		Canonical: r.site.BaseURL + "404.html", Style: template.CSS(css)}
+	return job{page: p, file: "/404.html"}, nil
+}
+
+// runAll renders the jobs and returns their files in the jobs' order, or
+// the first job's error.
+func (r *renderer) runAll(jobs []job) ([]File, error) {
+	files := make([]File, len(jobs))
+	errs := make([]error, len(jobs))
+	parallel(len(jobs), func(i int) { files[i], errs[i] = r.run(jobs[i]) })
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		out[p.path] = body
 	}
-	return out, nil
+	return files, nil
 }
 
-func render(tfs fs.FS, file string, data page) ([]byte, error) {
-	t, err := template.ParseFS(tfs, "layout.html", file)
-	if err != nil {
-		return nil, fmt.Errorf("template %s: %v", file, err)
+// parallel calls f(0) … f(n-1) on every processor.
+func parallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func (r *renderer) run(j job) (File, error) {
+	p := j.page
+	if j.src != nil {
+		doc := j.doc
+		if doc == nil {
+			doc = r.markdown.parse(j.src, p.Root, j.ids, j.top)
+		}
+		html, err := r.markdown.render(doc, j.src)
+		if err != nil {
+			return File{}, fmt.Errorf("rendering the Markdown of %s: %v", j.file, err)
+		}
+		p.Content = html
 	}
 	var b bytes.Buffer
-	if err := t.ExecuteTemplate(&b, "layout", data); err != nil {
-		return nil, fmt.Errorf("template %s: %v", file, err)
+	if err := r.templates[p.Kind].ExecuteTemplate(&b, "layout", p); err != nil {
+		return File{}, fmt.Errorf("rendering %s: %v", j.file, err)
 	}
-	return b.Bytes(), nil
+	return File{Path: j.file, Body: b.Bytes()}, nil
+}
+
+// assets are the files under assets/.
+func (r *renderer) assets() ([]File, error) {
+	var files []File
+	err := fs.WalkDir(r.tfs, "assets", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		body, err := fs.ReadFile(r.tfs, p)
+		if err != nil {
+			return err
+		}
+		files = append(files, File{Path: "/" + p, Body: body})
+		return nil
+	})
+	return files, err
+}
+
+// rootOf returns the relative path from a page's directory to the root.
+func rootOf(pagePath string) string {
+	depth := strings.Count(pagePath, "/")
+	if depth == 0 {
+		return "./"
+	}
+	return strings.Repeat("../", depth)
+}
+
+// funcs are the template functions.
+var funcs = template.FuncMap{
+	"date":     func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+	"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"join":     strings.Join,
+	"ticks":    ticks,
+}
+
+// ticks escapes s and shows its `quoted` parts as code, as change texts
+// quote names.
+func ticks(s string) template.HTML {
+	parts := strings.Split(s, "`")
+	if len(parts)%2 == 0 { // an unpaired backtick: show it as it is
+		return template.HTML(template.HTMLEscapeString(s))
+	}
+	var b strings.Builder
+	for i, part := range parts {
+		if i%2 == 1 {
+			b.WriteString("<code>" + template.HTMLEscapeString(part) + "</code>")
+		} else {
+			b.WriteString(template.HTMLEscapeString(part))
+		}
+	}
+	return template.HTML(b.String())
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,9 +24,10 @@ func TestLoadDuringRebuilds(t *testing.T) {
 	}
 	config := exampleSite(t)
 	h := serveSite(t, config, Options{Debounce: 10 * time.Millisecond})
+	// The edits below rename a tool, so its pages come and go: leave them out.
 	var paths []string
 	for p := range h.srv.state.Load().files {
-		if !hostOnly[p] {
+		if !hostOnly[p] && !strings.HasPrefix(p, "/servers/forecast/tools/") {
 			paths = append(paths, p)
 		}
 	}

@@ -32,6 +32,7 @@ type Config struct {
 	Agents       []Agent       `toml:"agents"`
 	Entity       *Entity       `toml:"entity"`
 	Deprecations []Deprecation `toml:"deprecations"`
+	Breaking     []Breaking    `toml:"breaking"`
 	Deploy       Deploy        `toml:"deploy"`
 
 	// File is the path the config was read from; Dir is its directory, against
@@ -236,6 +237,18 @@ type Deprecation struct {
 	Replacement string `toml:"replacement"`
 	Reason      string `toml:"reason"`
 }
+
+// Breaking acknowledges a breaking change as intended, so that wellknown
+// check lets it through: the endpoint (a server name, or "<server
+// name>#<tool name>") and the version its change goes to, or Removed.
+type Breaking struct {
+	Endpoint string `toml:"endpoint"`
+	To       string `toml:"to"`
+	Reason   string `toml:"reason"`
+}
+
+// Removed is the Breaking.To of an endpoint's removal.
+const Removed = "removed"
 
 // Deploy holds the hosting settings.
 type Deploy struct {

@@ -78,6 +78,8 @@ func TestValidationProblems(t *testing.T) {
 			[]string{"site.toml:5: sunset 2026-01-01T00:00:00Z is before announced_at"}},
 		{"deploy", "base_url = \"https://example.com\"\n[deploy]\ntargets = [\"vercel\"]\ncname = \"Not A Host\"\n[[deploy.redirects]]\nfrom = \"x\"\nto = \"/y\"\nstatus = 418",
 			[]string{"deploy target \"vercel\"", "deploy.cname", "site.toml:6: redirect from \"x\"", "site.toml:8: redirect status 418"}},
+		{"breaking acknowledgements", "base_url = \"https://example.com\"\n[[breaking]]\nendpoint = \"weather#get\"\nto = \"2\"\n[[breaking]]\nendpoint = \"com.example/weather#get forecast\"\nto = \"removed\"\n[[breaking]]\nendpoint = \"com.example/weather\"\nto = \"removed\"\n[[breaking]]\nendpoint = \"com.example/weather#get_forecast\"\nto = \"2.0.0\"\nreason = \"r\"",
+			[]string{"site.toml:3: breaking endpoint \"weather#get\" is not a server name", "site.toml:4: breaking to \"2\" is neither a version like 2.0.0 nor \"removed\"", "site.toml:6: breaking endpoint \"com.example/weather#get forecast\""}},
 		{"previous key", "base_url = \"https://example.com\"\n[[signing.previous]]\nid = \"key-0\"\npublic_key = \"zNope\"", []string{"site.toml:4: signing.previous \"key-0\""}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

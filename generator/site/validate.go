@@ -18,6 +18,8 @@ import (
 var (
 	slugPattern     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 	keyIDPattern    = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+	endpointPattern = regexp.MustCompile(`^[^/#\s]+/[^/#\s]+(#[A-Za-z0-9_.-]+)?$`)
+	versionPattern  = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
 	hostnamePattern = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
 )
 
@@ -34,6 +36,7 @@ func (c *Config) validate() error {
 	c.validateAgents(&v)
 	c.validateEntity(&v)
 	c.validateDeprecations(&v)
+	c.validateBreaking(&v)
 	c.validateDeploy(&v)
 	return errors.Join(v.problems...)
 }
@@ -210,6 +213,21 @@ func (c *Config) validateDeprecations(v *validator) {
 		}
 		if err1 == nil && err2 == nil && sunset.Before(announced) {
 			v.add(c.Errorf(at+".sunset", "sunset %s is before announced_at %s", d.Sunset, d.AnnouncedAt))
+		}
+	}
+}
+
+// validateBreaking checks the form of each acknowledgement; wellknown check
+// matches them against the changes.
+func (c *Config) validateBreaking(v *validator) {
+	for i, b := range c.Breaking {
+		at := fmt.Sprintf("breaking.%d", i)
+		if !endpointPattern.MatchString(b.Endpoint) {
+			v.add(c.Errorf(at+".endpoint", "breaking endpoint %q is not a server name or <server name>#<tool name>", b.Endpoint).
+				WithHint(`name the endpoint as the feed does, e.g. endpoint = "com.example/weather#get_forecast"`))
+		}
+		if b.To != Removed && !versionPattern.MatchString(b.To) {
+			v.add(c.Errorf(at+".to", "breaking to %q is neither a version like 2.0.0 nor %q", b.To, Removed))
 		}
 	}
 }

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/check"
+	"github.com/wellknown-dev/wellknown/generator/diag"
+)
+
+type checkSummary struct {
+	OK       bool          `json:"ok"`
+	Base     *check.Base   `json:"base,omitempty"`
+	Entries  []check.Entry `json:"entries"`
+	Warnings []string      `json:"warnings"`
+	Errors   []string      `json:"errors,omitempty"`
+	// Acknowledge is the site.toml text that would acknowledge every failed
+	// entry, if the breaking changes are intended.
+	Acknowledge string `json:"acknowledge,omitempty"`
+}
+
+func (c *cli) check(args []string) int {
+	fs := c.newFlags("check", "[--base REF] [--config FILE] [--json]")
+	var opt check.Options
+	fs.StringVar(&opt.Base, "base", "", "the branch or commit to compare with (default: the merge base of HEAD and the default branch)")
+	fs.StringVar(&opt.Build.ConfigPath, "config", "site.toml", "the site definition")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		c.errorf("check takes no arguments (got %q)", fs.Arg(0))
+		c.hintf("name the revision to compare with: --base %s", fs.Arg(0))
+		return 2
+	}
+	opt.Build.Getenv = os.Getenv
+	annotate := os.Getenv("GITHUB_ACTIONS") == "true"
+
+	res, err := check.Run(opt)
+	if err != nil {
+		if annotate {
+			for _, e := range diag.List(err) {
+				c.annotate("error", e)
+			}
+		}
+		if *asJSON {
+			sum := checkSummary{Entries: []check.Entry{}, Warnings: []string{}}
+			for _, e := range diag.List(err) {
+				sum.Errors = append(sum.Errors, e.Error())
+			}
+			c.printJSON(sum)
+		}
+		return c.fail(err)
+	}
+	c.reportCheck(res, *asJSON, annotate)
+	if !res.OK() {
+		return 1
+	}
+	return 0
+}
+
+// reportCheck prints the entries on standard output (or as JSON), and the
+// warnings and failures on standard error, also as GitHub Actions
+// annotations when annotate.
+func (c *cli) reportCheck(res *check.Result, asJSON, annotate bool) {
+	c.reportWarnings(res.Warnings, annotate)
+	problems, acknowledge := c.reportFailures(res.Entries, annotate)
+	if asJSON {
+		c.printJSON(checkSummary{OK: res.OK(), Base: &res.Base, Entries: append([]check.Entry{}, res.Entries...),
+			Warnings: errorTexts(res.Warnings), Errors: problems, Acknowledge: strings.Join(acknowledge, "\n")})
+		return
+	}
+	c.printEntries(res)
+	if len(acknowledge) > 0 {
+		fmt.Fprintf(c.stdout, "\nIf the breaking changes are intended, add to site.toml:\n\n%s", strings.Join(acknowledge, "\n"))
+	}
+}
+
+func (c *cli) reportWarnings(warnings []*diag.Error, annotate bool) {
+	for _, w := range warnings {
+		c.warnf("%v", w)
+		if w.Hint != "" {
+			c.hintf("%s", w.Hint)
+		}
+		if annotate {
+			c.annotate("warning", w)
+		}
+	}
+}
+
+// reportFailures prints an error for each failed entry, and returns the
+// errors and the site.toml tables that would acknowledge them.
+func (c *cli) reportFailures(entries []check.Entry, annotate bool) (problems, acknowledge []string) {
+	for _, e := range entries {
+		if !e.Failed() {
+			continue
+		}
+		p := e.Problem()
+		c.errorf("%v", p)
+		if len(problems) == 0 {
+			c.hintf("%s", p.Hint) // the same for every failure
+		}
+		if annotate {
+			c.annotate("error", diag.Errorf(p.File, p.Line, "%s\n\nIf it is intended, add to site.toml:\n\n%s", p.Msg, strings.TrimSuffix(e.Acknowledgement(), "\n")))
+		}
+		problems = append(problems, p.Error())
+		acknowledge = append(acknowledge, e.Acknowledgement())
+	}
+	return problems, acknowledge
+}
+
+func (c *cli) printEntries(res *check.Result) {
+	since := fmt.Sprintf("%s (%s)", res.Base.Ref, res.Base.ShortCommit())
+	if res.Base.MergeBase {
+		since = fmt.Sprintf("the merge base of HEAD and %s (%s)", res.Base.Ref, res.Base.ShortCommit())
+	}
+	if len(res.Entries) == 0 {
+		fmt.Fprintf(c.stdout, "no new feed entries since %s\n", since)
+		return
+	}
+	fmt.Fprintf(c.stdout, "%s since %s:\n", plural(len(res.Entries), "new feed entry"), since)
+	for _, e := range res.Entries {
+		line := fmt.Sprintf("  %-10s  %s", e.Class, e.Summary)
+		if e.AcknowledgedBy != "" {
+			line += " (acknowledged by " + e.AcknowledgedBy + ")"
+		}
+		fmt.Fprintln(c.stdout, line)
+	}
+}
+
+// annotate prints err as a GitHub Actions workflow command, which the
+// runner shows on the file and line it names.
+func (c *cli) annotate(kind string, err error) {
+	var props []string
+	var d *diag.Error
+	msg := err.Error()
+	if errors.As(err, &d) && d.File != "" {
+		props = append(props, "file="+escapeProperty(d.File))
+		if d.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", d.Line))
+		}
+		if err == error(d) {
+			msg = d.Msg // the location is in the properties
+		}
+	}
+	command := kind
+	if len(props) > 0 {
+		command += " " + strings.Join(props, ",")
+	}
+	fmt.Fprintf(c.stderr, "::%s::%s\n", command, escapeData(msg))
+}
+
+// escapeData escapes a workflow command's message.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a workflow command's property value.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func errorTexts(errs []*diag.Error) []string {
+	out := []string{}
+	for _, e := range errs {
+		out = append(out, e.Error())
+	}
+	return out
+}

@@ -1,0 +1,370 @@
+// Package check reviews a branch before it is merged. It builds the site's
+// change feed twice, at a base revision and at HEAD, and reports the entries
+// HEAD adds, each with its class:
+//
+//   - breaking: a schema change whose x-compat is breaking, or a deprecation
+//     whose sunset is not after the entry itself (an endpoint removed, or
+//     deprecated with a sunset already past);
+//   - compatible or cosmetic: a schema change of that x-compat, and an
+//     endpoint announcement (a new tool or server, a new server version or
+//     endpoint URL), which is compatible;
+//   - notice: a deprecation announced ahead of its sunset.
+//
+// A breaking entry fails the check unless it is acknowledged, either by a
+// [[breaking]] table of site.toml naming its endpoint and the version it goes
+// to ("removed" for a removal, and a server's removal covers its tools), or,
+// for a removal, by a deprecation of the endpoint that the base's feed
+// already announced and whose sunset the removal comes after. An
+// acknowledgement that matches no breaking entry of HEAD's whole feed is
+// reported as a warning; one that matches an older entry is kept quiet, since
+// acknowledgements stay in site.toml after their branch is merged.
+//
+// Entries are compared by id. Ids derive from content, never from commits, so
+// an entry the base has is not new even where the branch's history places it
+// at another commit (after a merge of the base into the branch).
+//
+// Both builds run in memory and sign with a throwaway key: a check writes
+// nothing and needs no secret.
+package check
+
+import (
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator"
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/generator/site"
+)
+
+// Class says what an entry means for the feed's readers.
+type Class string
+
+// The classes of entries.
+const (
+	Breaking   Class = "breaking"
+	Compatible Class = "compatible"
+	Cosmetic   Class = "cosmetic"
+	Notice     Class = "notice"
+)
+
+// Options are the inputs of a check.
+type Options struct {
+	// Build describes the site as for a build; Run sets its Rev, Key and
+	// IgnoreUncommitted.
+	Build generator.Options
+	// Base is the revision to compare with; "" means the merge base of HEAD
+	// and the default branch.
+	Base string
+}
+
+// Result is a finished check.
+type Result struct {
+	Base     Base
+	Entries  []Entry       // the entries HEAD adds, in feed order
+	Warnings []*diag.Error // the build's warnings, and acknowledgements that match nothing
+}
+
+// Base is the revision HEAD was compared with.
+type Base struct {
+	Ref       string `json:"ref"`        // as given, or the default branch found
+	Commit    string `json:"commit"`     // the commit compared with
+	MergeBase bool   `json:"merge_base"` // Commit is the merge base of HEAD and Ref
+}
+
+// ShortCommit abbreviates Commit for people.
+func (b Base) ShortCommit() string {
+	if len(b.Commit) > 12 {
+		return b.Commit[:12]
+	}
+	return b.Commit
+}
+
+// Entry is one feed entry HEAD adds.
+type Entry struct {
+	ID         string `json:"id"`
+	Type       string `json:"type"`
+	EndpointID string `json:"endpoint_id"`
+	Class      Class  `json:"class"`
+	From       string `json:"from,omitempty"` // a schema change's previous version
+	To         string `json:"to,omitempty"`   // the version it goes to, or "removed"
+	Summary    string `json:"summary"`
+	// File and Line locate the change: the tool file for a tool's new
+	// version, else site.toml (line 0 when no key of it is about the entry).
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+	// AcknowledgedBy says what lets a breaking entry through; empty when
+	// nothing does.
+	AcknowledgedBy string `json:"acknowledged_by,omitempty"`
+
+	updated time.Time
+	sunset  time.Time // deprecations only
+}
+
+// OK reports whether no entry fails the check.
+func (r *Result) OK() bool {
+	for _, e := range r.Entries {
+		if e.Failed() {
+			return false
+		}
+	}
+	return true
+}
+
+// Failed reports whether e fails the check: breaking and not acknowledged.
+func (e Entry) Failed() bool { return e.Class == Breaking && e.AcknowledgedBy == "" }
+
+// Problem describes a failed entry, located at its file.
+func (e Entry) Problem() *diag.Error {
+	return diag.Errorf(e.File, e.Line, "breaking change not acknowledged: %s", e.Summary).
+		WithHint("if it is intended, acknowledge it with a [[breaking]] table in site.toml, as the report shows")
+}
+
+// Acknowledgement returns the site.toml table that acknowledges e.
+func (e Entry) Acknowledgement() string {
+	return fmt.Sprintf("[[breaking]]\nendpoint = %q\nto = %q\n", e.EndpointID, e.To)
+}
+
+// Run checks HEAD against the base.
+func Run(opt Options) (*Result, error) {
+	key := throwawayKey()
+	headOpt := opt.Build
+	headOpt.Rev, headOpt.Key, headOpt.IgnoreUncommitted = "", &key, false
+	head, err := generator.Build(headOpt)
+	if err != nil {
+		return nil, err
+	}
+	repo, err := history.Open(head.Config.Dir)
+	if err != nil {
+		return nil, err
+	}
+	getenv := opt.Build.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	base, err := findBase(repo, opt.Base, getenv)
+	if err != nil {
+		return nil, err
+	}
+	baseOpt := headOpt
+	baseOpt.Rev, baseOpt.IgnoreUncommitted = base.Commit, true
+	old, err := generator.Build(baseOpt)
+	if err != nil {
+		return nil, atBase(base, err)
+	}
+	return compare(base, old, head, repo.Root())
+}
+
+// throwawayKey signs the check's builds, whose output nobody sees. A fixed
+// seed keeps them reproducible.
+func throwawayKey() didweb.SigningKey {
+	return didweb.SigningKey{Private: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)), Source: "a throwaway key"}
+}
+
+// atBase says that the errors of the base's build are about the base.
+func atBase(base Base, err error) error {
+	problems := diag.List(err)
+	for i, p := range problems {
+		problems[i] = fmt.Errorf("building the feed of %s (%s): %w", base.Ref, base.ShortCommit(), p)
+	}
+	return errors.Join(problems...)
+}
+
+// compare classifies the entries head adds to old's feed and looks for
+// their acknowledgements.
+func compare(base Base, old, head *generator.Result, repoRoot string) (*Result, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	c := &comparison{cfg: head.Config, files: toolFiles(head, repoRoot, cwd), announced: map[string][]time.Time{}}
+	published := map[string]bool{}
+	for _, e := range old.Entries {
+		published[e.ID] = true
+		if entry, err := classify(e); err == nil && entry.Class == Notice {
+			c.announced[entry.EndpointID] = append(c.announced[entry.EndpointID], entry.sunset)
+		}
+	}
+	r := &Result{Base: base}
+	var all []Entry
+	for _, e := range head.Entries {
+		entry, err := classify(e)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, entry)
+		if !published[e.ID] {
+			c.locate(&entry)
+			entry.AcknowledgedBy = c.acknowledgedBy(entry)
+			r.Entries = append(r.Entries, entry)
+		}
+	}
+	for _, w := range head.Warnings {
+		r.Warnings = append(r.Warnings, diag.Errorf("", 0, "%s", w))
+	}
+	r.Warnings = append(r.Warnings, c.unmatched(all)...)
+	return r, nil
+}
+
+// payload holds the fields of every entry type that a check reads.
+type payload struct {
+	EndpointID string `json:"endpoint-id"`
+	From       string `json:"from-version"`
+	To         string `json:"to-version"`
+	Version    string `json:"version"`
+	Compat     string `json:"x-compat"`
+	Sunset     string `json:"sunset"`
+}
+
+// classify reads an entry's class from its payload, as a reader would.
+func classify(e agentfeed.Entry) (Entry, error) {
+	var p payload
+	if err := json.Unmarshal(e.Content, &p); err != nil {
+		return Entry{}, fmt.Errorf("feed entry %s: %v", e.ID, err)
+	}
+	updated, err := time.Parse(time.RFC3339, e.Updated)
+	if err != nil {
+		return Entry{}, fmt.Errorf("feed entry %s: updated: %v", e.ID, err)
+	}
+	out := Entry{ID: e.ID, Type: e.Type, EndpointID: p.EndpointID, Summary: e.Summary, updated: updated}
+	switch e.Type {
+	case agentfeed.TypeSchemaChange:
+		out.From, out.To, out.Class = p.From, p.To, Class(p.Compat)
+		if out.Class != Compatible && out.Class != Cosmetic {
+			out.Class = Breaking // what is not known to be harmless is not
+		}
+	case agentfeed.TypeAnnouncement:
+		out.To, out.Class = p.Version, Compatible
+	case agentfeed.TypeDeprecation:
+		if out.sunset, err = time.Parse(time.RFC3339, p.Sunset); err != nil {
+			return Entry{}, fmt.Errorf("feed entry %s: sunset: %v", e.ID, err)
+		}
+		out.Class = Notice
+		if !out.sunset.After(updated) {
+			out.Class, out.To = Breaking, site.Removed
+		}
+	default:
+		return Entry{}, fmt.Errorf("feed entry %s: unknown type %q", e.ID, e.Type)
+	}
+	return out, nil
+}
+
+// comparison holds what locating and acknowledging entries needs.
+type comparison struct {
+	cfg       *site.Config
+	files     map[string]string      // "<endpoint id>@<version>" → the tool file of that version
+	announced map[string][]time.Time // endpoint id → sunsets of its deprecations in the base's feed
+}
+
+// toolFiles maps each version of each tool read from the site's repository
+// to its file, relative to the working directory as a user would write it.
+func toolFiles(head *generator.Result, repoRoot, cwd string) map[string]string {
+	inSiteRepo := map[string]bool{}
+	for _, s := range head.Config.Servers {
+		inSiteRepo[s.Name] = s.Repo == ""
+	}
+	files := map[string]string{}
+	for _, s := range head.Timeline.Servers {
+		if !inSiteRepo[s.Name] {
+			continue // another repository's paths mean nothing here
+		}
+		for _, t := range s.Tools {
+			for _, v := range t.Versions {
+				path := filepath.Join(repoRoot, filepath.FromSlash(v.Tool.File))
+				if rel, err := filepath.Rel(cwd, path); err == nil {
+					path = rel
+				}
+				files[t.EndpointID()+"@"+v.Version] = path
+			}
+		}
+	}
+	return files
+}
+
+// locate points an entry at the tool file of the version it is about, or at
+// the site.toml key of its server or deprecation.
+func (c *comparison) locate(e *Entry) {
+	if file, ok := c.files[e.EndpointID+"@"+e.To]; ok {
+		e.File, e.Line = file, 1
+		return
+	}
+	e.File = c.cfg.File
+	if e.Type == agentfeed.TypeDeprecation {
+		for i, d := range c.cfg.Deprecations {
+			if d.Endpoint == e.EndpointID {
+				e.Line = c.cfg.Line(fmt.Sprintf("deprecations.%d", i))
+				return
+			}
+		}
+	}
+	server, _, _ := strings.Cut(e.EndpointID, "#")
+	for i, s := range c.cfg.Servers {
+		if s.Name == server {
+			e.Line = c.cfg.Line(fmt.Sprintf("servers.%d", i))
+			return
+		}
+	}
+}
+
+// acknowledgedBy says what acknowledges a breaking entry, or "".
+func (c *comparison) acknowledgedBy(e Entry) string {
+	if e.Class != Breaking {
+		return ""
+	}
+	for i, b := range c.cfg.Breaking {
+		if acknowledges(b, e) {
+			by := fmt.Sprintf("[[breaking]] at %s:%d", c.cfg.File, c.cfg.Line(fmt.Sprintf("breaking.%d", i)))
+			if b.Reason != "" {
+				by += ": " + b.Reason
+			}
+			return by
+		}
+	}
+	if e.To != site.Removed {
+		return ""
+	}
+	server, _, _ := strings.Cut(e.EndpointID, "#")
+	for _, id := range []string{e.EndpointID, server} {
+		for _, sunset := range c.announced[id] {
+			if !sunset.After(e.updated) {
+				return fmt.Sprintf("the deprecation of %s with sunset %s", id, sunset.Format(time.RFC3339))
+			}
+		}
+	}
+	return ""
+}
+
+// acknowledges reports whether b acknowledges the breaking entry e.
+func acknowledges(b site.Breaking, e Entry) bool {
+	if b.To != e.To {
+		return false
+	}
+	server, _, _ := strings.Cut(e.EndpointID, "#")
+	return b.Endpoint == e.EndpointID || b.To == site.Removed && b.Endpoint == server
+}
+
+// unmatched warns about each acknowledgement that matches no breaking entry
+// of the feed, a typo or a leftover.
+func (c *comparison) unmatched(entries []Entry) []*diag.Error {
+	var warnings []*diag.Error
+	for i, b := range c.cfg.Breaking {
+		matched := false
+		for _, e := range entries {
+			matched = matched || e.Class == Breaking && acknowledges(b, e)
+		}
+		if !matched {
+			warnings = append(warnings, c.cfg.Errorf(fmt.Sprintf("breaking.%d", i),
+				"[[breaking]] endpoint %q to %q matches no breaking change of the feed", b.Endpoint, b.To).
+				WithHint("check the endpoint id and version against the report, or remove the table"))
+		}
+	}
+	return warnings
+}

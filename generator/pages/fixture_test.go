@@ -1,0 +1,124 @@
+package pages
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// day is the time of the fixture's n-th commit.
+func day(n int) time.Time { return time.Date(2026, 3, n, 9, 30, 0, 0, time.UTC) }
+
+// object decodes a tool object.
+func object(t testing.TB, src string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(src), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// fixtureSite is a site with every kind of thing the pages show: a tool
+// with nested and constrained parameters and a version history, one with
+// unpublished changes, a new one, a removed one, a removed server, hostile
+// text in a description and a parameter name, and a base URL with a path.
+func fixtureSite(t testing.TB) *Site {
+	t.Helper()
+	forecast := &Tool{
+		Name: "get_forecast", Title: "Get forecast", Description: "Daily forecast.\nUp to 14 days ahead.",
+		Object: object(t, `{
+			"name": "get_forecast", "title": "Get forecast",
+			"description": "Daily forecast.\nUp to 14 days ahead.",
+			"annotations": {"readOnlyHint": true, "destructiveHint": false},
+			"inputSchema": {"type": "object", "required": ["location"], "properties": {
+				"location": {"type": "string", "description": "A place name."},
+				"days": {"type": "integer", "minimum": 1, "maximum": 14, "default": 3},
+				"units": {"type": ["string", "null"], "enum": ["metric", "imperial"]},
+				"filter": {"type": "object", "required": ["kinds"], "properties": {
+					"kinds": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+					"stations": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string", "pattern": "^[A-Z]{4}$"}}}}
+				}}
+			}},
+			"outputSchema": {"type": "object", "properties": {"days": {"type": "array", "items": {"$ref": "#/$defs/Day"}}}}
+		}`),
+		SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
+		Versions: []*Version{
+			{Version: "2.0.0", Time: day(3), Class: "breaking", Changes: []string{"parameter `city` renamed to `location`"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json"},
+			{Version: "1.1.0", Time: day(2), Class: "compatible", Changes: []string{"optional parameter `days` added"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.1.0.json"},
+			{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.0.0.json"},
+		},
+	}
+	hostile := &Tool{
+		Name: "search", Description: "<script>alert('description')</script> Finds <b>places</b>.",
+		Object: object(t, `{
+			"name": "search",
+			"description": "<script>alert('description')</script> Finds <b>places</b>.",
+			"inputSchema": {"type": "object", "properties": {
+				"<script>alert('name')</script>": {"type": "string", "description": "a \"quoted\" <i>name</i>"}
+			}}
+		}`),
+		Versions: []*Version{{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/search/1.0.0.json"}},
+		Preview: &Preview{Kind: PreviewChanged, Version: "1.0.1", From: "1.0.0", Class: "cosmetic",
+			Changes: []string{"description changed", "parameter `<script>` described"}},
+	}
+	fresh := &Tool{
+		Name: "get_radar", Description: "Radar images.",
+		Object:  object(t, `{"name": "get_radar", "description": "Radar images.", "inputSchema": {"type": "object"}}`),
+		Preview: &Preview{Kind: PreviewNew, Version: "1.0.0"},
+	}
+	removed := &Tool{
+		Name: "get_pollen", Description: "Pollen counts.",
+		Object:     object(t, `{"name": "get_pollen", "description": "Pollen counts.", "inputSchema": {"type": "object"}}`),
+		SchemaPath: ".well-known/mcp/schemas/forecast/get_pollen/1.0.0.json",
+		Versions:   []*Version{{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_pollen/1.0.0.json"}},
+		Removed:    &Removal{Time: day(2), Version: "1.0.0"},
+	}
+	server := &Server{
+		Slug: "forecast", Name: "com.example.weather/forecast", Title: "Weather <Forecast>",
+		Description: "Forecasts.", Version: "2.1.0",
+		WebsiteURL: "https://weather.example.com/", Repository: "https://github.com/example/weather-mcp",
+		Remotes: []Remote{{
+			Type: "streamable-http", URL: "https://weather.example.com/weather/mcp", ProtocolVersions: []string{"2025-06-18", "2025-11-25"},
+			Headers: []Input{{Name: "Authorization", Description: "Bearer token", Required: true, Secret: true}},
+		}},
+		Documents: []Link{{Title: "Server Card", Path: "mcp/forecast/server-card.json"}},
+		Tools:     []*Tool{forecast, fresh, removed, hostile},
+	}
+	oldTool := &Tool{
+		Name: "list_alerts", Description: "Alerts.",
+		Object:     object(t, `{"name": "list_alerts", "description": "Alerts.", "inputSchema": {"type": "object"}}`),
+		SchemaPath: ".well-known/mcp/schemas/alerts/list_alerts/1.0.0.json",
+		Versions:   []*Version{{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/alerts/list_alerts/1.0.0.json"}},
+		Removed:    &Removal{Time: day(4), Version: "1.0.0"},
+	}
+	gone := &Server{Slug: "alerts", Name: "com.example.weather/alerts", Version: "1.0.0", Removed: &Removal{Time: day(4), Version: "1.0.0"}, Tools: []*Tool{oldTool}}
+	return &Site{
+		Title:       "Example <Weather>",
+		Description: "Forecasts for agents.",
+		BaseURL:     "https://example.github.io/weather/",
+		CatalogPath: ".well-known/ai-catalog.json",
+		FeedPath:    ".well-known/agent-feed.xml",
+		Content: Content{
+			Home:       []byte("Welcome. See [the forecast server](/servers/forecast/).\n\n<script>alert('home')</script>\n"),
+			ServerDocs: map[string][]byte{"forecast": []byte("# Tools\n\nRead [the guide](/guide/) and [this](javascript:alert(1)).\n")},
+			Pages:      []*MarkdownPage{{Name: "guide", Title: "Guide", Source: []byte("# Guide\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")}},
+		},
+		Servers: []*Server{server, gone},
+		Agents:  []Agent{{Name: "Planner", Description: "Plans.", Version: "1.0.0", Provider: "Example", Skills: []string{"Plan a day"}, CardPath: "a2a/planner/agent-card.json"}},
+		Entity: &Entity{
+			Items:    []EntityItem{{Name: "Example Weather Co.", Location: "Lyon, FR", MCPs: []string{"com.example.weather/forecast"}}},
+			CardPath: ".well-known/entity-card.json",
+		},
+		Documents: []Link{{Title: "AI Catalog", Path: ".well-known/ai-catalog.json"}, {Title: "Change feed", Path: ".well-known/agent-feed.xml"}},
+		Changes: []*Change{
+			{Kind: ChangeDeprecation, Badge: "removed", Time: day(4), Summary: "com.example.weather/alerts removed", Server: gone},
+			{Kind: ChangeSchema, Badge: "breaking", Time: day(3), Summary: "get_forecast 1.1.0 → 2.0.0", Changes: forecast.Versions[0].Changes, Tool: forecast},
+			{Kind: ChangeAnnouncement, Badge: "new", Time: day(1), Summary: "get_forecast 1.0.0 on com.example.weather/forecast", Tool: forecast},
+		},
+		Verify: Verify{
+			DID: "did:web:example.github.io:weather", DIDPath: "did.json", Command: "wellknown verify https://example.github.io/weather",
+			Keys: []Key{{ID: "key-1", Current: true, Base64URL: "uAAAA", Multikey: "z6MkAAAA", SHA256: "00ff"}},
+		},
+	}
+}

@@ -1,0 +1,291 @@
+package pages
+
+import (
+	"bytes"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/wellknown-dev/wellknown/templates"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func render(t *testing.T, s *Site, tfs fs.FS) map[string]string {
+	t.Helper()
+	files, err := Render(s, tfs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		if _, dup := out[f.Path]; dup {
+			t.Errorf("%s rendered twice", f.Path)
+		}
+		out[f.Path] = string(f.Body)
+	}
+	return out
+}
+
+// The fixture's pages are reviewed once and kept in testdata/golden; any
+// change shows up here. Run with -update to accept a change.
+func TestGolden(t *testing.T) {
+	got := render(t, fixtureSite(t), templates.FS)
+	golden := filepath.Join("testdata", "golden")
+	if *update {
+		if err := os.RemoveAll(golden); err != nil {
+			t.Fatal(err)
+		}
+		for p, body := range got {
+			file := filepath.Join(golden, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var want []string
+	err := filepath.WalkDir(golden, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(golden, p)
+			want = append(want, "/"+filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range want {
+		body, err := os.ReadFile(filepath.Join(golden, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[p] != string(body) {
+			t.Errorf("%s differs from its golden file (run go test -update after review):\n%s", p, got[p])
+		}
+		delete(got, p)
+	}
+	for p := range got {
+		t.Errorf("%s has no golden file (run go test -update)", p)
+	}
+}
+
+// Every page the package comment lists is rendered, and nothing else.
+func TestPaths(t *testing.T) {
+	got := render(t, fixtureSite(t), templates.FS)
+	for _, p := range []string{
+		"/index.html",
+		"/servers/forecast/index.html",
+		"/servers/forecast/tools/get_forecast/index.html",
+		"/servers/forecast/tools/get_radar/index.html",
+		"/servers/forecast/tools/get_pollen/index.html",
+		"/servers/forecast/tools/search/index.html",
+		"/servers/alerts/index.html",
+		"/servers/alerts/tools/list_alerts/index.html",
+		"/changelog/index.html",
+		"/verify/index.html",
+		"/guide/index.html",
+		"/404.html",
+		"/assets/style.css",
+		"/assets/icon.png",
+	} {
+		if _, ok := got[p]; !ok {
+			t.Errorf("%s was not rendered", p)
+		}
+		delete(got, p)
+	}
+	for p := range got {
+		t.Errorf("unexpected file %s", p)
+	}
+}
+
+// Text from tool schemas, config and Markdown is shown, never run: no
+// <script> element reaches a page, and the hostile text is there, escaped.
+func TestUntrustedTextIsEscaped(t *testing.T) {
+	got := render(t, fixtureSite(t), templates.FS)
+	for p, body := range got {
+		if strings.Contains(strings.ToLower(body), "<script") {
+			t.Errorf("%s contains a script element:\n%s", p, body)
+		}
+		if strings.Contains(body, "javascript:") {
+			t.Errorf("%s links to javascript:", p)
+		}
+	}
+	for _, c := range []struct{ page, want string }{
+		{"/servers/forecast/tools/search/index.html", `&lt;script&gt;alert(&#39;description&#39;)&lt;/script&gt; Finds &lt;b&gt;places&lt;/b&gt;.`},
+		{"/servers/forecast/tools/search/index.html", `<code>&lt;script&gt;alert(&#39;name&#39;)&lt;/script&gt;</code>`},
+		{"/servers/forecast/tools/search/index.html", `a &#34;quoted&#34; &lt;i&gt;name&lt;/i&gt;`},
+		{"/servers/forecast/tools/search/index.html", `parameter <code>&lt;script&gt;</code> described`},
+		{"/servers/forecast/index.html", `<code>&lt;script&gt;alert(&#39;name&#39;)&lt;/script&gt;</code>`},
+		{"/servers/forecast/index.html", `<h1>Weather &lt;Forecast&gt;</h1>`},
+		{"/index.html", `<!-- raw HTML omitted -->`},
+	} {
+		if !strings.Contains(got[c.page], c.want) {
+			t.Errorf("%s does not show %s", c.page, c.want)
+		}
+	}
+}
+
+var hrefPattern = regexp.MustCompile(`\s(?:href|src)="([^"]*)"`)
+
+// Every link is relative, except the canonical URL and the 404 page's
+// (which hosts send at any depth), and Markdown's root links are made
+// relative: a site under a base URL with a path works.
+func TestLinksAreRelative(t *testing.T) {
+	got := render(t, fixtureSite(t), templates.FS)
+	external := regexp.MustCompile(`^https://(weather\.example\.com|github\.com)/`)
+	for p, body := range got {
+		if !strings.HasSuffix(p, ".html") {
+			continue
+		}
+		for _, m := range hrefPattern.FindAllStringSubmatch(body, -1) {
+			href := m[1]
+			switch {
+			case strings.HasPrefix(href, "/"):
+				t.Errorf("%s: root link %q breaks under a base path", p, href)
+			case strings.HasPrefix(href, "https://example.github.io/weather/"):
+				if p != "/404.html" && !strings.Contains(m[0], "canonical") && !strings.Contains(body, `<link rel="canonical" href="`+href+`">`) {
+					t.Errorf("%s: absolute link %q to the site itself", p, href)
+				}
+			case strings.Contains(href, "://") && !external.MatchString(href):
+				t.Errorf("%s: unexpected external link %q", p, href)
+			}
+		}
+	}
+	for _, c := range []struct{ page, want string }{
+		{"/index.html", `<a href="./servers/forecast/">the forecast server</a>`},
+		{"/servers/forecast/index.html", `<a href="../../guide/">the guide</a>`},
+		{"/servers/forecast/tools/get_forecast/index.html", `<link rel="stylesheet" href="../../../../assets/style.css">`},
+		{"/servers/forecast/tools/get_forecast/index.html", `<link rel="canonical" href="https://example.github.io/weather/servers/forecast/tools/get_forecast/">`},
+		{"/404.html", `<a href="https://example.github.io/weather/changelog/">`},
+	} {
+		if !strings.Contains(got[c.page], c.want) {
+			t.Errorf("%s lacks %s", c.page, c.want)
+		}
+	}
+}
+
+// Every page links the feed, the catalog and its canonical URL in its head.
+func TestHeadLinks(t *testing.T) {
+	got := render(t, fixtureSite(t), templates.FS)
+	for p, body := range got {
+		if !strings.HasSuffix(p, ".html") {
+			continue
+		}
+		for _, want := range []string{
+			`<link rel="alternate" type="application/atom+xml"`,
+			`<link rel="ai-catalog" type="application/ai-catalog+json"`,
+			`<link rel="canonical" href="https://example.github.io/weather/`,
+			`<meta name="viewport"`,
+		} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s lacks %s", p, want)
+			}
+		}
+	}
+	if !strings.Contains(got["/404.html"], "<style>") || strings.Contains(got["/404.html"], `rel="stylesheet"`) {
+		t.Error("the 404 page does not inline its style")
+	}
+}
+
+// What the tool pages say about versions, removals and previews.
+func TestToolPages(t *testing.T) {
+	got := render(t, fixtureSite(t), templates.FS)
+	for _, c := range []struct{ page, want string }{
+		// The history, newest first, with badges, texts and archive links.
+		{"/servers/forecast/tools/get_forecast/index.html", `<strong>2.0.0</strong> <time datetime="2026-03-03T09:30:00Z">2026-03-03</time> <span class="badge badge-breaking">breaking</span>`},
+		{"/servers/forecast/tools/get_forecast/index.html", `<li>parameter <code>city</code> renamed to <code>location</code></li>`},
+		{"/servers/forecast/tools/get_forecast/index.html", `href="../../../../.well-known/mcp/schemas/forecast/get_forecast/1.1.0.json"`},
+		// Nested parameters, constraints, enum values and defaults.
+		{"/servers/forecast/tools/get_forecast/index.html", `<code>filter.stations[].id</code>`},
+		{"/servers/forecast/tools/get_forecast/index.html", `pattern ^[A-Z]{4}$`},
+		{"/servers/forecast/tools/get_forecast/index.html", `One of: <code>metric</code>, <code>imperial</code>`},
+		{"/servers/forecast/tools/get_forecast/index.html", `Default: <code>3</code>`},
+		{"/servers/forecast/tools/get_forecast/index.html", `<td data-label="Type">array of Day</td>`},
+		// A removed tool says so, and when.
+		{"/servers/forecast/tools/get_pollen/index.html", `removed from com.example.weather/forecast on <time datetime="2026-03-02T09:30:00Z">2026-03-02</time>`},
+		// Unpublished changes are marked, with the next version and its class.
+		{"/servers/forecast/tools/search/index.html", `<h2 id="unpublished">Unpublished changes</h2>`},
+		{"/servers/forecast/tools/search/index.html", `adds version <strong>1.0.1</strong> (after 1.0.0) to the change feed: <span class="badge badge-cosmetic">cosmetic</span>`},
+		{"/servers/forecast/tools/get_radar/index.html", `This tool is only in the working tree. The next commit adds it to the change feed at version <strong>1.0.0</strong>.`},
+		{"/servers/forecast/tools/get_radar/index.html", `No published versions yet.`},
+	} {
+		if !strings.Contains(got[c.page], c.want) {
+			t.Errorf("%s lacks %s", c.page, c.want)
+		}
+	}
+	if strings.Contains(got["/servers/forecast/tools/get_forecast/index.html"], "Unpublished") {
+		t.Error("a tool without uncommitted changes is marked unpublished")
+	}
+}
+
+// Markdown headings never take an id the template uses: the server docs'
+// "# Tools" becomes h3 (under "Documentation") with its own id.
+func TestMarkdownKeepsTemplateIDs(t *testing.T) {
+	page := render(t, fixtureSite(t), templates.FS)["/servers/forecast/index.html"]
+	if n := strings.Count(page, `id="tools"`); n != 1 {
+		t.Errorf(`id="tools" appears %d times`, n)
+	}
+	if !strings.Contains(page, `<h3 id="tools-1">Tools</h3>`) {
+		t.Errorf("the docs' heading is not shifted and renamed:\n%s", page)
+	}
+}
+
+// A site's templates replace the defaults file by file, and add assets.
+func TestTemplateOverrides(t *testing.T) {
+	siteTemplates := fstest.MapFS{
+		"404.html":         {Data: []byte(`{{define "main"}}<p>Gone fishing.</p>{{end}}`)},
+		"assets/logo.svg":  {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
+		"assets/style.css": {Data: []byte(`body { color: teal; }`)},
+	}
+	got := render(t, fixtureSite(t), Templates(siteTemplates, templates.FS))
+	if !strings.Contains(got["/404.html"], "Gone fishing.") || !strings.Contains(got["/404.html"], "body { color: teal; }") {
+		t.Errorf("404.html and style.css were not overridden:\n%s", got["/404.html"])
+	}
+	if got["/assets/logo.svg"] == "" || got["/assets/icon.png"] == "" {
+		t.Error("the site's asset was not added to the default ones")
+	}
+	if !strings.Contains(got["/index.html"], "MCP servers") {
+		t.Error("a template the site does not override is not the default")
+	}
+}
+
+// A template error names the template.
+func TestTemplateErrors(t *testing.T) {
+	broken := fstest.MapFS{"tool.html": {Data: []byte(`{{define "main"}}{{.Nope}}{{end}}`)}}
+	_, err := Render(fixtureSite(t), Templates(broken, templates.FS))
+	if err == nil || !strings.Contains(err.Error(), "/servers/forecast/tools/get_forecast/index.html") {
+		t.Errorf("err = %v", err)
+	}
+	unparsable := fstest.MapFS{"index.html": {Data: []byte(`{{define "main"}}{{end`)}}
+	if _, err := Render(fixtureSite(t), Templates(unparsable, templates.FS)); err == nil || !strings.Contains(err.Error(), "index.html") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// Two renderings of one site are byte-identical.
+func TestDeterministic(t *testing.T) {
+	a, err := Render(fixtureSite(t), templates.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Render(fixtureSite(t), templates.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != len(b) {
+		t.Fatalf("%d files, then %d", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Path != b[i].Path || !bytes.Equal(a[i].Body, b[i].Body) {
+			t.Errorf("%s differs between two renderings", a[i].Path)
+		}
+	}
+}

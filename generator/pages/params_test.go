@@ -1,0 +1,89 @@
+package pages
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParams(t *testing.T) {
+	for _, c := range []struct {
+		name, schema string
+		want         []Param
+	}{
+		{"no schema", `null`, nil},
+		{"no properties", `{"type": "object"}`, nil},
+		{
+			"required first, then by name",
+			`{"type": "object", "required": ["z"], "properties": {"a": {"type": "string"}, "z": {"type": "integer", "description": "Zed."}}}`,
+			[]Param{
+				{Name: "z", Type: "integer", Required: true, Description: "Zed."},
+				{Name: "a", Type: "string"},
+			},
+		},
+		{
+			"types",
+			`{"type": "object", "properties": {
+				"union": {"type": ["string", "integer"]},
+				"nullable": {"type": "string", "nullable": true},
+				"list": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+				"ref": {"$ref": "#/$defs/Place"},
+				"either": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+				"untyped": {}
+			}}`,
+			[]Param{
+				{Name: "either", Type: "string | null"},
+				{Name: "list", Type: "array of array of number"},
+				{Name: "nullable", Type: "string | null"},
+				{Name: "ref", Type: "Place"},
+				{Name: "union", Type: "string | integer"},
+				{Name: "untyped", Type: "any"},
+			},
+		},
+		{
+			"values and constraints",
+			`{"type": "object", "properties": {
+				"mode": {"type": "string", "enum": ["fast", "", 3, null], "default": "fast"},
+				"empty": {"type": "string", "default": ""},
+				"n": {"type": "integer", "minimum": 1, "exclusiveMaximum": 10, "multipleOf": 2},
+				"s": {"type": "string", "minLength": 1, "maxLength": 8, "pattern": "^a", "format": "email", "deprecated": true},
+				"tags": {"type": "array", "items": {"type": "string"}, "minItems": 2, "uniqueItems": true},
+				"k": {"const": "x"},
+				"o": {"type": "object", "additionalProperties": false, "maxProperties": 1}
+			}}`,
+			[]Param{
+				{Name: "empty", Type: "string", Default: `""`},
+				{Name: "k", Type: "any", Notes: []string{"always x"}},
+				{Name: "mode", Type: "string", Enum: []string{"fast", `""`, "3", "null"}, Default: "fast"},
+				{Name: "n", Type: "integer", Notes: []string{"minimum 1", "less than 10", "multiple of 2"}},
+				{Name: "o", Type: "object", Notes: []string{"at most 1 property", "no other properties"}},
+				{Name: "s", Type: "string", Notes: []string{"format email", "pattern ^a", "at least 1 character", "at most 8 characters", "deprecated"}},
+				{Name: "tags", Type: "array of string", Notes: []string{"at least 2 items", "unique items"}},
+			},
+		},
+		{
+			"nested objects and arrays of objects",
+			`{"type": "object", "properties": {
+				"filter": {"type": "object", "required": ["b"], "properties": {
+					"a": {"type": "string"},
+					"b": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}}
+				}}
+			}}`,
+			[]Param{
+				{Name: "filter", Type: "object"},
+				{Name: "filter.b", Depth: 1, Type: "array of object", Required: true},
+				{Name: "filter.b[].id", Depth: 2, Type: "string"},
+				{Name: "filter.a", Depth: 1, Type: "string"},
+			},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var schema any
+			if c.schema != "null" {
+				schema = object(t, c.schema)
+			}
+			if got := Params(schema); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("Params:\n got %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}

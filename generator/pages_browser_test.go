@@ -1,0 +1,208 @@
+package generator
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/pages/browsertest"
+)
+
+// hostileTool is an uncommitted tool whose description and parameter name
+// try to run a script.
+const hostileTool = `{
+  "name": "find_places",
+  "description": "Finds places. <script>document.title = 'pwned'</script>",
+  "inputSchema": {
+    "type": "object",
+    "properties": {"<script>document.title = 'pwned'</script>": {"type": "string"}}
+  }
+}
+`
+
+// The example site, with one more commit and an uncommitted change, served
+// on loopback and loaded in headless Chromium: what a reader sees (the
+// rendered text, not the HTML source), no console errors and no failed
+// requests, the style sheet applied, hostile text shown and not run, and
+// screenshots at desktop and phone widths, light and dark.
+func TestPagesInBrowser(t *testing.T) {
+	binary := browsertest.Find()
+	if binary == "" {
+		t.Skip("no Chromium on PATH (looked for " + strings.Join(browsertest.Binaries, ", ") + "); CI installs Debian's chromium")
+	}
+	config := exampleSite(t)
+	dir := filepath.Dir(config)
+	g := &gitRepo{t: t, dir: dir, when: time.Date(2026, 4, 20, 9, 0, 0, 0, time.UTC)}
+	forecast := filepath.Join(dir, "content", "servers", "forecast", "tools", "get_forecast.json")
+	editFile(t, forecast, `"days": {`, `"units": {"type": "string", "enum": ["metric", "imperial"], "description": "Unit system."},
+      "days": {`)
+	g.commit("get_forecast: units")
+	editFile(t, filepath.Join(dir, "content", "servers", "alerts", "tools", "active", "list_alerts.json"), `"region"`, `"area"`)
+	g.write("content/servers/forecast/tools/find_places.json", hostileTool)
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin := "http://" + ln.Addr().String()
+	res := build(t, config, "base_url="+origin+"/")
+	srv := &http.Server{Handler: bundleHandler(res)}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	b, err := browsertest.Start(binary, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := b.Close(); err != nil {
+			t.Errorf("closing the browser: %v", err)
+		}
+	})
+	page, err := b.NewPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shots, err := os.MkdirTemp("", "wellknown-screenshots-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshots in %s", shots)
+
+	for _, c := range []struct {
+		name, path string
+		text       []string // lines of the rendered text
+		styled     string   // an element the style sheet must have styled
+	}{
+		{"home", "/", []string{"Example Weather Co.", "MCP servers", "Weather Forecast", "Tools: find_places, get_current_conditions, get_forecast", "Connecting an agent"}, ".card"},
+		{"server", "/servers/forecast/", []string{"How to connect", "streamable-http https://weather.example.com/mcp", "MCP protocol versions: 2025-06-18, 2025-11-25", "Coverage"}, ".tag"},
+		{"tool", "/servers/forecast/tools/get_forecast/", []string{"get_forecast", "units\tstring\toptional\tUnit system.", "1.1.0 2026-04-20 compatible schema 1.1.0", "new optional parameter units"}, ".badge-compatible"},
+		{"changelog", "/changelog/", []string{"Changelog", "2026-04-20 compatible get_forecast 1.0.0 → 1.1.0"}, ".badge-compatible"},
+		{"preview", "/servers/alerts/tools/list_alerts/", []string{"Unpublished changes", "The working tree changes this tool. The next commit adds version 2.0.0 (after 1.0.0) to the change feed: breaking"}, ".notice-unpublished"},
+		{"hostile", "/servers/forecast/tools/find_places/", []string{"Finds places. <script>document.title = 'pwned'</script>", "<script>document.title = 'pwned'</script>\tstring\toptional"}, ".badge-unpublished"},
+		{"verify", "/verify/", []string{"wellknown verify " + origin, "did:web:127.0.0.1%3A"}, "pre"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			view(t, page, "light", 1280)
+			if err := page.Navigate(origin + c.path); err != nil {
+				t.Fatal(err)
+			}
+			if p := page.Problems(); len(p) > 0 {
+				t.Errorf("problems loading %s:\n%s", c.path, strings.Join(p, "\n"))
+			}
+			text, err := page.Text()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range c.text {
+				if !strings.Contains(text, want) {
+					t.Errorf("%s does not show %q; it shows:\n%s", c.path, want, text)
+				}
+			}
+			var title string
+			if err := page.Eval("document.title", &title); err != nil || strings.Contains(title, "pwned") {
+				t.Errorf("document.title = %q, %v: a script from the data ran", title, err)
+			}
+			var background string
+			if err := page.Eval(fmt.Sprintf("getComputedStyle(document.querySelector(%q)).backgroundColor", c.styled), &background); err != nil {
+				t.Fatal(err)
+			}
+			if background == "rgba(0, 0, 0, 0)" {
+				t.Errorf("%s is not styled: the style sheet did not apply", c.styled)
+			}
+			if c.name == "hostile" || c.name == "verify" {
+				return
+			}
+			for _, v := range []struct {
+				name, scheme string
+				width        int
+			}{{"desktop", "light", 1280}, {"phone", "light", 390}, {"phone-dark", "dark", 390}} {
+				screenshot(t, page, filepath.Join(shots, c.name+"-"+v.name+".png"), v.scheme, v.width)
+			}
+		})
+	}
+
+	t.Run("404", func(t *testing.T) {
+		if err := page.Navigate(origin + "/no/such/page/"); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range page.Problems() {
+			if !strings.HasPrefix(p, "HTTP 404: "+origin+"/no/such/page/") && !strings.Contains(p, "404 (Not Found)") {
+				t.Errorf("problem loading the 404 page: %s", p)
+			}
+		}
+		text, err := page.Text()
+		if err != nil || !strings.Contains(text, "Page not found") {
+			t.Errorf("the 404 page shows %q, %v", text, err)
+		}
+		var linked string
+		if err := page.Eval(`document.querySelector("main a").href`, &linked); err != nil || linked != origin+"/" {
+			t.Errorf("the 404 page's home link is %q, %v", linked, err)
+		}
+	})
+}
+
+// view lays the page out in a color scheme at a width (under 600 pixels, as
+// a phone).
+func view(t *testing.T, page *browsertest.Page, scheme string, width int) {
+	t.Helper()
+	if err := page.ColorScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Viewport(width, width < 600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func screenshot(t *testing.T, page *browsertest.Page, file, scheme string, width int) {
+	t.Helper()
+	view(t, page, scheme, width)
+	png, err := page.Screenshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot %s", file)
+}
+
+// bundleHandler serves a bundle as a static host does: a directory's
+// index.html, and the 404 page with status 404 for anything missing.
+func bundleHandler(res *Result) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if strings.HasSuffix(p, "/") {
+			p += "index.html"
+		}
+		status := http.StatusOK
+		f, ok := res.Bundle.Get(p)
+		if !ok {
+			f, _ = res.Bundle.Get("/404.html")
+			status = http.StatusNotFound
+		}
+		w.Header().Set("Content-Type", f.ContentType)
+		w.WriteHeader(status)
+		w.Write(f.Body)
+	})
+}
+
+// editFile replaces old with new in a file, which must contain old.
+func editFile(t *testing.T, file, old, new string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("%s does not contain %q", file, old)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

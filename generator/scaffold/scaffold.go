@@ -1,0 +1,202 @@
+// Package scaffold creates the files of a new site: a commented site.toml,
+// content/ with a home page and one example tool, a .gitignore that keeps the
+// output and every key out of git, a pull-request check workflow, and the
+// deploy files of one host (GitHub Pages, Netlify or Cloudflare Pages), with
+// a DEPLOY.md that says what to set up on the host's side.
+//
+// The files are embedded templates: files/common for every site, and
+// files/<host> for each host. A file whose name ends in .tmpl is a
+// text/template, with « and » as delimiters so that the ${{ … }} of a GitHub
+// workflow and the [[…]] of TOML need no escaping, and is written without
+// that suffix; any other file is written as it is.
+package scaffold
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/template"
+
+	"github.com/wellknown-dev/wellknown/generator"
+	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/site"
+)
+
+//go:embed all:files
+var files embed.FS
+
+// Module is the module CI installs wellknown from.
+const Module = "github.com/wellknown-dev/wellknown"
+
+// KeyFile is where a new site's signing key goes, relative to its directory;
+// the scaffolded .gitignore keeps it out of git.
+const KeyFile = "signing.key"
+
+// Hosts are the hosts a site can be scaffolded for.
+var Hosts = []string{site.HostGitHubPages, site.HostNetlify, site.HostCloudflarePages}
+
+// Options describe the site to create.
+type Options struct {
+	Host    string // one of Hosts
+	BaseURL string // the https origin the site will be published at
+	// Version is the version of wellknown CI installs: a module version such
+	// as v1.2.0, or "latest".
+	Version string
+}
+
+// File is one file of a new site.
+type File struct {
+	Path string // slash-separated, relative to the site's directory
+	Data []byte
+}
+
+// data is what the templates see.
+type data struct {
+	Target     string // the host, as deploy.targets names it
+	BaseURL    string // with a trailing slash
+	Origin     string // BaseURL without it, as wellknown verify takes it
+	Hostname   string
+	Title      string
+	FeedURL    string
+	ServerName string // the example server's name: the reversed host name, then /hello
+	Module     string
+	Version    string
+}
+
+// Files returns the files of a new site, sorted by path. The site.toml among
+// them is checked as a build would check it.
+func Files(opt Options) ([]File, error) {
+	if !slices.Contains(Hosts, opt.Host) {
+		return nil, fmt.Errorf("host %q is not one of %s", opt.Host, strings.Join(Hosts, ", "))
+	}
+	d, err := newData(opt)
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, set := range []string{"common", opt.Host} {
+		rendered, err := render(set, d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rendered...)
+	}
+	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	if err := checkSite(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func newData(opt Options) (data, error) {
+	u, err := url.Parse(opt.BaseURL)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.Trim(u.Path, "/") != "" {
+		return data{}, fmt.Errorf("base URL %q is not an https origin like https://example.com/ (discovery documents are only found at an origin's root)", opt.BaseURL)
+	}
+	origin := "https://" + strings.ToLower(u.Host)
+	hostname := strings.ToLower(u.Hostname())
+	return data{
+		Target:     opt.Host,
+		BaseURL:    origin + "/",
+		Origin:     origin,
+		Hostname:   hostname,
+		Title:      hostname,
+		FeedURL:    origin + generator.PathFeed,
+		ServerName: reverseDNS(hostname) + "/hello",
+		Module:     Module,
+		Version:    opt.Version,
+	}, nil
+}
+
+// reverseDNS turns weather.example.com into com.example.weather, the usual
+// namespace of an MCP server name.
+func reverseDNS(hostname string) string {
+	labels := strings.Split(hostname, ".")
+	slices.Reverse(labels)
+	return strings.Join(labels, ".")
+}
+
+// render renders the files of one template set.
+func render(set string, d data) ([]File, error) {
+	root := path.Join("files", set)
+	var out []File
+	err := fs.WalkDir(files, root, func(p string, entry fs.DirEntry, err error) error {
+		if err != nil || entry.IsDir() {
+			return err
+		}
+		content, err := files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(p, root+"/")
+		if name, ok := strings.CutSuffix(rel, ".tmpl"); ok {
+			rel = name
+			if content, err = execute(p, content, d); err != nil {
+				return err
+			}
+		}
+		out = append(out, File{Path: rel, Data: content})
+		return nil
+	})
+	return out, err
+}
+
+func execute(name string, text []byte, d data) ([]byte, error) {
+	t, err := template.New(name).Delims("«", "»").Option("missingkey=error").Parse(string(text))
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, d); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// checkSite parses the new site.toml, so that a template that would not
+// build is found here, not by the user.
+func checkSite(files []File) error {
+	for _, f := range files {
+		if f.Path == "site.toml" {
+			_, err := site.Parse(f.Path, string(f.Data), nil)
+			return err
+		}
+	}
+	return errors.New("the templates hold no site.toml")
+}
+
+// Write writes files into dir, creating directories as needed. Unless force,
+// it writes nothing when any of them exists, and lists each.
+func Write(dir string, files []File, force bool) error {
+	if !force {
+		var existing []error
+		for _, f := range files {
+			p := filepath.Join(dir, filepath.FromSlash(f.Path))
+			if _, err := os.Lstat(p); err == nil {
+				existing = append(existing, diag.Errorf(p, 0, "already exists").
+					WithHint("wellknown init never overwrites a file unless you pass --force"))
+			}
+		}
+		if len(existing) > 0 {
+			return errors.Join(existing...)
+		}
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,208 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+)
+
+// Finding codes (see the package documentation).
+const (
+	codeDIDMismatch          = "did-mismatch"
+	codeDIDMalformed         = "did-malformed"
+	codeKeyUnresolvable      = "key-unresolvable"
+	codeKeyUnusable          = "key-unusable"
+	codeFeedMalformed        = "feed-malformed"
+	codeFeedID               = "feed-id"
+	codeSpecVersion          = "spec-version"
+	codeUnknownStatus        = "unknown-feed-status"
+	codeTerminated           = "feed-terminated"
+	codeMigrated             = "feed-migrated"
+	codeFollowLimit          = "follow-limit"
+	codeTrustNotRestored     = "trust-not-restored"
+	codeUnverified           = "unverified-entry"
+	codeUnknownType          = "unknown-entry-type"
+	codeInvalidPayload       = "invalid-payload"
+	codeReplayMismatch       = "replay-mismatch"
+	codeDeprecationOfUnknown = "deprecation-of-unknown"
+	codeVanished             = "entry-vanished"
+	codeNoSnapshot           = "no-snapshot"
+	codeSnapshotUnverified   = "snapshot-unverified"
+	codeSnapshotDisagreement = "snapshot-disagreement"
+	codeNoCatalog            = "no-catalog"
+	codeInvalidDocument      = "invalid-document"
+	codeElsewhere            = "elsewhere"
+	codeCardFeed             = "card-feed-disagreement"
+	codeSchemaHash           = "schema-hash-mismatch"
+	codeNotFound             = "not-found"
+	codeHTTPStatus           = "http-status"
+	codeContentType          = "http-content-type"
+	codeCORS                 = "http-cors"
+	codeETag                 = "http-etag"
+	codeTooLarge             = "too-large"
+	codeTooManyRedirects     = "too-many-redirects"
+	codeInsecureURL          = "insecure-url"
+	codeUnreachable          = "unreachable"
+)
+
+// Paths of the documents on an origin: the agent-feed, AI Catalog, MCP,
+// A2A and EDP specifications fix them, so a reader knows them without the
+// site's configuration.
+const (
+	pathFeed              = "/.well-known/agent-feed.xml"
+	pathSnapshot          = "/.well-known/agent-card.json" // also the A2A Agent Card's
+	pathSnapshotBesideA2A = "/.well-known/agent-feed-snapshot.json"
+	pathCatalog           = "/.well-known/ai-catalog.json"
+	pathAICards           = "/.well-known/ai-cards.json"
+	pathServerList        = "/.well-known/mcp-servers.json"
+	pathServerCardAlias   = "/.well-known/mcp/server-card.json"
+	pathEntityCard        = "/.well-known/entity-card.json"
+	pathSchemas           = "/.well-known/mcp/schemas/"
+)
+
+// fetched is the outcome of reading one URL, kept so each is read and
+// reported once.
+type fetched struct {
+	body []byte
+	ok   bool
+}
+
+// checker verifies one origin.
+type checker struct {
+	ctx     context.Context
+	src     source
+	base    *url.URL // ends in "/"
+	feedURL *url.URL
+	did     string
+	opt     Options
+	state   *stateFile // nil without Options.StatePath
+	rep     *Origin
+
+	docs     map[string]fetched // by URL
+	keys     []key              // usable keys, in document order
+	feed     *agentfeed.Feed    // nil when unread
+	verified []agentfeed.Entry
+	replayed *agentfeed.State   // nil when the feed is unread
+	servers  map[string]*server // Server Cards by server name
+	// migratedTo is the next origin's feed when Follow goes on.
+	migratedTo *url.URL
+}
+
+func newChecker(ctx context.Context, src source, base *url.URL, opt Options) *checker {
+	did := didweb.DID(base)
+	return &checker{
+		ctx:     ctx,
+		src:     src,
+		base:    base,
+		feedURL: base.JoinPath(pathFeed),
+		did:     did,
+		opt:     opt,
+		rep:     &Origin{URL: base.String(), DID: did, Findings: []Finding{}},
+		docs:    map[string]fetched{},
+		servers: map[string]*server{},
+	}
+}
+
+// run makes every check, in the order of the package documentation.
+func (c *checker) run() *Origin {
+	c.resolveKeys()
+	c.readFeed()
+	trusted := c.judgeFeed() && len(c.keys) > 0
+	c.verifyEntries()
+	c.replay(trusted)
+	c.rep.Trusted = trusted
+	c.checkSnapshot()
+	c.checkCatalog()
+	c.checkWellKnown()
+	c.checkCardsAgainstFeed()
+	c.checkArchive()
+	return c.rep
+}
+
+func (c *checker) add(f Finding) { c.rep.Findings = append(c.rep.Findings, f) }
+
+func (c *checker) errorf(code, doc, format string, args ...any) {
+	c.add(Finding{Severity: SeverityError, Code: code, Document: doc, Message: fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) warnf(code, doc, format string, args ...any) {
+	c.add(Finding{Severity: SeverityWarning, Code: code, Document: doc, Message: fmt.Sprintf(format, args...)})
+}
+
+// at returns the URL of a site path ("/.well-known/…").
+func (c *checker) at(p string) *url.URL { return c.base.JoinPath(p) }
+
+// onOrigin reports whether u is part of the site being verified.
+func (c *checker) onOrigin(u *url.URL) bool {
+	return u.Scheme == c.base.Scheme && strings.EqualFold(u.Host, c.base.Host) && strings.HasPrefix(u.Path, c.base.Path)
+}
+
+// where names a document in findings: its path on this origin, or its URL.
+func (c *checker) where(u *url.URL) string {
+	if c.onOrigin(u) {
+		return u.EscapedPath()
+	}
+	return u.String()
+}
+
+// get reads a document of this origin once, checks its HTTP contract on a
+// live origin and its format, and returns its body. need says who requires
+// the document, for the message when it is missing; a missing document that
+// nobody requires (need "") is no finding.
+func (c *checker) get(u *url.URL, k kind, need string) ([]byte, bool) {
+	if f, done := c.docs[u.String()]; done {
+		return f.body, f.ok
+	}
+	body, ok := c.fetch(u, k, need)
+	c.docs[u.String()] = fetched{body, ok}
+	if ok {
+		c.rep.Documents++
+		c.checkFormat(u, k, body)
+	}
+	return body, ok
+}
+
+func (c *checker) fetch(u *url.URL, k kind, need string) ([]byte, bool) {
+	doc := c.where(u)
+	resp, err := c.src.get(c.ctx, u, "")
+	if err != nil {
+		c.fetchFailed(doc, err)
+		return nil, false
+	}
+	switch {
+	case resp.status == http.StatusNotFound || resp.status == http.StatusGone:
+		if need != "" {
+			c.errorf(codeNotFound, doc, "%s, but it is missing (%d)", need, resp.status)
+		}
+		return nil, false
+	case resp.status != http.StatusOK:
+		c.errorf(codeHTTPStatus, doc, "answered %d %s, want 200", resp.status, http.StatusText(resp.status))
+		return nil, false
+	}
+	if resp.header != nil {
+		c.checkHTTP(u, k, resp.header)
+	}
+	return resp.body, true
+}
+
+func (c *checker) fetchFailed(doc string, err error) {
+	code, msg := codeUnreachable, err.Error()
+	if fe, ok := err.(*fetchError); ok {
+		code = fe.code
+	}
+	c.errorf(code, doc, "cannot read it: %s", msg)
+}
+
+func (c *checker) checkFormat(u *url.URL, k kind, body []byte) {
+	if k.check == nil {
+		return
+	}
+	for _, p := range k.check(body, c.base.Hostname()) {
+		c.errorf(codeInvalidDocument, c.where(u), "%s: %s", k.name, p.Error())
+	}
+}

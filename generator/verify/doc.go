@@ -1,0 +1,152 @@
+// Package verify holds a published site to the agent-feed reader contract
+// (spec v0) and checks the rest of its discovery bundle. It reads a built
+// directory or a live origin and reports every problem it finds as a
+// Finding; it never stops at the first one. It is stricter than the
+// reference reader, which skips several of the checks below.
+//
+// # Targets
+//
+// A target is a directory (a built site) or an origin URL. An origin must
+// be https; plain http is accepted only for this machine (localhost and
+// loopback addresses), so that a local preview can be verified. The origin
+// may have a path: the site's files then live under it.
+//
+// A directory holds the files of the site's root. Its URL (needed for the
+// DID and for the absolute URLs the documents hold) is Options.Base, or else
+// the feed's self link minus /.well-known/agent-feed.xml. Only URLs on the
+// site's own origin are read from the directory; a directory has no HTTP,
+// so the HTTP checks below apply to live origins only.
+//
+// # The reader contract
+//
+// In this order, for one origin:
+//
+//  1. Identity. The DID is did:web of the origin (a port written %3A<port>),
+//     or Options.DID, which exists for testing mirrors of another origin.
+//     The DID document (/.well-known/did.json, or /did.json under a path)
+//     must have exactly that id. Its keys are the verification methods of
+//     type Ed25519VerificationKey2020 or Multikey whose publicKeyMultibase
+//     is "u" + base64url of the raw key (the reference form) or "z6Mk…"
+//     (base58btc of 0xed01 + key); others are ignored, and a malformed one
+//     is a warning. Without a usable key nothing in the feed can be trusted.
+//  2. The feed (/.well-known/agent-feed.xml) must decode: UTF-8, no DOCTYPE
+//     (so no entity expansion), every entry complete.
+//  3. af:spec-version above 0, or an af:feed-status other than active,
+//     terminated and migrated, is treated as terminated. A terminated feed
+//     carries no trust. A migrated one carries none for this origin either;
+//     with Options.Follow the origin of af:migrated-to is verified next,
+//     from scratch, at most MaxFollow times, and the migration is then a
+//     warning instead of a failure.
+//  4. Every entry is verified over the literal text of its content, under
+//     the key its af:signer names, or else the first usable key. Each entry
+//     that fails is reported by id, and the others are still checked.
+//  5. The verified entries are replayed in document order (agentfeed.Replay).
+//     An entry of an unknown type is skipped and reported as a warning, not
+//     a failure; a malformed payload, or an id repeated with other content,
+//     is a failure.
+//
+// # State between runs
+//
+// With Options.StatePath, a JSON file remembers, per origin, the id and
+// payload text of every entry applied so far, and whether trust was
+// revoked:
+//
+//	{
+//	  "version": 1,
+//	  "origins": {
+//	    "https://example.com/": {
+//	      "revoked": "feed-terminated",
+//	      "applied": {"urn:af:example.com:…": "{\"asserted-at\":…}"}
+//	    }
+//	  }
+//	}
+//
+// A known id whose payload differs is a replay-mismatch (a failure; the
+// entry is not applied). A known id that is no longer in the feed is a
+// warning. A feed seen terminated or migrated revokes trust in its origin,
+// and a later run that finds it active again does not restore it: that
+// takes an operator's decision, Options.ResetTrust (or deleting the origin
+// from the file). Applied state is never deleted. Entries are recorded only
+// while the origin is trusted. An unknown status or spec version makes a
+// run distrust the feed without revoking trust in the file, since a newer
+// reader may understand it.
+//
+// # The rest of the bundle
+//
+//   - The snapshot (/.well-known/agent-feed-snapshot.json when the A2A Agent
+//     Card holds /.well-known/agent-card.json, else the latter) must carry a
+//     signature by one of the origin's keys, and its id, feed-status,
+//     endpoints and by-protocol must equal what the feed replays to. A site
+//     without one gets a warning.
+//   - The AI Catalog (/.well-known/ai-catalog.json; a warning when absent)
+//     and every card it lists, the AI Card discovery document and the cards
+//     it points to, mcp-servers.json, the Server Card alias, the EDP entity
+//     card and the A2A Agent Card must pass the checks of package cards. A
+//     listed URL on this origin must resolve; one elsewhere is not read
+//     (a warning).
+//   - Every Server Card must agree with the replayed feed: the feed announced
+//     the server, at the card's version, at one of the card's remotes.
+//   - Every verified entry with x-schema-sha256 binds an archived tool
+//     version: the SHA-256 of the RFC 8785 form of
+//     /.well-known/mcp/schemas/<server-slug>/<tool>/<version>.json must
+//     equal it. The endpoint id is "<server name>#<tool>"; the slug comes
+//     from the card's URL (/mcp/<slug>/server-card.json) or its catalog
+//     identifier (urn:air:<host>:mcp:<slug>), else it is the part of the
+//     server name after "/".
+//
+// # HTTP
+//
+// On a live origin, every document must answer 200 with its content type
+// (a generic one such as application/json for a Server Card is a warning),
+// Access-Control-Allow-Origin: *, and, when it has an ETag, 304 to a request
+// with If-None-Match set to it. The feed and the DID document should have an
+// ETag (a warning). A host that cannot set headers (GitHub Pages, known by
+// its Server header) gets warnings instead of failures for content type,
+// CORS and revalidation.
+//
+// Every request has a timeout, every document a size cap (DefaultMaxBytes),
+// and at most MaxRedirects redirects are followed; a redirect must stay on
+// https, or on this machine when it started there.
+//
+// # Findings
+//
+// A Finding has a severity (error fails the run, warning does not), a code,
+// the document (its path on the origin, or its URL elsewhere), the entry id
+// when one is concerned, a message and sometimes a hint. The codes:
+//
+//	did-mismatch            the DID document's id is not the origin's DID
+//	did-malformed           the DID document is not a JSON object with an id
+//	key-unresolvable        the DID document has no usable Ed25519 key
+//	key-unusable            one verification method could not be read (warning)
+//	feed-malformed          the feed does not decode
+//	feed-id                 the feed's id is another DID (warning)
+//	spec-version            no af:spec-version (warning), or one other than 0
+//	unknown-feed-status     an af:feed-status v0 does not define
+//	feed-terminated         the publisher terminated the feed
+//	feed-migrated           the feed moved (a warning when followed)
+//	follow-limit            --follow stopped: too many hops, or a loop
+//	trust-not-restored      terminated or migrated before, active now
+//	unverified-entry        an entry's signature does not verify
+//	unknown-entry-type      an entry of a type v0 does not define (warning)
+//	invalid-payload         a verified entry's payload is malformed
+//	replay-mismatch         a known id with another payload
+//	deprecation-of-unknown  a deprecation of an endpoint never announced (warning)
+//	entry-vanished          an id applied on an earlier run is gone (warning)
+//	no-snapshot             no snapshot (warning)
+//	snapshot-unverified     the snapshot's signature does not verify
+//	snapshot-disagreement   the snapshot is not the state the feed replays to
+//	no-catalog              no AI Catalog (warning)
+//	invalid-document        a document breaks its format's rules
+//	elsewhere               a listed URL on another origin, not read (warning)
+//	card-feed-disagreement  a Server Card and the feed disagree
+//	schema-hash-mismatch    an archived tool schema is not the one signed
+//	not-found               a document is missing (404 or 410)
+//	http-status             a document answered another status
+//	http-content-type       a document's content type
+//	http-cors               a document without Access-Control-Allow-Origin: *
+//	http-etag               no ETag (warning), or no 304 when revalidated
+//	too-large               a document above the size cap
+//	too-many-redirects      more than MaxRedirects redirects
+//	insecure-url            an http URL off this machine, or a redirect to it
+//	unreachable             a network error or timeout
+package verify

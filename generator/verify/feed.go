@@ -1,0 +1,201 @@
+package verify
+
+import (
+	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+)
+
+// readFeed reads and decodes the feed.
+func (c *checker) readFeed() {
+	data, ok := c.get(c.feedURL, kindFeed, "the agent feed is the origin's signed change log")
+	if !ok {
+		return
+	}
+	feed, err := agentfeed.Decode(data)
+	if err != nil {
+		c.errorf(codeFeedMalformed, c.where(c.feedURL), "%v", err)
+		return
+	}
+	c.feed = feed
+	c.rep.FeedStatus = string(feed.Status)
+	c.rep.Entries = len(feed.Entries)
+	if feed.ID != c.did && strings.HasPrefix(feed.ID, "did:") {
+		c.warnf(codeFeedID, c.where(c.feedURL), "the feed's id is %s, not the origin's DID %s", feed.ID, c.did)
+	}
+}
+
+// judgeFeed applies the contract's rules on spec version, status and
+// revoked trust, and says whether the feed can be trusted.
+func (c *checker) judgeFeed() bool {
+	if c.feed == nil {
+		return false
+	}
+	origin := c.state.origin(c.rep.URL)
+	if c.opt.ResetTrust {
+		origin.Revoked = ""
+	}
+	doc := c.where(c.feedURL)
+	trusted := true
+	switch v := c.feed.SpecVersion; v {
+	case agentfeed.SpecVersion:
+	case "":
+		c.warnf(codeSpecVersion, doc, "no af:spec-version; read as 0")
+	default:
+		c.errorf(codeSpecVersion, doc, "af:spec-version %q is not 0, so this reader treats the feed as terminated", v)
+		trusted = false
+	}
+	switch s := c.feed.Status; s {
+	case agentfeed.StatusActive:
+	case agentfeed.StatusTerminated:
+		c.errorf(codeTerminated, doc, "the publisher terminated the feed: nothing it says is trusted")
+		origin.Revoked, trusted = codeTerminated, false
+	case agentfeed.StatusMigrated:
+		c.migrated(doc)
+		origin.Revoked, trusted = codeMigrated, false
+	default:
+		c.errorf(codeUnknownStatus, doc, "af:feed-status %q is not active, terminated or migrated, so this reader treats the feed as terminated", s)
+		trusted = false
+	}
+	if trusted && origin.Revoked != "" {
+		c.add(Finding{Severity: SeverityError, Code: codeTrustNotRestored, Document: doc,
+			Message: fmt.Sprintf("the feed is active, but an earlier run saw it %s; that does not restore trust", strings.TrimPrefix(origin.Revoked, "feed-")),
+			Hint:    "if you are sure the publisher meant it, trust it again with --reset-trust (or delete the origin from the state file)"})
+		trusted = false
+	}
+	return trusted
+}
+
+// migrated reports a migrated feed, and with Follow queues its new origin.
+func (c *checker) migrated(doc string) {
+	to := c.feed.MigratedTo
+	next, err := url.Parse(to)
+	if err == nil {
+		err = checkScheme(next)
+	}
+	switch {
+	case to == "":
+		c.errorf(codeMigrated, doc, "the feed is migrated but names no af:migrated-to")
+	case err != nil:
+		c.errorf(codeInsecureURL, doc, "the feed migrated to %s, which is not followed: %v", to, err)
+	case c.opt.Follow:
+		c.warnf(codeMigrated, doc, "the feed migrated to %s; following it", to)
+		c.migratedTo = next
+	default:
+		c.add(Finding{Severity: SeverityError, Code: codeMigrated, Document: doc,
+			Message: fmt.Sprintf("the feed migrated to %s: this origin is no longer trusted", to),
+			Hint:    "verify the new feed with --follow"})
+	}
+}
+
+// verifyEntries checks every entry's signature and keeps those that verify.
+func (c *checker) verifyEntries() {
+	if c.feed == nil || len(c.keys) == 0 {
+		return
+	}
+	doc := c.where(c.feedURL)
+	for _, e := range c.feed.Entries {
+		v, err := c.keyFor(e.Signer)
+		if err == nil {
+			err = e.Verify(v)
+		}
+		if err != nil {
+			msg := strings.TrimPrefix(err.Error(), "entry "+e.ID+": ")
+			c.add(Finding{Severity: SeverityError, Code: codeUnverified, Document: doc, Entry: e.ID, Message: msg})
+			continue
+		}
+		c.verified = append(c.verified, e)
+	}
+	c.rep.Verified = len(c.verified)
+}
+
+// replay replays the verified entries, holding them against the payloads
+// applied on earlier runs, and records what it applied while trusted.
+func (c *checker) replay(trusted bool) {
+	if c.feed == nil {
+		return
+	}
+	doc := c.where(c.feedURL)
+	origin := c.state.origin(c.rep.URL)
+	var kept []agentfeed.Entry
+	for _, e := range c.verified {
+		// Replay stops at the first malformed payload; trying each entry
+		// alone first reports every one and lets the rest be applied.
+		if _, err := agentfeed.Replay([]agentfeed.Entry{e}); err != nil {
+			c.add(Finding{Severity: SeverityError, Code: codeInvalidPayload, Document: doc, Entry: e.ID, Message: replayMessage(err)})
+			continue
+		}
+		if prev, seen := origin.Applied[e.ID]; seen && prev != string(e.Content) {
+			c.add(Finding{Severity: SeverityError, Code: codeReplayMismatch, Document: doc, Entry: e.ID,
+				Message: "its payload differs from the one applied on an earlier run; not applied"})
+			continue
+		}
+		kept = append(kept, e)
+	}
+	st, err := agentfeed.Replay(kept)
+	if err != nil {
+		c.errorf(codeInvalidPayload, doc, "%v", err)
+		return
+	}
+	c.replayed = st
+	passed := c.reportSkipped(doc, kept, st.Skipped)
+	if trusted && c.state != nil {
+		for i, e := range kept {
+			if !passed[i] {
+				origin.Applied[e.ID] = string(e.Content)
+			}
+		}
+	}
+	c.reportVanished(doc, origin)
+}
+
+// reportSkipped reports the entries Replay passed over and returns the
+// indexes of those not applied.
+func (c *checker) reportSkipped(doc string, kept []agentfeed.Entry, skipped []agentfeed.Skipped) map[int]bool {
+	passed := map[int]bool{}
+	for _, s := range skipped {
+		f := Finding{Severity: SeverityWarning, Code: string(s.Reason), Document: doc, Entry: s.EntryID}
+		switch s.Reason {
+		case agentfeed.SkipUnknownType:
+			f.Message = fmt.Sprintf("type %q is not one v0 defines; skipped", kept[s.Index].Type)
+			passed[s.Index] = true
+		case agentfeed.SkipReplayMismatch:
+			f.Severity, f.Message = SeverityError, "repeats the id of an earlier entry with another payload; not applied"
+			passed[s.Index] = true
+		case agentfeed.SkipDeprecationOfUnknown:
+			f.Message = "deprecates an endpoint the feed never announced; ignored"
+		}
+		c.add(f)
+	}
+	return passed
+}
+
+// reportVanished warns about ids applied on an earlier run that the feed no
+// longer has: a published entry must never disappear.
+func (c *checker) reportVanished(doc string, origin *originState) {
+	present := map[string]bool{}
+	for _, e := range c.feed.Entries {
+		present[e.ID] = true
+	}
+	for _, id := range slices.Sorted(maps.Keys(origin.Applied)) {
+		if present[id] {
+			continue
+		}
+		c.add(Finding{Severity: SeverityWarning, Code: codeVanished, Document: doc, Entry: id,
+			Message: "applied on an earlier run, and no longer in the feed"})
+	}
+}
+
+// replayMessage drops the entry reference Replay puts first: the finding
+// names the entry.
+func replayMessage(err error) string {
+	msg := err.Error()
+	if _, rest, ok := strings.Cut(msg, "): "); ok && strings.HasPrefix(msg, "entry ") {
+		return rest
+	}
+	return msg
+}

@@ -1,0 +1,194 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/site"
+)
+
+// Network limits.
+const (
+	// DefaultMaxBytes caps every document: a feed of 10,000 entries is
+	// about 7 MiB.
+	DefaultMaxBytes = 16 << 20
+	// DefaultTimeout bounds each request, redirects and body included.
+	DefaultTimeout = 30 * time.Second
+	// MaxRedirects is how many redirects a request may follow.
+	MaxRedirects = 3
+)
+
+// response is a document as a source returned it.
+type response struct {
+	status int
+	body   []byte
+	header http.Header // nil from a directory: there is no HTTP to check
+}
+
+// A source reads the documents of a site by URL. ifNoneMatch, when set, is
+// sent as If-None-Match (a directory ignores it).
+type source interface {
+	get(ctx context.Context, u *url.URL, ifNoneMatch string) (*response, error)
+}
+
+// fetchError is a document that could not be read at all; code is the
+// finding's code.
+type fetchError struct {
+	code string
+	msg  string
+}
+
+func (e *fetchError) Error() string { return e.msg }
+
+func tooLarge(max int64) error {
+	return &fetchError{codeTooLarge, fmt.Sprintf("larger than the %d-byte cap", max)}
+}
+
+// checkScheme requires https, or http to this machine (a local preview).
+func checkScheme(u *url.URL) error {
+	switch {
+	case u.Host == "":
+		return &fetchError{codeInsecureURL, fmt.Sprintf("%s is not an absolute URL", u)}
+	case u.Scheme == "https":
+		return nil
+	case u.Scheme == "http" && site.IsLoopback(u.Hostname()):
+		return nil
+	}
+	return &fetchError{codeInsecureURL, fmt.Sprintf("%s: https is required (http only for localhost and loopback addresses)", u)}
+}
+
+// dirSource reads a built site from a directory: the URL base + p is the
+// file p under root. os.Root keeps every read inside the directory, even
+// through symbolic links.
+type dirSource struct {
+	root *os.Root
+	base *url.URL
+	max  int64
+}
+
+func (s *dirSource) get(_ context.Context, u *url.URL, _ string) (*response, error) {
+	return s.file(strings.TrimPrefix(u.Path, s.base.Path))
+}
+
+// file reads a file by its path relative to the directory.
+func (s *dirSource) file(rel string) (*response, error) {
+	if rel == "" {
+		return &response{status: http.StatusNotFound}, nil
+	}
+	f, err := s.root.Open(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &response{status: http.StatusNotFound}, nil
+	}
+	if err != nil {
+		return nil, &fetchError{codeUnreachable, err.Error()}
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, &fetchError{codeUnreachable, err.Error()}
+	case info.IsDir():
+		return &response{status: http.StatusNotFound}, nil
+	case info.Size() > s.max:
+		return nil, tooLarge(s.max)
+	}
+	body, err := readCapped(f, s.max)
+	if err != nil {
+		return nil, err
+	}
+	return &response{status: http.StatusOK, body: body}, nil
+}
+
+// httpSource reads a live origin.
+type httpSource struct {
+	client *http.Client
+	max    int64
+}
+
+func newHTTPSource(max int64, timeout time.Duration) *httpSource {
+	return &httpSource{
+		client: &http.Client{
+			Timeout:       timeout,
+			Transport:     http.DefaultTransport.(*http.Transport).Clone(),
+			CheckRedirect: checkRedirect,
+		},
+		max: max,
+	}
+}
+
+// checkRedirect follows at most MaxRedirects redirects, never off https, and
+// never from another host to this machine.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > MaxRedirects {
+		return &fetchError{codeTooManyRedirects, fmt.Sprintf("more than %d redirects (the last to %s)", MaxRedirects, req.URL)}
+	}
+	if err := checkScheme(req.URL); err != nil {
+		return err
+	}
+	if site.IsLoopback(req.URL.Hostname()) && !site.IsLoopback(via[0].URL.Hostname()) {
+		return &fetchError{codeInsecureURL, fmt.Sprintf("redirect from %s to this machine (%s)", via[0].URL.Host, req.URL)}
+	}
+	return nil
+}
+
+func (s *httpSource) get(ctx context.Context, u *url.URL, ifNoneMatch string) (*response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, &fetchError{codeUnreachable, err.Error()}
+	}
+	req.Header.Set("User-Agent", "wellknown-verify")
+	if ifNoneMatch != "" {
+		req.Header.Set("If-None-Match", ifNoneMatch)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return nil, classify(err)
+	}
+	defer resp.Body.Close()
+	if resp.ContentLength > s.max {
+		return nil, tooLarge(s.max)
+	}
+	body, err := readCapped(resp.Body, s.max)
+	if err != nil {
+		return nil, err
+	}
+	return &response{status: resp.StatusCode, body: body, header: resp.Header}, nil
+}
+
+// classify turns a client error into a fetchError, keeping the code of a
+// refused redirect.
+func classify(err error) error {
+	var fe *fetchError
+	if errors.As(err, &fe) {
+		return fe
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Timeout() {
+		return &fetchError{codeUnreachable, "timed out"}
+	}
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return &fetchError{codeUnreachable, err.Error()}
+}
+
+// readCapped reads at most max bytes, failing when there are more (a body
+// without Content-Length, or a compressed one, is only known while reading).
+func readCapped(r io.Reader, max int64) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, &fetchError{codeUnreachable, "reading: " + err.Error()}
+	}
+	if int64(len(body)) > max {
+		return nil, tooLarge(max)
+	}
+	return body, nil
+}

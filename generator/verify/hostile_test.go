@@ -1,0 +1,339 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+)
+
+// hostileCase is one hostile or broken origin and the verdict on it.
+type hostileCase struct {
+	name  string
+	setup func(t *testing.T, o *origin, opt *Options)
+	// errors is exactly the set of error codes the run must report (none:
+	// the run passes); warnings must be among its warnings.
+	errors, warnings []string
+	check            func(t *testing.T, rep *Report)
+}
+
+// Each hostile input gets its verdict, and nothing else fails with it.
+func TestHostileOrigins(t *testing.T) {
+	for _, tc := range hostileCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			o := newOrigin(t, hostHeaders)
+			o.minimal()
+			opt := Options{Target: o.base.String()}
+			tc.setup(t, o, &opt)
+			rep := run(t, opt)
+			if got := codes(rep, SeverityError); !slices.Equal(got, tc.errors) {
+				t.Errorf("error codes = %v, want %v; findings:%s", got, tc.errors, dump(rep))
+			}
+			for _, w := range tc.warnings {
+				if !slices.Contains(codes(rep, SeverityWarning), w) {
+					t.Errorf("no %s warning; findings:%s", w, dump(rep))
+				}
+			}
+			if rep.OK != (len(tc.errors) == 0) {
+				t.Errorf("OK = %v with errors %v", rep.OK, codes(rep, SeverityError))
+			}
+			if tc.check != nil {
+				tc.check(t, rep)
+			}
+		})
+	}
+}
+
+func hostileCases() []hostileCase {
+	untrusted := func(t *testing.T, rep *Report) {
+		if rep.Origins[0].Trusted {
+			t.Error("the origin is trusted")
+		}
+	}
+	fixture := func(name string) func(t *testing.T, o *origin, _ *Options) {
+		return func(t *testing.T, o *origin, _ *Options) {
+			o.put(pathFeed, readFile(t, filepath.Join("testdata", "hostile", name)), nil)
+		}
+	}
+	return []hostileCase{
+		{name: "a well-formed origin passes", setup: func(*testing.T, *origin, *Options) {},
+			warnings: []string{codeNoCatalog, codeNoSnapshot},
+			check: func(t *testing.T, rep *Report) {
+				if o := rep.Origins[0]; !o.Trusted || o.Verified != 1 || o.Entries != 1 || o.FeedStatus != "active" {
+					t.Errorf("origin = %+v", o)
+				}
+			}},
+		{name: "bad XML", setup: fixture("truncated.xml"), errors: []string{codeFeedMalformed}, check: untrusted},
+		{name: "billion laughs", setup: fixture("billion-laughs.xml"), errors: []string{codeFeedMalformed}, check: untrusted},
+		{name: "external entity", setup: fixture("external-entity.xml"), errors: []string{codeFeedMalformed}, check: untrusted},
+		{name: "not UTF-8", setup: fixture("latin1.xml"), errors: []string{codeFeedMalformed}, check: untrusted},
+		{name: "huge feed", errors: []string{codeTooLarge},
+			setup: func(t *testing.T, o *origin, opt *Options) {
+				var entries []agentfeed.Entry
+				for i := range 20 {
+					entries = append(entries, announce(t, o.signer(), "urn:af:test:"+string(rune('a'+i)), "orders-api", "1.0"))
+				}
+				o.minimal(entries...)
+				opt.MaxBytes = 4096
+			}, check: untrusted},
+		{name: "huge DID document without Content-Length", errors: []string{codeTooLarge},
+			setup: func(t *testing.T, o *origin, opt *Options) {
+				doc := didDoc(t, o.did(), testKey(1))
+				o.putStream("/.well-known/did.json", append(doc, bytes.Repeat([]byte(" "), 64<<10)...))
+				opt.MaxBytes = 32 << 10
+			}, check: untrusted},
+		{name: "a server that never answers", errors: []string{codeUnreachable},
+			setup: func(t *testing.T, o *origin, opt *Options) {
+				o.hang("/.well-known/did.json")
+				opt.Timeout = 200 * time.Millisecond
+			},
+			check: func(t *testing.T, rep *Report) {
+				if f := findings(rep, codeUnreachable); !strings.Contains(f[0].Message, "timed out") {
+					t.Errorf("unreachable = %+v, want a timeout", f)
+				}
+			}},
+		{name: "wrong DID id", errors: []string{codeDIDMismatch},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.put("/.well-known/did.json", didDoc(t, "did:web:example.com", testKey(1)), nil)
+			}, check: untrusted},
+		{name: "DID document that is not JSON", errors: []string{codeDIDMalformed},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.put("/.well-known/did.json", []byte("<html>hello</html>"), nil)
+			}},
+		{name: "no DID document", errors: []string{codeNotFound},
+			setup: func(t *testing.T, o *origin, _ *Options) { o.remove("/.well-known/did.json") }, check: untrusted},
+		{name: "no feed", errors: []string{codeNotFound},
+			setup: func(t *testing.T, o *origin, _ *Options) { o.remove(pathFeed) }, check: untrusted},
+		{name: "DID document with no usable key", errors: []string{codeKeyUnresolvable}, warnings: []string{codeKeyUnusable},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				did := o.did()
+				o.put("/.well-known/did.json", mustJSON(t, map[string]any{
+					"id": did,
+					"verificationMethod": []map[string]any{
+						{"id": did + "#jwk", "type": "JsonWebKey2020", "controller": did, "publicKeyJwk": map[string]string{"kty": "OKP", "crv": "Ed25519", "x": "AAAA"}},
+						{"id": did + "#short", "type": "Ed25519VerificationKey2020", "controller": did, "publicKeyMultibase": "uAAAA"},
+						{"id": did + "#rsa", "type": "Multikey", "controller": did, "publicKeyMultibase": "zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme"},
+					},
+				}), nil)
+			}, check: untrusted},
+		{name: "signature from another key", errors: []string{codeUnverified},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				forged := signer(o.did(), "key-1", testKey(2)) // claims key-1, signs with another
+				o.minimal(
+					announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"),
+					announce(t, forged, "urn:af:test:2", "payments-api", "1.0"),
+					announce(t, o.signer(), "urn:af:test:3", "users-api", "1.0"),
+				)
+			},
+			check: func(t *testing.T, rep *Report) {
+				f := findings(rep, codeUnverified)
+				if len(f) != 1 || f[0].Entry != "urn:af:test:2" {
+					t.Errorf("unverified = %+v, want entry urn:af:test:2 only", f)
+				}
+				if o := rep.Origins[0]; o.Verified != 2 || !o.Trusted {
+					t.Errorf("verified %d, trusted %v: one bad signature must not stop the rest", o.Verified, o.Trusted)
+				}
+			}},
+		{name: "af:signer names a key the DID document lacks", errors: []string{codeUnverified},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(announce(t, signer(o.did(), "key-9", testKey(1)), "urn:af:test:1", "orders-api", "1.0"))
+			}},
+		{name: "af:signer picks the second key", warnings: []string{codeNoSnapshot},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.put("/.well-known/did.json", didDoc(t, o.did(), testKey(1), testKey(2)), nil)
+				o.put(pathFeed, feedOf(t, o.did(), agentfeed.StatusActive, "",
+					announce(t, signer(o.did(), "key-2", testKey(2)), "urn:af:test:1", "orders-api", "1.0")), nil)
+			},
+			check: func(t *testing.T, rep *Report) {
+				if rep.Origins[0].Verified != 1 {
+					t.Errorf("verified %d, want 1", rep.Origins[0].Verified)
+				}
+			}},
+		{name: "no af:signer: the first Ed25519 key, here a Multikey", warnings: []string{codeNoSnapshot},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				did := o.did()
+				o.put("/.well-known/did.json", mustJSON(t, map[string]any{
+					"id": did,
+					"verificationMethod": []map[string]any{
+						{"id": did + "#mk", "type": "Multikey", "controller": did, "publicKeyMultibase": didweb.EncodeMultikey(testKey(1).Public().(ed25519.PublicKey))},
+					},
+				}), nil)
+				e := announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")
+				e.Signer = ""
+				o.put(pathFeed, feedOf(t, did, agentfeed.StatusActive, "", e), nil)
+			},
+			check: func(t *testing.T, rep *Report) {
+				if rep.Origins[0].Verified != 1 {
+					t.Errorf("verified %d, want 1", rep.Origins[0].Verified)
+				}
+			}},
+		{name: "an id repeated with another payload", errors: []string{codeReplayMismatch},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(
+					announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"),
+					announce(t, o.signer(), "urn:af:test:1", "orders-api", "2.0"),
+				)
+			}},
+		{name: "a malformed payload among good ones", errors: []string{codeInvalidPayload},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(
+					entry(t, o.signer(), "urn:af:test:1", agentfeed.TypeAnnouncement, map[string]string{"endpoint-id": "orders-api"}),
+					announce(t, o.signer(), "urn:af:test:2", "users-api", "1.0"),
+				)
+			},
+			check: func(t *testing.T, rep *Report) {
+				if f := findings(rep, codeInvalidPayload); len(f) != 1 || f[0].Entry != "urn:af:test:1" {
+					t.Errorf("invalid-payload findings = %+v", f)
+				}
+			}},
+		{name: "an unknown entry type is skipped, not a failure", warnings: []string{codeUnknownType},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(
+					announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"),
+					entry(t, o.signer(), "urn:af:test:2", "endpoint-teleport", map[string]string{"endpoint-id": "orders-api"}),
+				)
+			},
+			check: func(t *testing.T, rep *Report) {
+				if f := findings(rep, codeUnknownType); len(f) != 1 || f[0].Entry != "urn:af:test:2" {
+					t.Errorf("unknown-entry-type findings = %+v", f)
+				}
+			}},
+		{name: "a deprecation of an unknown endpoint", warnings: []string{codeDeprecationOfUnknown},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(entry(t, o.signer(), "urn:af:test:1", agentfeed.TypeDeprecation, agentfeed.Deprecation{
+					EndpointID: "ghost", AnnouncedAt: "2026-04-27T12:00:00Z", Sunset: "2026-05-27T12:00:00Z"}))
+			}},
+		{name: "spec version above 0 is terminated", errors: []string{codeSpecVersion},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.put(pathFeed, replace(t, feedOf(t, o.did(), agentfeed.StatusActive, "", announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")),
+					"<af:spec-version>0<", "<af:spec-version>1<"), nil)
+			}, check: untrusted},
+		{name: "an unknown status is terminated", errors: []string{codeUnknownStatus},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.put(pathFeed, replace(t, feedOf(t, o.did(), agentfeed.StatusActive, "", announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")),
+					"<af:feed-status>active<", "<af:feed-status>paused<"), nil)
+			}, check: untrusted},
+		{name: "terminated: entries verify, trust is gone", errors: []string{codeTerminated},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.put(pathFeed, feedOf(t, o.did(), agentfeed.StatusTerminated, "", announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")), nil)
+			},
+			check: func(t *testing.T, rep *Report) {
+				if o := rep.Origins[0]; o.Trusted || o.Verified != 1 {
+					t.Errorf("trusted %v, verified %d; want untrusted with 1 verified", o.Trusted, o.Verified)
+				}
+			}},
+		{name: "migrated, not followed", errors: []string{codeMigrated},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.put(pathFeed, feedOf(t, o.did(), agentfeed.StatusMigrated, "https://new.example/.well-known/agent-feed.xml"), nil)
+			},
+			check: func(t *testing.T, rep *Report) {
+				if f := findings(rep, codeMigrated); len(f) != 1 || !strings.Contains(f[0].Hint, "--follow") {
+					t.Errorf("feed-migrated findings = %+v, want one with a --follow hint", f)
+				}
+			}},
+		{name: "migrated to plain http elsewhere", errors: []string{codeInsecureURL},
+			setup: func(t *testing.T, o *origin, opt *Options) {
+				o.put(pathFeed, feedOf(t, o.did(), agentfeed.StatusMigrated, "http://new.example/.well-known/agent-feed.xml"), nil)
+				opt.Follow = true
+			},
+			check: func(t *testing.T, rep *Report) {
+				if len(rep.Origins) != 1 {
+					t.Errorf("followed to %d origins, want none", len(rep.Origins)-1)
+				}
+			}},
+		{name: "redirect loop", errors: []string{codeTooManyRedirects},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.redirect("/.well-known/did.json", "/.well-known/did.json")
+			}, check: untrusted},
+		{name: "three redirects are followed", warnings: []string{codeNoSnapshot},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.put("/moved/did.json", didDoc(t, o.did(), testKey(1)), nil)
+				o.redirect("/.well-known/did.json", "/a")
+				o.redirect("/a", "/b")
+				o.redirect("/b", "/moved/did.json")
+			}},
+		{name: "four redirects are too many", errors: []string{codeTooManyRedirects},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.put("/moved/did.json", didDoc(t, o.did(), testKey(1)), nil)
+				o.redirect("/.well-known/did.json", "/a")
+				o.redirect("/a", "/b")
+				o.redirect("/b", "/c")
+				o.redirect("/c", "/moved/did.json")
+			}, check: untrusted},
+		{name: "redirect to plain http elsewhere", errors: []string{codeInsecureURL},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.redirect("/.well-known/did.json", "http://attacker.example/.well-known/did.json")
+			}, check: untrusted},
+		{name: "snapshot signed by another key", errors: []string{codeSnapshotUnverified},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				e := announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")
+				o.minimal(e)
+				o.put(pathSnapshot, snapshotOf(t, signer(o.did(), "key-1", testKey(2)), o.did(), e), nil)
+			}},
+		{name: "snapshot that is not the feed's state", errors: []string{codeSnapshotDisagreement},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"))
+				o.put(pathSnapshot, snapshotOf(t, o.signer(), o.did(), announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.1")), nil)
+			},
+			check: func(t *testing.T, rep *Report) {
+				f := findings(rep, codeSnapshotDisagreement)
+				if len(f) != 1 || !strings.Contains(f[0].Message, `"version":"1.1"`) {
+					t.Errorf("snapshot-disagreement findings = %+v", f)
+				}
+			}},
+		{name: "a snapshot that agrees", warnings: []string{codeNoCatalog},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				e := announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")
+				o.minimal(e)
+				o.put(pathSnapshot, snapshotOf(t, o.signer(), o.did(), e), nil)
+			}},
+	}
+}
+
+// replace replaces old, which must occur, in data.
+func replace(t *testing.T, data []byte, old, new string) []byte {
+	t.Helper()
+	if !bytes.Contains(data, []byte(old)) {
+		t.Fatalf("%q not found", old)
+	}
+	return bytes.Replace(data, []byte(old), []byte(new), 1)
+}
+
+// snapshotOf is the snapshot of entries, signed by s.
+func snapshotOf(t *testing.T, s agentfeed.Signer, did string, entries ...agentfeed.Entry) []byte {
+	t.Helper()
+	st, err := agentfeed.Replay(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := agentfeed.Snapshot(s, st, did, "2026-04-27T12:00:00Z", agentfeed.StatusActive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// An http origin off this machine is a usage error: nothing is fetched.
+func TestInsecureTargets(t *testing.T) {
+	for _, target := range []string{"http://example.com", "http://192.0.2.1:8080/", "ftp://example.com/", "https://user@example.com/", "https://example.com/?q=1"} {
+		opt := Options{Target: target}
+		if err := opt.Validate(); err == nil {
+			t.Errorf("%s: no usage error", target)
+		}
+		if _, err := Verify(context.Background(), opt); err == nil {
+			t.Errorf("%s: Verify ran", target)
+		}
+	}
+	for _, target := range []string{"https://example.com", "http://localhost:8080", "http://127.0.0.1:1313/", "http://[::1]:9/"} {
+		if err := (Options{Target: target}).Validate(); err != nil {
+			t.Errorf("%s: %v", target, err)
+		}
+	}
+}

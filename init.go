@@ -1,0 +1,93 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/scaffold"
+	"github.com/wellknown-dev/wellknown/generator/site"
+)
+
+// exampleBaseURL is the base URL of a site created without --base-url.
+const exampleBaseURL = "https://example.com/"
+
+func (c *cli) initSite(args []string) int {
+	fs := c.newFlags("init", "[--host HOST] [--base-url URL] [--force] [DIR]")
+	host := fs.String("host", site.HostGitHubPages, "where the site is deployed: "+strings.Join(scaffold.Hosts, ", "))
+	baseURL := fs.String("base-url", exampleBaseURL, "the https origin the site will be published at")
+	force := fs.Bool("force", false, "overwrite files that exist (never a signing key)")
+	if code, done := parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 1 {
+		c.errorf("init takes one directory (got %q)", strings.Join(fs.Args(), " "))
+		return 2
+	}
+	dir := "."
+	if fs.NArg() == 1 {
+		dir = fs.Arg(0)
+	}
+	files, err := scaffold.Files(scaffold.Options{Host: *host, BaseURL: *baseURL, Version: installVersion()})
+	if err != nil {
+		c.errorf("%v", err)
+		return 2
+	}
+	if err := scaffold.Write(dir, files, *force); err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.stdout, "created a site for %s in %s, deployed with %s:\n", *baseURL, dir, *host)
+	for _, f := range files {
+		fmt.Fprintf(c.stdout, "  %s\n", f.Path)
+	}
+	if err := c.initKey(filepath.Join(dir, scaffold.KeyFile), *host); err != nil {
+		return c.fail(err)
+	}
+	if *baseURL == exampleBaseURL {
+		c.noticef("the site's base URL is the placeholder %s; run init again with --base-url and --force, or edit site.toml and the deploy files", exampleBaseURL)
+	}
+	c.hintf("DEPLOY.md says what to set up on %s; then commit everything and push", *host)
+	return 0
+}
+
+// initKey creates the site's signing key unless one is there, and says how
+// to hand it to the host.
+func (c *cli) initKey(path, host string) error {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		if err := didweb.WriteNewKey(path); err != nil {
+			return err
+		}
+		c.noticef("wrote a new signing key to %s; .gitignore keeps it out of git", path)
+	} else {
+		c.noticef("kept the signing key that is already at %s", path)
+	}
+	k, err := didweb.LoadSigningKey(didweb.KeySources{FlagFile: path})
+	if err != nil {
+		return err
+	}
+	c.describeKey(k.Public())
+	secret := "store the content of " + path + " in the CI secret " + site.DefaultKeyEnv
+	if host == site.HostGitHubPages {
+		secret += " (gh secret set " + site.DefaultKeyEnv + " < " + path + ")"
+	}
+	c.hintf("%s, then keep the file somewhere safe outside the repository", secret)
+	return nil
+}
+
+// installVersion is the version of wellknown the scaffolded CI installs:
+// this binary's own, when it is a published module version, else latest.
+func installVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "latest"
+	}
+	v := info.Main.Version
+	if !strings.HasPrefix(v, "v") || strings.Contains(v, "+") {
+		return "latest" // (devel), or a build from a modified checkout
+	}
+	return v
+}

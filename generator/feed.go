@@ -1,8 +1,11 @@
 package generator
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
@@ -35,15 +38,12 @@ func (r *Result) addFeed(tl *timeline.Timeline) error {
 	did := didweb.DID(cfg.Base())
 	signer := agentfeed.NewSigner(didweb.KeyURL(did, cfg.Signing.KeyID), r.Key.Private)
 	host := strings.ReplaceAll(cfg.Host(), ":", "%3A")
-	entries := make([]agentfeed.Entry, len(tl.Events))
+	entries, err := signEntries(signer, host, tl.Events)
+	if err != nil {
+		return err
+	}
 	newest := emptyFeedTime
-	for i, e := range tl.Events {
-		id := agentfeed.EntryID(host, e.Type, e.EndpointID, e.Key)
-		entry, err := agentfeed.NewEntry(signer, id, e.Type, stamp(e.Time), e.Summary, e.Payload)
-		if err != nil {
-			return fmt.Errorf("feed entry %s: %v", id, err)
-		}
-		entries[i] = entry
+	for _, e := range tl.Events {
 		if e.Time.After(newest) {
 			newest = e.Time
 		}
@@ -65,6 +65,29 @@ func (r *Result) addFeed(tl *timeline.Timeline) error {
 		return err
 	}
 	return r.addArchive(tl)
+}
+
+// signEntries signs the events into entries, on every core: signing is
+// most of a large feed's cost.
+func signEntries(signer agentfeed.Signer, host string, events []timeline.Event) ([]agentfeed.Entry, error) {
+	entries := make([]agentfeed.Entry, len(events))
+	errs := make([]error, len(events))
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(events); i += workers {
+				e := events[i]
+				id := agentfeed.EntryID(host, e.Type, e.EndpointID, e.Key)
+				entries[i], errs[i] = agentfeed.NewEntry(signer, id, e.Type, stamp(e.Time), e.Summary, e.Payload)
+				if errs[i] != nil {
+					errs[i] = fmt.Errorf("feed entry %s: %v", id, errs[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return entries, errors.Join(errs...)
 }
 
 // addSnapshot publishes the current state, replayed from the feed itself so

@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/history"
@@ -18,13 +22,14 @@ import (
 // readHistory replays the committed history of the site's inputs (site.toml,
 // imported server.json files, and every server's tool files, in whatever
 // local repositories hold them) into a timeline. It runs one git log per
-// repository for the inputs, after a first small one for site.toml alone to
-// learn every glob the servers ever used, and one git cat-file process per
-// repository for all the blobs.
+// repository for the inputs and one git cat-file process per repository
+// for all the blobs. A second pass is needed only when an older site.toml
+// named tool files or repositories the current one does not.
 //
 // A site outside git, or without commits, has an empty history: a warning,
 // or an error when strict.
 func (r *Result) readHistory(opt Options, strict bool) (*timeline.Timeline, error) {
+	start := time.Now()
 	cfg := r.Config
 	siteRepo, err := history.Open(cfg.Dir)
 	if err != nil {
@@ -44,14 +49,19 @@ func (r *Result) readHistory(opt Options, strict bool) (*timeline.Timeline, erro
 	} else if err != nil {
 		return nil, err
 	}
-	configs, err := h.configHistory()
-	if err != nil {
+	if err := h.locateConfig(); err != nil {
 		return nil, err
 	}
-	if err := h.readRepos(configs); err != nil {
+	if err := h.readRepos([]*site.Config{cfg}); err != nil {
 		return nil, err
 	}
-	return timeline.Derive(h.replay())
+	if err := h.readRepos(append(h.configHistory(), cfg)); err != nil {
+		return nil, err
+	}
+	r.Stages.Read += time.Since(start)
+	start = time.Now()
+	defer func() { r.Stages.Diff = time.Since(start) }()
+	return h.replay()
 }
 
 func (r *Result) emptyHistory(strict bool, why *diag.Error) (*timeline.Timeline, error) {
@@ -83,8 +93,10 @@ type historyReader struct {
 // repoHistory is one repository's part of the history.
 type repoHistory struct {
 	repo    *history.Repo
+	paths   []string // the pathspecs commits were read for
 	commits []history.Commit
-	blobs   map[string][]byte // blob id → content, for every blob the commits name
+	blobs   map[string][]byte     // blob id → content, for every blob the commits name
+	parsed  map[string]parsedTool // blob id → the tool file it holds
 }
 
 // addRepo adds a repository (once) and checks it is not shallow.
@@ -110,62 +122,53 @@ func (h *historyReader) addRepo(repo *history.Repo) error {
 	return nil
 }
 
-// configHistory reads every committed version of site.toml, oldest first,
-// and the servers' repositories they name.
-func (h *historyReader) configHistory() ([]*site.Config, error) {
-	site0 := h.repos[0]
+// locateConfig finds the site directory and site.toml within the site's
+// repository.
+func (h *historyReader) locateConfig() error {
+	root := h.repos[0].repo.Root()
 	var err error
-	if h.siteDir, err = relativeTo(site0.repo.Root(), h.cfg.Dir); err != nil {
-		return nil, err
+	if h.siteDir, err = relativeTo(root, h.cfg.Dir); err != nil {
+		return err
 	}
-	if h.configPath, err = relativeTo(site0.repo.Root(), h.cfg.File); err != nil {
-		return nil, err
-	}
-	commits, err := site0.repo.Log(h.rev(0), []string{literal(h.configPath)})
-	if err != nil {
-		return nil, err
-	}
-	if err := site0.readBlobs(commits); err != nil {
-		return nil, err
-	}
+	h.configPath, err = relativeTo(root, h.cfg.File)
+	return err
+}
+
+// configHistory parses every committed version of site.toml, oldest first,
+// as far as it names servers' tools and repositories (imports are read during
+// the replay). A version that does not parse is left out here and reported
+// then.
+func (h *historyReader) configHistory() []*site.Config {
+	site0 := h.repos[0]
+	noImports := func(string) ([]byte, bool) { return nil, false }
 	var configs []*site.Config
-	for _, c := range commits {
+	for _, c := range site0.commits {
 		for _, ch := range c.Changes {
-			if ch.Blob == "" {
+			if ch.Path != h.configPath || ch.Blob == "" {
 				continue
 			}
-			// Imports are not needed yet: only the repositories and globs are.
-			if old, err := site.ParseHistorical(site0.blobs[ch.Blob], func(string) ([]byte, bool) { return nil, false }); err == nil {
+			if old, err := site.ParseHistorical(site0.blobs[ch.Blob], noImports); err == nil {
 				configs = append(configs, old)
 			}
 		}
 	}
-	for _, c := range append(configs, h.cfg) {
-		for _, s := range c.Servers {
-			if s.Repo == "" {
-				continue
-			}
-			repo, err := history.Open(h.cfg.Path(s.Repo))
-			if err != nil {
-				return nil, diag.Errorf(h.cfg.File, h.cfg.Line("servers"), "server %s: repo %s: %v", s.Name, s.Repo, err)
-			}
-			if err := h.addRepo(repo); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return configs, nil
+	return configs
 }
 
-// readRepos reads, in each repository, the history of every path any
-// version of the config makes an input, and the blobs it names.
+// readRepos reads, in each repository, the history of every path the
+// configs make an input, and the blobs it names. A repository already read
+// for the same paths is not read again.
 func (h *historyReader) readRepos(configs []*site.Config) error {
+	if err := h.openRepos(configs); err != nil {
+		return err
+	}
 	specs := make([]map[string]bool, len(h.repos))
+	globs := make([][]*serverFiles, len(h.repos))
 	for i := range specs {
 		specs[i] = map[string]bool{}
 	}
 	specs[0][literal(h.configPath)] = true
-	for _, c := range append(configs, h.cfg) {
+	for _, c := range configs {
 		for _, s := range c.Servers {
 			if s.Import != "" {
 				specs[0][literal(h.sitePath(s.Import))] = true
@@ -173,32 +176,61 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 			if s.Tools == "" {
 				continue
 			}
-			i, prefix, ok := h.toolsLocation(s)
-			if ok {
+			if i, prefix, ok := h.toolsLocation(s); ok {
 				specs[i][":(glob)"+path.Join(prefix, s.Tools)] = true
+				globs[i] = append(globs[i], &serverFiles{prefix: prefix, glob: s.Tools})
 			}
 		}
 	}
 	for i, rh := range h.repos {
-		commits, err := rh.repo.Log(h.rev(i), sortedKeys(specs[i]))
+		paths := sortedKeys(specs[i])
+		if slices.Equal(paths, rh.paths) {
+			continue
+		}
+		commits, err := rh.repo.Log(h.rev(i), paths)
 		if err != nil {
 			return err
 		}
-		rh.commits = commits
-		if err := rh.readBlobs(commits); err != nil {
+		rh.commits, rh.paths = commits, paths
+		if err := rh.readBlobs(commits, globs[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// openRepos adds the repositories the configs' servers name.
+func (h *historyReader) openRepos(configs []*site.Config) error {
+	for _, c := range configs {
+		for _, s := range c.Servers {
+			if s.Repo == "" {
+				continue
+			}
+			repo, err := history.Open(h.cfg.Path(s.Repo))
+			if err != nil {
+				return diag.Errorf(h.cfg.File, h.cfg.Line("servers"), "server %s: repo %s: %v", s.Name, s.Repo, err)
+			}
+			if err := h.addRepo(repo); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // readBlobs reads every blob the commits name, through one git cat-file.
-func (rh *repoHistory) readBlobs(commits []history.Commit) error {
+// Blobs at a path some server's glob matches (any of globs) are parsed as
+// tool files, on every core, while git is still answering; the others are
+// kept as they are.
+func (rh *repoHistory) readBlobs(commits []history.Commit, globs []*serverFiles) error {
+	at := map[string]string{} // blob id → a path it was seen at
 	var ids []string
 	for _, c := range commits {
 		for _, ch := range c.Changes {
-			if _, have := rh.blobs[ch.Blob]; ch.Blob != "" && !have {
-				rh.blobs[ch.Blob] = nil
+			_, seen := at[ch.Blob]
+			_, parsed := rh.parsed[ch.Blob]
+			if ch.Blob != "" && !seen && !parsed && rh.blobs[ch.Blob] == nil {
+				at[ch.Blob] = ch.Path
 				ids = append(ids, ch.Blob)
 			}
 		}
@@ -211,10 +243,37 @@ func (rh *repoHistory) readBlobs(commits []history.Commit) error {
 		return err
 	}
 	defer b.Close()
-	return b.ReadEach(ids, func(id string, data []byte) error {
-		rh.blobs[id] = data
+	if rh.parsed == nil {
+		rh.parsed = map[string]parsedTool{}
+	}
+	type job struct {
+		id, path string
+		data     []byte
+	}
+	jobs := make(chan job, 256)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for j := range jobs {
+				t, err := tools.Parse(j.path, j.data)
+				mu.Lock()
+				rh.parsed[j.id] = parsedTool{t, err}
+				mu.Unlock()
+			}
+		})
+	}
+	err = b.ReadEach(ids, func(id string, data []byte) error {
+		if p := at[id]; slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) }) {
+			jobs <- job{id, p, data}
+		} else {
+			rh.blobs[id] = data
+		}
 		return nil
 	})
+	close(jobs)
+	wg.Wait()
+	return err
 }
 
 // rev is the revision read in repository i: Options.Rev for the site's,
@@ -246,22 +305,26 @@ func (h *historyReader) toolsLocation(s site.Server) (repo int, prefix string, o
 func (h *historyReader) sitePath(p string) string { return path.Join(h.siteDir, filepath.ToSlash(p)) }
 
 // replay walks the commits of all repositories in time order (each
-// repository's own order kept) and returns the state of the inputs after
-// each one.
-func (h *historyReader) replay() []timeline.Commit {
+// repository's own order kept) and replays the state of the inputs after
+// each one into the timeline. The servers' tool maps change in place from one
+// commit to the next, which the timeline allows (it reads a commit during
+// Commit only, and is told which servers did not change).
+func (h *historyReader) replay() (*timeline.Timeline, error) {
 	st := &replayState{h: h, trees: make([]history.Tree, len(h.repos)), servers: map[string]*serverFiles{}}
 	for i := range st.trees {
 		st.trees[i] = history.Tree{}
 	}
-	var out []timeline.Commit
+	tl := timeline.NewReplay()
 	for _, step := range h.merged() {
 		st.trees[step.repo].Apply(step.commit)
 		if step.repo == 0 && st.touchesConfig(step.commit) {
 			st.loadConfig(step.commit)
 		}
-		out = append(out, st.snapshot(step))
+		if err := tl.Commit(st.snapshot(step)); err != nil {
+			return nil, err
+		}
 	}
-	return out
+	return tl.Timeline(), nil
 }
 
 type step struct {
@@ -302,11 +365,13 @@ type replayState struct {
 
 // serverFiles are the tool files of one server at one point of history.
 type serverFiles struct {
-	repo   int
-	prefix string
-	glob   string
-	byPath map[string]tools.Tool
-	byName map[string]tools.Tool // replaced, never modified, when byPath changes
+	repo    int
+	prefix  string
+	glob    string
+	byPath  map[string]tools.Tool
+	paths   map[string][]string // tool name → the paths declaring it, sorted
+	byName  map[string]tools.Tool
+	changed bool // byName changed at the last step
 }
 
 func (st *replayState) touchesConfig(c history.Commit) bool {
@@ -365,7 +430,7 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 		files := st.files(srv, s)
 		c.Servers = append(c.Servers, timeline.Server{
 			Name: srv.Name, Slug: srv.Slug, Version: srv.Version,
-			Endpoint: st.h.result.endpoint(srv), Tools: files.byName,
+			Endpoint: st.h.result.endpoint(srv), Tools: files.byName, Unchanged: !files.changed,
 		})
 	}
 	for _, d := range st.config.Deprecations {
@@ -374,72 +439,101 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 	return c
 }
 
-// files returns the server's tool files after step s, updating them from
-// the step's changes. A server whose files did not change keeps the same
-// byName map, which the timeline takes as "unchanged".
+// files returns the server's tool files after step s, updated from the
+// step's changes; changed says whether its tools differ from the last step.
 func (st *replayState) files(srv site.Server, s step) *serverFiles {
 	repo, prefix, ok := st.h.toolsLocation(srv)
 	f := st.servers[srv.Name]
 	if f == nil || f.repo != repo || f.prefix != prefix || f.glob != srv.Tools {
-		f = &serverFiles{repo: repo, prefix: prefix, glob: srv.Tools, byPath: map[string]tools.Tool{}}
+		f = &serverFiles{repo: repo, prefix: prefix, glob: srv.Tools,
+			byPath: map[string]tools.Tool{}, paths: map[string][]string{}, byName: map[string]tools.Tool{}, changed: true}
 		st.servers[srv.Name] = f
 		if ok && srv.Tools != "" {
-			for p, blob := range st.trees[repo] {
-				st.update(f, p, blob, s.commit)
+			for _, p := range sortedKeys(st.trees[repo]) {
+				st.update(f, p, st.trees[repo][p], s.commit)
 			}
 		}
-		f.index(st.h.result, s.commit)
 		return f
 	}
+	f.changed = false
 	if s.repo != repo || !ok || srv.Tools == "" {
 		return f
 	}
-	changed := false
 	for _, ch := range s.commit.Changes {
-		changed = st.update(f, ch.Path, ch.Blob, s.commit) || changed
-	}
-	if changed {
-		f.index(st.h.result, s.commit)
+		st.update(f, ch.Path, ch.Blob, s.commit)
 	}
 	return f
 }
 
-// update applies one file change to a server's files and reports whether
-// they changed. A file that is not a valid tool keeps its previous state.
-func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) bool {
-	rel, ok := strings.CutPrefix(p, f.prefix+"/")
-	if f.prefix == "" {
-		rel, ok = p, true
+// update applies one file change to a server's files. A file that is not a
+// valid tool keeps its previous state.
+func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) {
+	if !f.matches(p) {
+		return
 	}
-	if !ok || !tools.Match(f.glob, rel) {
-		return false
+	var t tools.Tool
+	if blob != "" {
+		parsed := st.h.repos[f.repo].tool(p, blob)
+		if parsed.err != nil {
+			st.h.result.Warnings = append(st.h.result.Warnings, fmt.Sprintf("commit %s: %v; this change of the file is left out of the feed", shortHash(c.Hash), parsed.err))
+			return
+		}
+		t = parsed.tool
+	}
+	if old, had := f.byPath[p]; had {
+		delete(f.byPath, p)
+		f.paths[old.Name] = slices.DeleteFunc(f.paths[old.Name], func(q string) bool { return q == p })
+		f.lookup(st.h.result, c, old.Name)
 	}
 	if blob == "" {
-		_, had := f.byPath[p]
-		delete(f.byPath, p)
-		return had
-	}
-	t, err := tools.Parse(p, st.h.repos[f.repo].blobs[blob])
-	if err != nil {
-		st.h.result.Warnings = append(st.h.result.Warnings, fmt.Sprintf("commit %s: %v; this change of the file is left out of the feed", shortHash(c.Hash), err))
-		return false
+		return
 	}
 	f.byPath[p] = t
-	return true
+	names := append(f.paths[t.Name], p)
+	slices.Sort(names)
+	f.paths[t.Name] = names
+	f.lookup(st.h.result, c, t.Name)
 }
 
-// index rebuilds byName from byPath. When two files declare one name, the
-// first path wins and the clash is reported.
-func (f *serverFiles) index(r *Result, c history.Commit) {
-	f.byName = make(map[string]tools.Tool, len(f.byPath))
-	for _, p := range sortedKeys(f.byPath) {
-		t := f.byPath[p]
-		if first, dup := f.byName[t.Name]; dup {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("commit %s: tool %q is declared by both %s and %s; the feed uses %s", shortHash(c.Hash), t.Name, first.File, p, first.File))
-			continue
-		}
-		f.byName[t.Name] = t
+// lookup sets byName[name] to the tool of the first path declaring name, and
+// reports a clash when there are several.
+func (f *serverFiles) lookup(r *Result, c history.Commit, name string) {
+	f.changed = true
+	paths := f.paths[name]
+	if len(paths) == 0 {
+		delete(f.byName, name)
+		return
 	}
+	f.byName[name] = f.byPath[paths[0]]
+	for _, p := range paths[1:] {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("commit %s: tool %q is declared by both %s and %s; the feed uses %s", shortHash(c.Hash), name, paths[0], p, paths[0]))
+	}
+}
+
+// matches reports whether a repository path is one of the server's tool files.
+func (f *serverFiles) matches(p string) bool {
+	if f.prefix == "" {
+		return tools.Match(f.glob, p)
+	}
+	rel, ok := strings.CutPrefix(p, f.prefix+"/")
+	return ok && tools.Match(f.glob, rel)
+}
+
+// parsedTool is a blob parsed as a tool file.
+type parsedTool struct {
+	tool tools.Tool
+	err  error
+}
+
+// tool returns the blob at path p parsed as a tool file, parsing it now if
+// readBlobs did not (it was first seen at a path no glob matched).
+func (rh *repoHistory) tool(p, blob string) parsedTool {
+	if t, ok := rh.parsed[blob]; ok {
+		return t
+	}
+	t, err := tools.Parse(p, rh.blobs[blob])
+	rh.parsed[blob] = parsedTool{t, err}
+	return rh.parsed[blob]
 }
 
 // endpoint is a server's endpoint URL in the feed: its first remote, or its

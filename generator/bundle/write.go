@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
@@ -124,15 +125,46 @@ func checkReplaceable(dir, abs string) (bool, error) {
 	return true, nil
 }
 
+// writers is how many files are written at once: writing many small files
+// waits on the file system more than on the CPU.
+const writers = 8
+
+// writeTree writes every file under root: the directories first, parents
+// before children, then the files by several writers.
 func (b *Bundle) writeTree(root string) error {
-	for _, f := range b.Files() {
-		p := filepath.Join(root, filepath.FromSlash(f.Path[1:]))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	dirs := make([]string, 0, len(b.dirs))
+	for d := range b.dirs {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		if err := os.Mkdir(filepath.Join(root, filepath.FromSlash(d[1:])), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(p, f.Body, 0o644); err != nil {
-			return err
-		}
+	}
+	files := make(chan *File)
+	errs := make(chan error, writers)
+	for range writers {
+		go func() {
+			var first error
+			for f := range files {
+				if first == nil {
+					first = os.WriteFile(filepath.Join(root, filepath.FromSlash(f.Path[1:])), f.Body, 0o644)
+				}
+			}
+			errs <- first
+		}()
+	}
+	for _, f := range b.files {
+		files <- f
+	}
+	close(files)
+	var err error
+	for range writers {
+		err = errors.Join(err, <-errs)
+	}
+	if err != nil {
+		return err
 	}
 	return os.WriteFile(filepath.Join(root, Marker), []byte(markerText), 0o644)
 }

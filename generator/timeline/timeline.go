@@ -33,7 +33,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -52,11 +51,7 @@ const (
 // FirstVersion is a tool's version when it first appears.
 const FirstVersion = "1.0.0"
 
-// Commit is the state of the inputs after one commit. A server whose Tools
-// is the very map it had at the previous commit, with the same version and
-// endpoint, is taken as unchanged without looking at its tools: callers that
-// reuse a server's map until one of its files changes make a long history
-// cheap to replay.
+// Commit is the state of the inputs after one commit.
 type Commit struct {
 	Hash         string
 	Time         time.Time
@@ -71,6 +66,10 @@ type Server struct {
 	Version  string
 	Endpoint string                // its remote URL (or its card's URL when it has none)
 	Tools    map[string]tools.Tool // by tool name
+	// Unchanged vouches that Tools holds the same tools as at the previous
+	// commit, so they need not be looked at: that keeps a long history cheap
+	// to replay when each commit touches a few files.
+	Unchanged bool
 }
 
 // Deprecation is a [[deprecations]] entry of site.toml.
@@ -127,7 +126,11 @@ func (t *ToolHistory) Latest() *Version { return t.Versions[len(t.Versions)-1] }
 // EndpointID returns the tool's endpoint id.
 func (t *ToolHistory) EndpointID() string { return ToolEndpointID(t.Server, t.Name) }
 
-// Version is one published version of a tool.
+// Version is one published version of a tool. Only a tool's latest
+// version keeps Tool.Object (the decoded schema, needed to diff the next
+// change); earlier versions keep Tool.Canonical, their archived bytes, and
+// Change, how they differ from the version before. A long history would
+// otherwise hold every decoded schema in memory.
 type Version struct {
 	Version string
 	Commit  string
@@ -143,17 +146,36 @@ func ToolEndpointID(server, tool string) string { return server + "#" + tool }
 
 // Derive replays commits, oldest first, and returns the events and histories.
 func Derive(commits []Commit) (*Timeline, error) {
-	r := &replay{servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
+	r := NewReplay()
 	for _, c := range commits {
-		if err := r.commit(c); err != nil {
-			return nil, fmt.Errorf("commit %s: %w", short(c.Hash), err)
+		if err := r.Commit(c); err != nil {
+			return nil, err
 		}
 	}
-	return &Timeline{Events: r.events, Servers: r.histories()}, nil
+	return r.Timeline(), nil
 }
 
-// replay is the state carried from one commit to the next.
-type replay struct {
+// NewReplay starts a replay to which commits are given one at a time, so a
+// caller can reuse its maps from one commit to the next.
+func NewReplay() *Replay {
+	return &Replay{servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
+}
+
+// Commit replays the next commit. It reads c during the call only.
+func (r *Replay) Commit(c Commit) error {
+	if err := r.commit(c); err != nil {
+		return fmt.Errorf("commit %s: %w", short(c.Hash), err)
+	}
+	return nil
+}
+
+// Timeline returns the result of the commits replayed so far.
+func (r *Replay) Timeline() *Timeline {
+	return &Timeline{Events: r.events, Servers: r.histories()}
+}
+
+// Replay is the state carried from one commit to the next.
+type Replay struct {
 	order            []string // server names in order of first appearance
 	servers          map[string]*serverState
 	seenDeprecations map[Deprecation]bool
@@ -179,7 +201,7 @@ type batch struct {
 	announce, change, deprecate []Event
 }
 
-func (r *replay) commit(c Commit) error {
+func (r *Replay) commit(c Commit) error {
 	var b batch
 	seen := map[string]bool{}
 	for _, srv := range c.Servers {
@@ -217,14 +239,14 @@ func endpointOrder(e Event) string {
 	return "0" + e.EndpointID
 }
 
-func (r *replay) server(c Commit, srv Server, b *batch) error {
+func (r *Replay) server(c Commit, srv Server, b *batch) error {
 	s, known := r.servers[srv.Name]
 	if !known {
 		s = &serverState{history: &ServerHistory{Name: srv.Name}, tools: map[string]*toolState{}}
 		r.servers[srv.Name] = s
 		r.order = append(r.order, srv.Name)
 	}
-	if s.present && sameMap(srv.Tools, s.current.Tools) && srv.Version == s.current.Version && srv.Endpoint == s.current.Endpoint {
+	if s.present && srv.Unchanged && srv.Version == s.current.Version && srv.Endpoint == s.current.Endpoint {
 		s.current, s.history.Last = srv, srv
 		return nil
 	}
@@ -234,26 +256,22 @@ func (r *replay) server(c Commit, srv Server, b *batch) error {
 	}
 	s.present, s.current = true, srv
 	s.history.Last = srv
-	names := make([]string, 0, len(srv.Tools))
-	for name := range srv.Tools {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := r.tool(c, s, srv.Tools[name], moved, b); err != nil {
+	// Map order is fine here: each tool is independent, and commit sorts
+	// the events of the commit.
+	for _, tool := range srv.Tools {
+		if err := r.tool(c, s, tool, moved, b); err != nil {
 			return err
 		}
 	}
-	for _, name := range sortedToolNames(s.tools) {
-		if _, still := srv.Tools[name]; !still && s.tools[name].present {
-			t := s.tools[name]
+	for name, t := range s.tools {
+		if _, still := srv.Tools[name]; !still && t.present {
 			b.deprecate = append(b.deprecate, r.removeTool(c, s, t))
 		}
 	}
 	return nil
 }
 
-func (r *replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *batch) error {
+func (r *Replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *batch) error {
 	t, known := s.tools[tool.Name]
 	if !known {
 		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name}}
@@ -274,6 +292,7 @@ func (r *replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *
 			return fmt.Errorf("tool %s: %v", tool.Name, err)
 		}
 		from := t.current.Version
+		t.current.Tool.Object = nil
 		t.current = t.add(c, tool, next, from, &diff)
 		if !t.present || moved {
 			b.announce = append(b.announce, r.announceTool(c, s.current, t))
@@ -284,11 +303,6 @@ func (r *replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *
 	return nil
 }
 
-// sameMap reports whether a and b are the same map (not merely equal).
-func sameMap(a, b map[string]tools.Tool) bool {
-	return a != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
-}
-
 // add records a new version of the tool and returns it.
 func (t *toolState) add(c Commit, tool tools.Tool, version, from string, diff *schemadiff.Result) *Version {
 	sum := sha256.Sum256(tool.Canonical)
@@ -297,10 +311,10 @@ func (t *toolState) add(c Commit, tool tools.Tool, version, from string, diff *s
 	return v
 }
 
-func (r *replay) removeServer(c Commit, s *serverState, b *batch) {
+func (r *Replay) removeServer(c Commit, s *serverState, b *batch) {
 	s.present = false
-	for _, name := range sortedToolNames(s.tools) {
-		if t := s.tools[name]; t.present {
+	for _, t := range s.tools {
+		if t.present {
 			b.deprecate = append(b.deprecate, r.removeTool(c, s, t))
 		}
 	}
@@ -308,19 +322,19 @@ func (r *replay) removeServer(c Commit, s *serverState, b *batch) {
 		fmt.Sprintf("server %s removed", s.current.Name), nil, "removed from the site"))
 }
 
-func (r *replay) removeTool(c Commit, s *serverState, t *toolState) Event {
+func (r *Replay) removeTool(c Commit, s *serverState, t *toolState) Event {
 	t.present = false
 	return r.deprecation(c, t.history.EndpointID(), "removed "+t.current.Version,
 		fmt.Sprintf("%s %s removed from %s", t.history.Name, t.current.Version, s.current.Name), nil, "removed from the server")
 }
 
-func (r *replay) announceServer(c Commit, srv Server) Event {
+func (r *Replay) announceServer(c Commit, srv Server) Event {
 	return r.event(c, agentfeed.TypeAnnouncement, srv.Name, srv.Version+" "+srv.Endpoint,
 		fmt.Sprintf("%s %s at %s", srv.Name, srv.Version, srv.Endpoint),
 		agentfeed.Announcement{EndpointID: srv.Name, Endpoint: srv.Endpoint, Protocol: ProtocolServer, Version: srv.Version, AssertedAt: stamp(c.Time)})
 }
 
-func (r *replay) announceTool(c Commit, srv Server, t *toolState) Event {
+func (r *Replay) announceTool(c Commit, srv Server, t *toolState) Event {
 	id := t.history.EndpointID()
 	return r.event(c, agentfeed.TypeAnnouncement, id, t.current.Version+" "+srv.Endpoint,
 		fmt.Sprintf("%s %s on %s", t.history.Name, t.current.Version, srv.Name),
@@ -328,7 +342,7 @@ func (r *replay) announceTool(c Commit, srv Server, t *toolState) Event {
 			AssertedAt: stamp(c.Time), SchemaSHA256: t.current.SHA256})
 }
 
-func (r *replay) schemaChange(c Commit, srv Server, t *toolState) Event {
+func (r *Replay) schemaChange(c Commit, srv Server, t *toolState) Event {
 	v := t.current
 	return r.event(c, agentfeed.TypeSchemaChange, t.history.EndpointID(), v.From+" -> "+v.Version,
 		fmt.Sprintf("%s %s → %s (%s): %s", t.history.Name, v.From, v.Version, v.Change.Class, describe(v.Change)),
@@ -336,7 +350,7 @@ func (r *replay) schemaChange(c Commit, srv Server, t *toolState) Event {
 			EffectiveAt: stamp(c.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256})
 }
 
-func (r *replay) configuredDeprecation(c Commit, d Deprecation) Event {
+func (r *Replay) configuredDeprecation(c Commit, d Deprecation) Event {
 	var replacement *string
 	if d.Replacement != "" {
 		replacement = &d.Replacement
@@ -348,11 +362,11 @@ func (r *replay) configuredDeprecation(c Commit, d Deprecation) Event {
 	return r.deprecationAt(c, d.Endpoint, "configured "+d.AnnouncedAt+" "+d.Sunset, summary, replacement, d.Reason, d.AnnouncedAt, d.Sunset)
 }
 
-func (r *replay) deprecation(c Commit, endpoint, key, summary string, replacement *string, reason string) Event {
+func (r *Replay) deprecation(c Commit, endpoint, key, summary string, replacement *string, reason string) Event {
 	return r.deprecationAt(c, endpoint, key, summary, replacement, reason, stamp(c.Time), stamp(c.Time))
 }
 
-func (r *replay) deprecationAt(c Commit, endpoint, key, summary string, replacement *string, reason, announced, sunset string) Event {
+func (r *Replay) deprecationAt(c Commit, endpoint, key, summary string, replacement *string, reason, announced, sunset string) Event {
 	var why *string
 	if reason != "" {
 		why = &reason
@@ -363,7 +377,7 @@ func (r *replay) deprecationAt(c Commit, endpoint, key, summary string, replacem
 
 // event builds an Event whose (type, endpoint, key) is unique: a name used
 // before (a tool re-announced at the same version) gets an occurrence suffix.
-func (r *replay) event(c Commit, typ, endpoint, key, summary string, payload any) Event {
+func (r *Replay) event(c Commit, typ, endpoint, key, summary string, payload any) Event {
 	name := typ + "\x00" + endpoint + "\x00" + key
 	if n := r.keys[name]; n > 0 {
 		key = fmt.Sprintf("%s #%d", key, n+1)
@@ -372,7 +386,7 @@ func (r *replay) event(c Commit, typ, endpoint, key, summary string, payload any
 	return Event{Type: typ, EndpointID: endpoint, Key: key, Commit: c.Hash, Time: c.Time, Summary: summary, Payload: payload}
 }
 
-func (r *replay) histories() []*ServerHistory {
+func (r *Replay) histories() []*ServerHistory {
 	var out []*ServerHistory
 	for _, name := range r.order {
 		s := r.servers[name]

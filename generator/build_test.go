@@ -114,7 +114,7 @@ func TestExampleSiteFiles(t *testing.T) {
 		"/.well-known/entity-card.json",
 		"/.well-known/mcp-servers.json",
 		"/.well-known/mcp/schemas/alerts/list_alerts/1.0.0.json",
-		"/.well-known/mcp/schemas/alerts/subscribe_alerts/1.0.0.json",
+		"/.well-known/mcp/schemas/alerts/watch_alerts/1.0.0.json",
 		"/.well-known/mcp/schemas/forecast/get_current_conditions/1.0.0.json",
 		"/.well-known/mcp/schemas/forecast/get_forecast/1.0.0.json",
 		"/.well-known/mcp/server-card.json",
@@ -133,7 +133,7 @@ func TestExampleSiteFiles(t *testing.T) {
 		"/mcp/server-card", // the reserved location of the on-origin remote https://weather.example.com/mcp
 		"/servers/alerts/index.html",
 		"/servers/alerts/tools/list_alerts/index.html",
-		"/servers/alerts/tools/subscribe_alerts/index.html",
+		"/servers/alerts/tools/watch_alerts/index.html",
 		"/servers/forecast/index.html",
 		"/servers/forecast/tools/get_current_conditions/index.html",
 		"/servers/forecast/tools/get_forecast/index.html",

@@ -72,10 +72,7 @@ func TestBadInput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := copyExampleSite(dir); err != nil {
-				t.Fatal(err)
-			}
-			if err := commitAll(dir, "the example site"); err != nil {
+			if err := commitExampleSite(dir); err != nil {
 				t.Fatal(err)
 			}
 			t.Chdir(dir)
@@ -136,9 +133,11 @@ func replace(file, old, new string) func(*testing.T, string) {
 
 func copyTo(from, to string) func(*testing.T, string) {
 	return func(t *testing.T, dir string) {
-		if err := copyPath(filepath.Join(dir, from), filepath.Join(dir, to)); err != nil {
+		data, err := os.ReadFile(filepath.Join(dir, from))
+		if err != nil {
 			t.Fatal(err)
 		}
+		writeFile(to, string(data))(t, dir)
 	}
 }
 

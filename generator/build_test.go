@@ -9,12 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator/cards"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 	"github.com/wellknown-dev/wellknown/internal/upstream"
 )
 
@@ -31,25 +31,11 @@ func testEnv(name string) string {
 	return ""
 }
 
-// exampleSite copies the repository's example site (site.example.toml and
-// content/) into a new git repository, commits it, and returns the site.toml
-// path.
-func exampleSite(t *testing.T) string {
-	t.Helper()
-	return exampleSiteCopy(t, false)
-}
+// exampleSite commits a copy of the repository's example site to a new git
+// repository and returns its site.toml.
+func exampleSite(t *testing.T) string { return gittest.ExampleSite(t) }
 
-// exampleSiteCopy is exampleSite, creating the files in reverse order when
-// reversed.
-func exampleSiteCopy(t *testing.T, reversed bool) string {
-	t.Helper()
-	g := newGitRepo(t, t.TempDir())
-	copyFile(t, filepath.Join("..", "site.example.toml"), filepath.Join(g.dir, "site.toml"))
-	copyTree(t, filepath.Join("..", "content"), filepath.Join(g.dir, "content"), reversed)
-	g.commit("the example site")
-	return filepath.Join(g.dir, "site.toml")
-}
-
+// copyFile copies a file of a test's site.
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	data, err := os.ReadFile(from)
@@ -61,29 +47,6 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := os.WriteFile(to, data, 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// copyTree copies a directory's files, in reverse order when reversed, so
-// that two copies are created in different file-system orders.
-func copyTree(t *testing.T, from, to string, reversed bool) {
-	t.Helper()
-	var files []string
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			files = append(files, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if reversed {
-		slices.Reverse(files)
-	}
-	for _, f := range files {
-		rel, _ := filepath.Rel(from, f)
-		copyFile(t, f, filepath.Join(to, rel))
 	}
 }
 
@@ -220,7 +183,12 @@ func TestEntityCardSchema010(t *testing.T) {
 func TestBuildIsDeterministic(t *testing.T) {
 	var trees []string
 	for _, reversed := range []bool{false, true} {
-		config := exampleSiteCopy(t, reversed)
+		g := gittest.New(t, t.TempDir())
+		if err := gittest.CopyExampleSite(g.Dir, reversed); err != nil {
+			t.Fatal(err)
+		}
+		g.Commit("the example site")
+		config := filepath.Join(g.Dir, "site.toml")
 		res := build(t, config)
 		out := filepath.Join(filepath.Dir(config), "public")
 		if err := res.Write(out, false); err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
 const fixtureSite = `base_url = "https://weather.example.com/"
@@ -103,44 +104,44 @@ const (
 
 // fixtureRepo builds the story the feed is tested against, one commit per
 // step (DESIGN §4), and returns the site.toml path.
-func fixtureRepo(t *testing.T) (*gitRepo, string) {
+func fixtureRepo(t *testing.T) (*gittest.Repo, string) {
 	t.Helper()
-	g := newGitRepo(t, t.TempDir())
-	site := func(version string) { g.write("site.toml", strings.Replace(fixtureSite, "%s", version, 1)) }
+	g := gittest.New(t, t.TempDir())
+	site := func(version string) { g.Write("site.toml", strings.Replace(fixtureSite, "%s", version, 1)) }
 	site("1.0.0")
-	g.write("tools/get_forecast.json", forecastV1)
-	g.commit("tool added")
-	g.write("tools/get_forecast.json", forecastOptional)
-	g.commit("optional parameter added")
-	g.write("tools/get_forecast.json", forecastRenamed)
-	g.commit("parameter renamed")
-	g.write("tools/get_forecast.json", forecastRetyped)
-	g.commit("parameter retyped")
-	g.write("tools/get_forecast.json", forecastRequired)
-	g.commit("required parameter added")
-	g.write("tools/get_forecast.json", forecastDescribed)
-	g.commit("description edited")
-	g.write("tools/forecast/get_forecast.json", forecastDescribed)
-	g.git("rm", "-q", "tools/get_forecast.json")
-	g.commit("file moved")
-	g.write("tools/forecast/get_forecast.json", forecastReformatted)
-	g.commit("formatting only")
+	g.Write("tools/get_forecast.json", forecastV1)
+	g.Commit("tool added")
+	g.Write("tools/get_forecast.json", forecastOptional)
+	g.Commit("optional parameter added")
+	g.Write("tools/get_forecast.json", forecastRenamed)
+	g.Commit("parameter renamed")
+	g.Write("tools/get_forecast.json", forecastRetyped)
+	g.Commit("parameter retyped")
+	g.Write("tools/get_forecast.json", forecastRequired)
+	g.Commit("required parameter added")
+	g.Write("tools/get_forecast.json", forecastDescribed)
+	g.Commit("description edited")
+	g.Write("tools/forecast/get_forecast.json", forecastDescribed)
+	g.Git("rm", "-q", "tools/get_forecast.json")
+	g.Commit("file moved")
+	g.Write("tools/forecast/get_forecast.json", forecastReformatted)
+	g.Commit("formatting only")
 
-	g.git("checkout", "-q", "-b", "alerts")
-	g.write("tools/list_alerts.json", alertsV1)
-	g.commit("alerts tool, first draft")
-	g.write("tools/list_alerts.json", alertsV2)
-	g.commit("alerts tool, reviewed")
-	g.git("checkout", "-q", "main")
-	g.when = g.when.Add(time.Hour)
-	g.git("merge", "-q", "--no-ff", "--no-gpg-sign", "-m", "merge the alerts tool", "alerts")
+	g.Git("checkout", "-q", "-b", "alerts")
+	g.Write("tools/list_alerts.json", alertsV1)
+	g.Commit("alerts tool, first draft")
+	g.Write("tools/list_alerts.json", alertsV2)
+	g.Commit("alerts tool, reviewed")
+	g.Git("checkout", "-q", "main")
+	g.When = g.When.Add(time.Hour)
+	g.Git("merge", "-q", "--no-ff", "--no-gpg-sign", "-m", "merge the alerts tool", "alerts")
 
-	g.git("rm", "-q", "tools/forecast/get_forecast.json")
+	g.Git("rm", "-q", "tools/forecast/get_forecast.json")
 	site("1.1.0")
-	g.commit("tool removed, server 1.1.0")
-	g.write("tools/forecast/get_forecast.json", forecastDescribed)
-	g.commit("tool re-added")
-	return g, filepath.Join(g.dir, "site.toml")
+	g.Commit("tool removed, server 1.1.0")
+	g.Write("tools/forecast/get_forecast.json", forecastDescribed)
+	g.Commit("tool re-added")
+	return g, filepath.Join(g.Dir, "site.toml")
 }
 
 // Every step of the story gives the entry DESIGN §4 prescribes, with the
@@ -348,17 +349,17 @@ func TestAppendOnlyGuard(t *testing.T) {
 	}
 
 	// The same content at a new hash and time.
-	g.when = g.when.Add(time.Hour)
-	g.git("commit", "-q", "--amend", "--no-gpg-sign", "--no-edit", "--date", g.when.Format("2006-01-02T15:04:05Z"))
+	g.When = g.When.Add(time.Hour)
+	g.Git("commit", "-q", "--amend", "--no-gpg-sign", "--no-edit", "--date", g.When.Format("2006-01-02T15:04:05Z"))
 	_, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: published})
 	if errs := diag.List(err); len(errs) != 1 || !strings.Contains(errs[0].Error(), "get_forecast 4.0.1 on com.example.weather/forecast) would change its payload") {
 		t.Errorf("after an amend, guard = %v; want exactly the amended commit's entry, changed", err)
 	}
 
 	// A rewritten history: the last two commits replaced by a different change.
-	g.git("reset", "-q", "--hard", "HEAD~2")
-	g.write("tools/forecast/get_forecast.json", forecastV1)
-	g.commit("rewritten")
+	g.Git("reset", "-q", "--hard", "HEAD~2")
+	g.Write("tools/forecast/get_forecast.json", forecastV1)
+	g.Commit("rewritten")
 	_, err = Build(Options{ConfigPath: config, Getenv: testEnv, Previous: published})
 	if err == nil {
 		t.Fatal("a rewritten history passed the append-only guard")

@@ -3,11 +3,11 @@ package generator
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -183,7 +183,7 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 		}
 	}
 	for i, rh := range h.repos {
-		paths := sortedKeys(specs[i])
+		paths := slices.Sorted(maps.Keys(specs[i]))
 		if slices.Equal(paths, rh.paths) {
 			continue
 		}
@@ -449,7 +449,7 @@ func (st *replayState) files(srv site.Server, s step) *serverFiles {
 			byPath: map[string]tools.Tool{}, paths: map[string][]string{}, byName: map[string]tools.Tool{}, changed: true}
 		st.servers[srv.Name] = f
 		if ok && srv.Tools != "" {
-			for _, p := range sortedKeys(st.trees[repo]) {
+			for _, p := range slices.Sorted(maps.Keys(st.trees[repo])) {
 				st.update(f, p, st.trees[repo][p], s.commit)
 			}
 		}
@@ -579,13 +579,4 @@ func shortHash(h string) string {
 		return h[:12]
 	}
 	return h
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,7 +63,7 @@ func (r *Result) addPages(servers []Server) error {
 
 // warnOrphanDocs warns about server docs that no server's page shows.
 func (r *Result) warnOrphanDocs(s *pages.Site, contentDir string) {
-	for _, slug := range sortedKeys(s.Content.ServerDocs) {
+	for _, slug := range slices.Sorted(maps.Keys(s.Content.ServerDocs)) {
 		if !slices.ContainsFunc(s.Servers, func(srv *pages.Server) bool { return srv.Slug == slug }) {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: no server has the slug %q, so no page shows these docs",
 				filepath.Join(contentDir, "servers", slug, "README.md"), slug))
@@ -338,7 +339,7 @@ func remotes(rs []site.Remote) []pages.Remote {
 }
 
 func inputs(vars map[string]site.Input) []pages.Input {
-	names := sortedKeys(vars)
+	names := slices.Sorted(maps.Keys(vars))
 	out := make([]pages.Input, len(names))
 	for i, name := range names {
 		out[i] = input(name, vars[name])

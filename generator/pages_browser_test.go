@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/pages/browsertest"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
 // hostileTool is an uncommitted tool whose description and parameter name
@@ -35,15 +36,16 @@ func TestPagesInBrowser(t *testing.T) {
 	if binary == "" {
 		t.Skip("no Chromium on PATH (looked for " + strings.Join(browsertest.Binaries, ", ") + "); CI installs Debian's chromium")
 	}
-	config := exampleSite(t)
-	dir := filepath.Dir(config)
-	g := &gitRepo{t: t, dir: dir, when: time.Date(2026, 4, 20, 9, 0, 0, 0, time.UTC)}
+	g := gittest.ExampleRepo(t)
+	g.When = time.Date(2026, 4, 20, 9, 0, 0, 0, time.UTC)
+	dir := g.Dir
+	config := filepath.Join(dir, "site.toml")
 	forecast := filepath.Join(dir, "content", "servers", "forecast", "tools", "get_forecast.json")
 	editFile(t, forecast, `"days": {`, `"units": {"type": "string", "enum": ["metric", "imperial"], "description": "Unit system."},
       "days": {`)
-	g.commit("get_forecast: units")
+	g.Commit("get_forecast: units")
 	editFile(t, filepath.Join(dir, "content", "servers", "alerts", "tools", "active", "list_alerts.json"), `"region"`, `"area"`)
-	g.write("content/servers/forecast/tools/find_places.json", hostileTool)
+	g.Write("content/servers/forecast/tools/find_places.json", hostileTool)
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

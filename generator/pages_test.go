@@ -2,6 +2,7 @@ package generator
 
 import (
 	"bytes"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 	"html"
 	"net/url"
 	"os"
@@ -15,17 +16,17 @@ import (
 // The tool pages show what uncommitted tool files would add to the feed,
 // in a local build too, and the feed shows none of it.
 func TestPagesPreviewUncommittedChanges(t *testing.T) {
-	g := newGitRepo(t, t.TempDir())
-	g.write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
-	g.write("tools/get_forecast.json", forecastV1)
-	g.write("tools/list_alerts.json", alertsV1)
-	g.commit("two tools")
-	config := filepath.Join(g.dir, "site.toml")
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
+	g.Write("tools/get_forecast.json", forecastV1)
+	g.Write("tools/list_alerts.json", alertsV1)
+	g.Commit("two tools")
+	config := filepath.Join(g.Dir, "site.toml")
 	committed := build(t, config)
 
-	g.write("tools/get_forecast.json", forecastRenamed)
-	g.write("tools/get_radar.json", `{"name": "get_radar", "description": "Radar images.", "inputSchema": {"type": "object"}}`)
-	if err := os.Remove(filepath.Join(g.dir, "tools", "list_alerts.json")); err != nil {
+	g.Write("tools/get_forecast.json", forecastRenamed)
+	g.Write("tools/get_radar.json", `{"name": "get_radar", "description": "Radar images.", "inputSchema": {"type": "object"}}`)
+	if err := os.Remove(filepath.Join(g.Dir, "tools", "list_alerts.json")); err != nil {
 		t.Fatal(err)
 	}
 	res := build(t, config)
@@ -104,14 +105,14 @@ func TestPagesFromHistory(t *testing.T) {
 // A tool that is gone at the last commit keeps its page, which says when it
 // went; so does a server.
 func TestPagesRemoved(t *testing.T) {
-	g := newGitRepo(t, t.TempDir())
-	g.write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
-	g.write("tools/get_forecast.json", forecastV1)
-	g.write("tools/list_alerts.json", alertsV1)
-	g.commit("two tools")
-	g.git("rm", "-q", "tools/list_alerts.json")
-	g.commit("alerts removed")
-	res := build(t, filepath.Join(g.dir, "site.toml"))
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
+	g.Write("tools/get_forecast.json", forecastV1)
+	g.Write("tools/list_alerts.json", alertsV1)
+	g.Commit("two tools")
+	g.Git("rm", "-q", "tools/list_alerts.json")
+	g.Commit("alerts removed")
+	res := build(t, filepath.Join(g.Dir, "site.toml"))
 	page := string(mustGet(t, res, "/servers/forecast/tools/list_alerts/index.html"))
 	if want := `This tool was removed from com.example.weather/forecast on <time datetime="2026-04-01T11:00:00Z">2026-04-01</time>. Its last version was 1.0.0`; !strings.Contains(page, want) {
 		t.Errorf("the removed tool's page lacks %s:\n%s", want, page)
@@ -121,9 +122,9 @@ func TestPagesRemoved(t *testing.T) {
 		t.Error("the server page does not list the removed tool apart")
 	}
 
-	g.write("site.toml", strings.Replace(strings.Replace(fixtureSite, "%s", "1.0.0", 1), "com.example.weather/forecast", "com.example.weather/daily", 1))
-	g.commit("server renamed")
-	res = build(t, filepath.Join(g.dir, "site.toml"))
+	g.Write("site.toml", strings.Replace(strings.Replace(fixtureSite, "%s", "1.0.0", 1), "com.example.weather/forecast", "com.example.weather/daily", 1))
+	g.Commit("server renamed")
+	res = build(t, filepath.Join(g.Dir, "site.toml"))
 	for _, p := range []string{"/servers/forecast/index.html", "/servers/daily/index.html"} {
 		mustGet(t, res, p)
 	}

@@ -3,6 +3,7 @@ package cards
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -182,7 +183,7 @@ func (d *doc) url(m map[string]any, path, key string, required bool, schemes ...
 
 // closed reports members outside allowed (for formats with additionalProperties: false).
 func (d *doc) closed(m map[string]any, path string, allowed ...string) {
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !slices.Contains(allowed, k) {
 			d.addf(at(path, k), "is not a member of this format")
 		}
@@ -195,13 +196,4 @@ func isURL(s string, schemes ...string) bool {
 		return false
 	}
 	return u.Scheme == "data" || u.Host != ""
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

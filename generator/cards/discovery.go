@@ -2,7 +2,9 @@ package cards
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"time"
 )
 
@@ -161,7 +163,7 @@ func (d *doc) uniqueEntry(path, id, version string, seen []string) {
 
 func (d *doc) namespacedKeys(m map[string]any, path, key string) {
 	o := d.object(m, path, key, false)
-	for _, k := range sortedKeys(o) {
+	for _, k := range slices.Sorted(maps.Keys(o)) {
 		if !namespacedKey.MatchString(k) {
 			d.addf(at(at(path, key), fmt.Sprintf("%q", k)), "keys here are reverse-DNS namespaced (e.g. com.example.feature) or URLs")
 		}

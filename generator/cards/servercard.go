@@ -1,7 +1,9 @@
 package cards
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
@@ -84,7 +86,7 @@ func (d *doc) identity(m map[string]any, path string) {
 		d.remote(r, paths[i])
 	}
 	if meta := d.object(m, path, "_meta", false); meta != nil {
-		for _, k := range sortedKeys(meta) {
+		for _, k := range slices.Sorted(maps.Keys(meta)) {
 			if !metaKeyPattern.MatchString(k) {
 				d.addf(at(at(path, "_meta"), k), "is not a valid _meta key (optional reverse-DNS prefix ending in /, then a name)")
 			}
@@ -114,7 +116,7 @@ func (d *doc) remote(r map[string]any, path string) {
 		d.input(h, paths[i])
 	}
 	if vars := d.object(r, path, "variables", false); vars != nil {
-		for _, k := range sortedKeys(vars) {
+		for _, k := range slices.Sorted(maps.Keys(vars)) {
 			if v := d.object(vars, at(path, "variables"), k, true); v != nil {
 				d.input(v, at(at(path, "variables"), k))
 			}

@@ -2,7 +2,6 @@ package check
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 
 	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
 // siteTOML is a site with two servers; extra is appended (acknowledgements,
@@ -52,20 +52,19 @@ func tool(name string, required bool, props ...string) string {
 // forecast tool and an alerts tool, and a feature branch checked out.
 func newSite(t *testing.T) *repo {
 	t.Helper()
-	r := &repo{t: t, dir: t.TempDir(), when: time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)}
-	r.git("init", "-q", "-b", "main")
-	r.write("site.toml", siteTOML(""))
-	r.write("weather/forecast.json", tool("forecast", true, "city"))
-	r.write("alerts/list.json", tool("list", false, "region"))
-	r.commit("the site")
-	r.git("checkout", "-q", "-b", "feature")
+	r := &repo{Repo: gittest.New(t, t.TempDir()), t: t}
+	r.Write("site.toml", siteTOML(""))
+	r.Write("weather/forecast.json", tool("forecast", true, "city"))
+	r.Write("alerts/list.json", tool("list", false, "region"))
+	r.Commit("the site")
+	r.Git("checkout", "-q", "-b", "feature")
 	return r
 }
 
 // run checks the repository's site, from its directory (as CI runs it).
 func (r *repo) run(base string, env ...string) (*Result, error) {
 	r.t.Helper()
-	r.t.Chdir(r.dir)
+	r.t.Chdir(r.Dir)
 	getenv := func(name string) string {
 		for _, kv := range env {
 			if k, v, _ := strings.Cut(kv, "="); k == name {
@@ -88,8 +87,8 @@ func (r *repo) mustRun(base string, env ...string) *Result {
 
 func TestCompatibleChangePasses(t *testing.T) {
 	r := newSite(t)
-	r.write("weather/forecast.json", tool("forecast", false, "city", "days"))
-	r.commit("forecast: city optional, days")
+	r.Write("weather/forecast.json", tool("forecast", false, "city", "days"))
+	r.Commit("forecast: city optional, days")
 	res := r.mustRun("")
 	if !res.Base.MergeBase || res.Base.Ref != "main" {
 		t.Errorf("base = %+v, want the merge base with main", res.Base)
@@ -111,8 +110,8 @@ func TestCompatibleChangePasses(t *testing.T) {
 
 func TestBreakingChangeFailsUntilAcknowledged(t *testing.T) {
 	r := newSite(t)
-	r.write("weather/forecast.json", tool("forecast", true, "city", "country"))
-	r.commit("forecast: country required")
+	r.Write("weather/forecast.json", tool("forecast", true, "city", "country"))
+	r.Commit("forecast: country required")
 	res := r.mustRun("")
 	if res.OK() || len(res.Entries) != 1 || !res.Entries[0].Failed() {
 		t.Fatalf("entries = %+v, want one failed breaking change", res.Entries)
@@ -129,8 +128,8 @@ func TestBreakingChangeFailsUntilAcknowledged(t *testing.T) {
 		t.Errorf("problem = %+v", p)
 	}
 
-	r.write("site.toml", siteTOML("\n"+wantTOML+"reason = \"country disambiguates\"\n"))
-	r.commit("acknowledge")
+	r.Write("site.toml", siteTOML("\n"+wantTOML+"reason = \"country disambiguates\"\n"))
+	r.Commit("acknowledge")
 	res = r.mustRun("")
 	if !res.OK() {
 		t.Fatalf("acknowledged change still fails: %+v", res.Entries)
@@ -145,9 +144,9 @@ func TestBreakingChangeFailsUntilAcknowledged(t *testing.T) {
 
 func TestAcknowledgementMustNameTheVersion(t *testing.T) {
 	r := newSite(t)
-	r.write("weather/forecast.json", tool("forecast", true, "city", "country"))
-	r.write("site.toml", siteTOML("\n[[breaking]]\nendpoint = \"com.example/weather#forecast\"\nto = \"3.0.0\"\n"))
-	r.commit("forecast: country required; acknowledged for the wrong version")
+	r.Write("weather/forecast.json", tool("forecast", true, "city", "country"))
+	r.Write("site.toml", siteTOML("\n[[breaking]]\nendpoint = \"com.example/weather#forecast\"\nto = \"3.0.0\"\n"))
+	r.Commit("forecast: country required; acknowledged for the wrong version")
 	res := r.mustRun("")
 	if res.OK() {
 		t.Error("an acknowledgement of another version lets the change through")
@@ -159,7 +158,7 @@ func TestAcknowledgementMustNameTheVersion(t *testing.T) {
 
 func TestRemovals(t *testing.T) {
 	r := newSite(t)
-	r.write("site.toml", `base_url = "https://example.com/"
+	r.Write("site.toml", `base_url = "https://example.com/"
 
 [[servers]]
 name = "com.example/weather"
@@ -168,8 +167,8 @@ version = "1.0.0"
 tools = "weather/*.json"
 `)
 	r.remove("weather/forecast.json")
-	r.write("weather/today.json", tool("today", false, "city"))
-	r.commit("alerts server removed; forecast replaced by today")
+	r.Write("weather/today.json", tool("today", false, "city"))
+	r.Commit("alerts server removed; forecast replaced by today")
 	res := r.mustRun("")
 	classes := map[string]Class{}
 	for _, e := range res.Entries {
@@ -190,7 +189,7 @@ tools = "weather/*.json"
 
 	// The server's removal covers its tools.
 	r.append("site.toml", "\n[[breaking]]\nendpoint = \"com.example/alerts\"\nto = \"removed\"\n\n[[breaking]]\nendpoint = \"com.example/weather#forecast\"\nto = \"removed\"\n")
-	r.commit("acknowledge")
+	r.Commit("acknowledge")
 	if res := r.mustRun(""); !res.OK() {
 		t.Errorf("acknowledged removals still fail: %+v", res.Entries)
 	}
@@ -198,10 +197,10 @@ tools = "weather/*.json"
 
 func TestRemovalAfterPublishedDeprecation(t *testing.T) {
 	r := newSite(t)
-	r.git("checkout", "-q", "main")
+	r.Git("checkout", "-q", "main")
 	r.append("site.toml", "\n[[deprecations]]\nendpoint = \"com.example/weather#forecast\"\nannounced_at = \"2026-04-01T11:00:00Z\"\nsunset = \"2026-04-01T20:00:00Z\"\n")
-	r.commit("deprecate forecast")
-	r.git("checkout", "-q", "-B", "feature")
+	r.Commit("deprecate forecast")
+	r.Git("checkout", "-q", "-B", "feature")
 
 	// A deprecation announced ahead of its sunset is a notice.
 	res := r.mustRun("HEAD~1")
@@ -211,14 +210,14 @@ func TestRemovalAfterPublishedDeprecation(t *testing.T) {
 
 	// Removing the tool before the sunset is a surprise; after it, announced.
 	r.remove("weather/forecast.json")
-	r.commit("remove forecast before its sunset") // 12:00
+	r.Commit("remove forecast before its sunset") // 12:00
 	if res := r.mustRun(""); res.OK() {
 		t.Error("a removal before the announced sunset passes")
 	}
-	r.git("reset", "-q", "--hard", "main")
-	r.when = time.Date(2026, 4, 2, 0, 0, 0, 0, time.UTC)
+	r.Git("reset", "-q", "--hard", "main")
+	r.When = time.Date(2026, 4, 2, 0, 0, 0, 0, time.UTC)
 	r.remove("weather/forecast.json")
-	r.commit("remove forecast after its sunset")
+	r.Commit("remove forecast after its sunset")
 	res = r.mustRun("")
 	if !res.OK() || len(res.Entries) != 1 || !strings.Contains(res.Entries[0].AcknowledgedBy, "deprecation of com.example/weather#forecast") {
 		t.Errorf("entries = %+v, want the removal acknowledged by the deprecation", res.Entries)
@@ -227,13 +226,13 @@ func TestRemovalAfterPublishedDeprecation(t *testing.T) {
 
 func TestMergedBaseEntriesAreNotNew(t *testing.T) {
 	r := newSite(t)
-	r.write("alerts/list.json", tool("list", false, "region", "severity"))
-	r.commit("feature: alerts by severity")
-	r.git("checkout", "-q", "main")
-	r.write("weather/forecast.json", tool("forecast", true, "city", "units"))
-	r.commit("main: units required")
-	r.git("checkout", "-q", "feature")
-	r.git("merge", "-q", "--no-edit", "--no-gpg-sign", "main")
+	r.Write("alerts/list.json", tool("list", false, "region", "severity"))
+	r.Commit("feature: alerts by severity")
+	r.Git("checkout", "-q", "main")
+	r.Write("weather/forecast.json", tool("forecast", true, "city", "units"))
+	r.Commit("main: units required")
+	r.Git("checkout", "-q", "feature")
+	r.Git("merge", "-q", "--no-edit", "--no-gpg-sign", "main")
 	res := r.mustRun("", "GITHUB_BASE_REF=trunk") // no origin/trunk: falls back to main
 	if len(res.Entries) != 1 || res.Entries[0].EndpointID != "com.example/alerts#list" {
 		t.Errorf("entries = %+v, want only the branch's own change", res.Entries)
@@ -245,7 +244,7 @@ func TestMergedBaseEntriesAreNotNew(t *testing.T) {
 
 func TestUncommittedChanges(t *testing.T) {
 	r := newSite(t)
-	r.write("weather/forecast.json", tool("forecast", true, "city", "country"))
+	r.Write("weather/forecast.json", tool("forecast", true, "city", "country"))
 	res := r.mustRun("")
 	if len(res.Entries) != 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Msg, "uncommitted changes") {
 		t.Errorf("entries %+v, warnings %v: want no entry and one warning about the uncommitted change", res.Entries, res.Warnings)
@@ -258,10 +257,10 @@ func TestUncommittedChanges(t *testing.T) {
 func TestFindBase(t *testing.T) {
 	r := newSite(t)
 	r.commitEmpty("feature work")
-	main := strings.TrimSpace(r.git("rev-parse", "main"))
-	feature := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	main := strings.TrimSpace(r.Git("rev-parse", "main"))
+	feature := strings.TrimSpace(r.Git("rev-parse", "HEAD"))
 	noEnv := func(string) string { return "" }
-	repo, err := history.Open(r.dir)
+	repo, err := history.Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,8 +275,8 @@ func TestFindBase(t *testing.T) {
 	}
 
 	// origin/HEAD, and a pull request's target, come first.
-	r.git("update-ref", "refs/remotes/origin/release", feature)
-	r.git("update-ref", "refs/remotes/origin/HEAD", feature)
+	r.Git("update-ref", "refs/remotes/origin/release", feature)
+	r.Git("update-ref", "refs/remotes/origin/HEAD", feature)
 	if branch, _ := defaultBranch(repo, noEnv); branch != "origin/HEAD" {
 		t.Errorf("default branch = %q, want origin/HEAD", branch)
 	}
@@ -297,14 +296,14 @@ func TestFindBase(t *testing.T) {
 		}
 	}
 
-	r.git("update-ref", "-d", "refs/remotes/origin/HEAD")
-	r.git("branch", "-q", "-m", "main", "trunk")
+	r.Git("update-ref", "-d", "refs/remotes/origin/HEAD")
+	r.Git("branch", "-q", "-m", "main", "trunk")
 	if _, err := findBase(repo, "", noEnv); err == nil || !strings.Contains(err.Error(), "cannot find the default branch") {
 		t.Errorf("no default branch: %v", err)
 	}
-	r.git("checkout", "-q", "--orphan", "main")
+	r.Git("checkout", "-q", "--orphan", "main")
 	r.commitEmpty("unrelated")
-	r.git("checkout", "-q", "feature")
+	r.Git("checkout", "-q", "feature")
 	if _, err := findBase(repo, "", noEnv); err == nil || !strings.Contains(err.Error(), "no commit in common") || diag.Hint(err) == "" {
 		t.Errorf("unrelated histories: %v, want no commit in common with a hint", err)
 	}
@@ -322,68 +321,32 @@ func mapsEqual[K comparable, V comparable](a, b map[K]V) bool {
 	return true
 }
 
-// repo is a real git repository for a test, whose commits get fixed,
-// increasing dates so that its feeds are reproducible.
+// repo is a test's git repository (fixed, increasing commit dates, so its
+// feeds are reproducible) holding a site to check.
 type repo struct {
-	t    *testing.T
-	dir  string
-	when time.Time
-}
-
-func (r *repo) git(args ...string) string {
-	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	date := r.when.Format(time.RFC3339)
-	cmd.Env = append(os.Environ(),
-		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.dir,
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com", "GIT_AUTHOR_DATE="+date,
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com", "GIT_COMMITTER_DATE="+date,
-	)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-func (r *repo) write(path, content string) {
-	r.t.Helper()
-	p := filepath.Join(r.dir, filepath.FromSlash(path))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
-	}
+	*gittest.Repo
+	t *testing.T
 }
 
 func (r *repo) append(path, content string) {
 	r.t.Helper()
-	data, err := os.ReadFile(filepath.Join(r.dir, path))
+	data, err := os.ReadFile(filepath.Join(r.Dir, path))
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	r.write(path, string(data)+content)
+	r.Write(path, string(data)+content)
 }
 
 func (r *repo) remove(path string) {
 	r.t.Helper()
-	if err := os.Remove(filepath.Join(r.dir, filepath.FromSlash(path))); err != nil {
+	if err := os.Remove(filepath.Join(r.Dir, filepath.FromSlash(path))); err != nil {
 		r.t.Fatal(err)
 	}
 }
 
 // commit commits everything, one hour after the previous commit.
-func (r *repo) commit(message string) {
-	r.t.Helper()
-	r.when = r.when.Add(time.Hour)
-	r.git("add", "-A")
-	r.git("commit", "-q", "--no-gpg-sign", "-m", message)
-}
-
 func (r *repo) commitEmpty(message string) {
 	r.t.Helper()
-	r.when = r.when.Add(time.Hour)
-	r.git("commit", "-q", "--no-gpg-sign", "--allow-empty", "-m", message)
+	r.When = r.When.Add(time.Hour)
+	r.Git("commit", "-q", "--no-gpg-sign", "--allow-empty", "-m", message)
 }

@@ -8,10 +8,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,6 +17,8 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator"
+
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
 // deadline bounds every wait for the server to catch up with a change.
@@ -36,22 +36,12 @@ func testEnv(name string) string {
 }
 
 // exampleSite copies the repository's example site (site.example.toml as
-// site.toml, and content/) into a temporary directory and returns the
-// site.toml path.
+// site.toml, and content/) into a temporary directory, not a git repository,
+// and returns the site.toml path.
 func exampleSite(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
-	root := filepath.Join("..", "..")
-	copyFile(t, filepath.Join(root, "site.example.toml"), filepath.Join(dir, "site.toml"))
-	err := filepath.WalkDir(filepath.Join(root, "content"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		copyFile(t, p, filepath.Join(dir, rel))
-		return nil
-	})
-	if err != nil {
+	if err := gittest.CopyExampleSite(dir, false); err != nil {
 		t.Fatal(err)
 	}
 	return filepath.Join(dir, "site.toml")
@@ -284,13 +274,10 @@ func (s *stream) next(t testing.TB) string {
 	}
 }
 
-// git runs git in dir with a fixed identity and no user configuration.
+// git runs git in dir with a fixed identity and date and no user configuration.
 func git(t testing.TB, dir string, args ...string) {
 	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	if _, err := gittest.Run(dir, gittest.FirstCommit, args...); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
 const feedSite = `base_url = "https://weather.example.com/"
@@ -37,10 +38,9 @@ func TestSyncsBecomeFeedEntries(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git command")
 	}
-	repo := t.TempDir()
-	first := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
-	git(t, repo, first, "init", "-q", "-b", "main")
-	config := filepath.Join(repo, "site.toml")
+	repo := gittest.New(t, t.TempDir())
+	repo.When = time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC) // the first sync is committed at 09:00
+	config := filepath.Join(repo.Dir, "site.toml")
 	if err := os.WriteFile(config, []byte(feedSite), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -58,15 +58,12 @@ func TestSyncsBecomeFeedEntries(t *testing.T) {
 	if _, err := Run(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
-	git(t, repo, first, "add", "-A")
-	git(t, repo, first, "commit", "-q", "--no-gpg-sign", "-m", "sync")
+	repo.Commit("sync")
 	srv.setTools(t, toolsV2)
 	if _, err := Run(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
-	second := first.Add(time.Hour)
-	git(t, repo, second, "add", "-A")
-	git(t, repo, second, "commit", "-q", "--no-gpg-sign", "-m", "sync")
+	repo.Commit("sync")
 
 	seed := base64.RawURLEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))
 	res, err := generator.Build(generator.Options{ConfigPath: config, Getenv: func(name string) string {
@@ -123,22 +120,5 @@ func TestSyncsBecomeFeedEntries(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Errorf("entries at %d times, want %d: %v", len(got), len(want), got)
-	}
-}
-
-// git runs git in dir with fixed identities and dates, so the history, and
-// the feed built from it, is the same on every run.
-func git(t *testing.T, dir string, when time.Time, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	date := when.Format(time.RFC3339)
-	cmd.Env = append(os.Environ(),
-		"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir,
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com", "GIT_AUTHOR_DATE="+date,
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com", "GIT_COMMITTER_DATE="+date,
-	)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 }

@@ -33,6 +33,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -392,7 +394,7 @@ func (r *Replay) histories() []*ServerHistory {
 		s := r.servers[name]
 		s.history.Removed = !s.present
 		s.history.Tools = nil
-		for _, tn := range sortedToolNames(s.tools) {
+		for _, tn := range slices.Sorted(maps.Keys(s.tools)) {
 			t := s.tools[tn]
 			t.history.Removed = !t.present || !s.present
 			s.history.Tools = append(s.history.Tools, t.history)
@@ -400,15 +402,6 @@ func (r *Replay) histories() []*ServerHistory {
 		out = append(out, s.history)
 	}
 	return out
-}
-
-func sortedToolNames(m map[string]*toolState) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // describe joins the first few change texts of a diff.

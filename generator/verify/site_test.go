@@ -4,46 +4,26 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
-	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
 // buildExample commits the repository's example site (site.example.toml and
 // content/) to a new git repository and builds it, for base when set.
 func buildExample(t *testing.T, base string) *generator.Result {
 	t.Helper()
-	dir := t.TempDir()
-	repo := filepath.Join("..", "..")
-	copyFile(t, filepath.Join(repo, "site.example.toml"), filepath.Join(dir, "site.toml"))
-	err := filepath.WalkDir(filepath.Join(repo, "content"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(repo, p)
-		copyFile(t, p, filepath.Join(dir, rel))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "--no-gpg-sign", "-m", "the example site"}} {
-		git(t, dir, args...)
-	}
 	var overrides []string
 	if base != "" {
 		overrides = append(overrides, "base_url="+base)
 	}
 	seed := base64.RawURLEncoding.EncodeToString(bytes.Repeat([]byte{0x42}, ed25519.SeedSize))
 	res, err := generator.Build(generator.Options{
-		ConfigPath: filepath.Join(dir, "site.toml"),
+		ConfigPath: gittest.ExampleSite(t),
 		Overrides:  overrides,
 		Getenv: func(name string) string {
 			if name == "WELLKNOWN_SIGNING_KEY" {
@@ -58,31 +38,6 @@ func buildExample(t *testing.T, base string) *generator.Result {
 	return res
 }
 
-// git runs git in dir with a fixed identity and date.
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir,
-		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.com", "GIT_AUTHOR_DATE=2026-04-01T10:00:00Z",
-		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.com", "GIT_COMMITTER_DATE=2026-04-01T10:00:00Z")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, readFile(t, from), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// serveBundle publishes every file of a build on the origin with the
-// headers the build gives it.
 func (o *origin) serveBundle(b *bundle.Bundle) {
 	for _, f := range b.Files() {
 		o.put(f.Path, f.Body, f.Header)

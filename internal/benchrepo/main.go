@@ -13,11 +13,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"time"
 )
 
@@ -80,7 +81,7 @@ func run(dir string, nTools, nCommits int) error {
 func writeCommit(w *bufio.Writer, i int, when time.Time, files map[string][]byte) {
 	msg := fmt.Sprintf("change %d", i)
 	fmt.Fprintf(w, "commit refs/heads/main\ncommitter Bench <bench@example.com> %d +0000\ndata %d\n%s\n", when.Unix(), len(msg), msg)
-	for _, path := range sortedPaths(files) {
+	for _, path := range slices.Sorted(maps.Keys(files)) {
 		fmt.Fprintf(w, "M 100644 inline %s\ndata %d\n", path, len(files[path]))
 		w.Write(files[path])
 		w.WriteString("\n")
@@ -182,15 +183,6 @@ func (t *tool) json() []byte {
 	}
 	data, _ := json.MarshalIndent(obj, "", "  ")
 	return data
-}
-
-func sortedPaths(m map[string][]byte) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func git(dir string, args ...string) error {

@@ -12,12 +12,14 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
 // Dir returns the shared folder, skipping the test when it is absent.
 func Dir(t testing.TB) string {
 	t.Helper()
-	root, err := moduleRoot()
+	root, err := gittest.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,23 +33,6 @@ func Dir(t testing.TB) string {
 // Path returns a file or folder under the shared folder.
 func Path(t testing.TB, elem ...string) string {
 	return filepath.Join(append([]string{Dir(t)}, elem...)...)
-}
-
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
 }
 
 // Schemas of the upstream formats, by the name Validate takes: the schema

@@ -48,6 +48,7 @@ func (r *Result) addPages(servers []Server) error {
 		return err
 	}
 	r.warnOrphanDocs(s, contentDir)
+	r.warnStrayMarkdown(contentDir)
 	tfs := pages.Templates(os.DirFS(cfg.Path(cfg.TemplatesDir)), templates.FS)
 	files, err := pages.Render(s, tfs)
 	if err != nil {
@@ -59,6 +60,18 @@ func (r *Result) addPages(servers []Server) error {
 		}
 	}
 	return nil
+}
+
+// warnStrayMarkdown warns about Markdown files at the top of the content
+// directory that no page is made from (only index.md is).
+func (r *Result) warnStrayMarkdown(contentDir string) {
+	entries, _ := os.ReadDir(contentDir)
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") && e.Name() != "index.md" {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s is not published: the home page's prose is index.md, and pages go under %s",
+				filepath.Join(contentDir, e.Name()), filepath.Join(contentDir, "pages")+string(filepath.Separator)))
+		}
+	}
 }
 
 // warnOrphanDocs warns about server docs that no server's page shows.

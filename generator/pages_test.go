@@ -238,15 +238,20 @@ func checkLinks(t *testing.T, res *Result) int {
 	return checked
 }
 
-// Docs for a server the site does not have are reported, not dropped
-// silently.
+// Docs for a server the site does not have, and Markdown at the top of
+// content/ other than index.md, are reported, not dropped silently.
 func TestPagesOrphanDocs(t *testing.T) {
 	config := exampleSite(t)
 	dir := filepath.Dir(config)
 	copyFile(t, filepath.Join(dir, "content", "servers", "forecast", "README.md"), filepath.Join(dir, "content", "servers", "radar", "README.md"))
+	copyFile(t, filepath.Join(dir, "content", "pages", "connecting.md"), filepath.Join(dir, "content", "about.md"))
 	res := build(t, config)
-	want := filepath.Join(dir, "content", "servers", "radar", "README.md") + `: no server has the slug "radar"`
-	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
-		t.Errorf("warnings %q lack %s", res.Warnings, want)
+	for _, want := range []string{
+		filepath.Join(dir, "content", "servers", "radar", "README.md") + `: no server has the slug "radar"`,
+		filepath.Join(dir, "content", "about.md") + ` is not published`,
+	} {
+		if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
+			t.Errorf("warnings %q lack %s", res.Warnings, want)
+		}
 	}
 }

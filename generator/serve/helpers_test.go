@@ -139,6 +139,10 @@ func (h *harness) do(method, path string, header ...string) (*http.Response, []b
 		h.t.Fatal(err)
 	}
 	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" {
+			req.Host = header[i+1] // net/http sends req.Host, never a Host header field
+			continue
+		}
 		req.Header.Add(header[i], header[i+1])
 	}
 	resp, err := h.client.Do(req)

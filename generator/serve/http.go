@@ -3,6 +3,7 @@ package serve
 import (
 	"fmt"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -25,6 +26,12 @@ var hostOnly = map[string]bool{"/_headers": true, "/_redirects": true}
 // ServeHTTP answers from the current build, as the package documentation
 // describes.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.Loopback() && !loopbackHost(r.Host) {
+		// A page elsewhere could otherwise reach the preview through a name
+		// it points at 127.0.0.1 (DNS rebinding).
+		http.Error(w, fmt.Sprintf("this preview answers requests for localhost or 127.0.0.1, not for %q", r.Host), http.StatusMisdirectedRequest)
+		return
+	}
 	if r.URL.Path == EventsPath {
 		s.serveEvents(w, r)
 		return
@@ -148,10 +155,14 @@ func serveFile(w http.ResponseWriter, r *http.Request, e *entry) {
 		return
 	}
 	if ifNoneMatch(r.Header.Values("If-None-Match"), e.etag) {
+		// A 304 repeats the validators and caching headers of the 200, and the
+		// CORS headers, without which a cross-origin revalidation is refused.
 		h := w.Header()
 		h["ETag"] = []string{e.etag}
-		if cc := e.file.Header.Get("Cache-Control"); cc != "" {
-			h.Set("Cache-Control", cc)
+		for k, v := range e.file.Header {
+			if k == "Cache-Control" || strings.HasPrefix(k, "Access-Control-") {
+				h[k] = v
+			}
 		}
 		w.WriteHeader(http.StatusNotModified)
 		return
@@ -233,4 +244,13 @@ func withQuery(target, query string) string {
 		return target
 	}
 	return target + "?" + query
+}
+
+// loopbackHost reports whether a Host header names this machine.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	return site.IsLoopback(host) || strings.HasSuffix(host, ".localhost")
 }

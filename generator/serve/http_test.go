@@ -206,8 +206,11 @@ func TestConditionalRequests(t *testing.T) {
 				if resp.Header.Get("ETag") != etag {
 					t.Errorf("%s %s: 304 with ETag %q, want %q", method, path, resp.Header.Get("ETag"), etag)
 				}
-				if got, want := resp.Header.Get("Cache-Control"), h.mustGet(path).Header.Get("Cache-Control"); got != want {
-					t.Errorf("%s %s: 304 with Cache-Control %q, want %q", method, path, got, want)
+				full := h.mustGet(path).Header
+				for _, name := range []string{"Cache-Control", "Access-Control-Allow-Origin", "Access-Control-Expose-Headers"} {
+					if got, want := resp.Header.Get(name), full.Get(name); got != want {
+						t.Errorf("%s %s: 304 with %s %q, want %q as on the 200", method, path, name, got, want)
+					}
 				}
 			}
 		}
@@ -417,4 +420,23 @@ func rawGet(t *testing.T, base, target string) (int, string) {
 	var b strings.Builder
 	bufio.NewReader(resp.Body).WriteTo(&b)
 	return resp.StatusCode, b.String()
+}
+
+// A request naming another host is refused: a page elsewhere could point a
+// name of its own at 127.0.0.1 and read the preview (DNS rebinding).
+func TestForeignHostRefused(t *testing.T) {
+	h, _ := served(t)
+	for host, want := range map[string]int{
+		"evil.example":      http.StatusMisdirectedRequest,
+		"evil.example:1313": http.StatusMisdirectedRequest,
+		"localhost:1313":    http.StatusOK,
+		"127.0.0.1":         http.StatusOK,
+		"[::1]:1313":        http.StatusOK,
+		"preview.localhost": http.StatusOK,
+	} {
+		resp, _ := h.do(http.MethodGet, "/", "Host", host)
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %s, want %d", host, resp.Status, want)
+		}
+	}
 }

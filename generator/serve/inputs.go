@@ -2,12 +2,12 @@ package serve
 
 import (
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/serve/watch"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/tools"
 )
 
 // inputs are the paths a build of cfg reads, to watch: site.toml, the
@@ -33,7 +33,7 @@ func inputs(cfg *site.Config, keyFile string) watch.Targets {
 			root = cfg.Path(s.Repo)
 			repos = append(repos, root)
 		}
-		t.Trees = append(t.Trees, filepath.Join(root, filepath.FromSlash(globRoot(s.Tools))))
+		t.Trees = append(t.Trees, filepath.Join(root, filepath.FromSlash(tools.Dir(s.Tools))))
 	}
 	for _, k := range []string{keyFile, cfg.Path(cfg.Signing.KeyFile)} {
 		if k != "" {
@@ -47,21 +47,6 @@ func inputs(cfg *site.Config, keyFile string) watch.Targets {
 		}
 	}
 	return t
-}
-
-// globRoot is the leading directories of a tool glob that hold no wildcard:
-// the directory every match is under. (Package tools starts its walk there
-// too.)
-func globRoot(pattern string) string {
-	dirs := strings.Split(pattern, "/")
-	dirs = dirs[:len(dirs)-1]
-	for i, d := range dirs {
-		if strings.ContainsAny(d, `*?[\`) {
-			dirs = dirs[:i]
-			break
-		}
-	}
-	return path.Join(dirs...)
 }
 
 // gitDirs finds the git repository holding dir: the directory with its HEAD

@@ -9,22 +9,6 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
-func TestGlobRoot(t *testing.T) {
-	for pattern, want := range map[string]string{
-		"content/servers/forecast/tools/*.json":  "content/servers/forecast/tools",
-		"content/servers/alerts/tools/**/*.json": "content/servers/alerts/tools",
-		"tools/v[12]/*.json":                     "tools",
-		"**/*.json":                              "",
-		"tool.json":                              "",
-		"schemas/{a,b}/x.json":                   "schemas/{a,b}",
-		"a/b?/c.json":                            "a",
-	} {
-		if got := globRoot(pattern); got != want {
-			t.Errorf("globRoot(%q) = %q, want %q", pattern, got, want)
-		}
-	}
-}
-
 // The inputs of a site whose tools live in another repository, checked
 // out as a linked worktree: its refs are in the main repository.
 func TestInputs(t *testing.T) {

@@ -15,7 +15,11 @@ const EventsPath = "/_wellknown/events"
 // snippet is inserted into every HTML response: the overlay of a failed
 // rebuild's errors, and the script that reloads the page when the server's
 // version differs from the one the page was served with. EventSource
-// reconnects by itself after a restart of the server.
+// reconnects by itself after a restart of the server. Only a visible page
+// keeps a stream open: a browser allows six HTTP/1.1 connections to a host,
+// so six background tabs would otherwise leave a seventh page waiting. The
+// server sends its version as a stream opens, so a page shown again catches
+// up at once.
 var snippet = template.Must(template.New("snippet").Parse(`
 {{- if .Problems}}
 <div id="wellknown-overlay" role="alert" title="click to hide" onclick="this.remove()" style="position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:2rem;background:rgba(24,0,0,.94);color:#fff;font:14px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre-wrap">
@@ -25,7 +29,21 @@ var snippet = template.Must(template.New("snippet").Parse(`
 <span style="color:#ffd180">hint:</span> {{.}}{{end}}
 {{end}}</div>
 {{- end}}
-<script>new EventSource({{.Events}}).addEventListener("reload", function (e) { if (e.data !== {{.Version}}) location.reload(); });</script>
+<script>(function () {
+  var stream = null;
+  function listen() {
+    if (document.hidden) {
+      if (stream) { stream.close(); stream = null; }
+      return;
+    }
+    if (stream) return;
+    stream = new EventSource({{.Events}});
+    stream.addEventListener("reload", function (e) { if (e.data !== {{.Version}}) location.reload(); });
+  }
+  document.addEventListener("visibilitychange", listen);
+  addEventListener("pagehide", function () { if (stream) stream.close(); });
+  listen();
+})();</script>
 `))
 
 func renderSnippet(version string, problems []problem) []byte {

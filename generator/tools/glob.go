@@ -43,7 +43,7 @@ func matchSegments(pat, name []string) bool {
 // relative to root matches pattern, sorted. Directories named .git are not
 // entered.
 func Glob(root, pattern string) ([]string, error) {
-	start := staticPrefix(pattern)
+	start := Dir(pattern)
 	var out []string
 	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(start)), func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -74,8 +74,9 @@ func Glob(root, pattern string) ([]string, error) {
 	return out, err
 }
 
-// staticPrefix is the leading directories of pattern that hold no wildcard.
-func staticPrefix(pattern string) string {
+// Dir is the leading directories of pattern that hold no wildcard: the
+// directory every match is under, "" when the pattern starts with one.
+func Dir(pattern string) string {
 	segs := strings.Split(pattern, "/")
 	var dirs []string
 	for _, s := range segs[:len(segs)-1] {

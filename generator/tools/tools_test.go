@@ -79,6 +79,7 @@ func TestParse(t *testing.T) {
 		{`{"name": 7, "inputSchema": {"type": "object"}}`, `tool "name" must be a string`},
 		{`{"name": "a b", "inputSchema": {"type": "object"}}`, `tool name "a b" must be 1–128 characters`},
 		{`{"name": "` + strings.Repeat("a", 129) + `", "inputSchema": {"type": "object"}}`, "must be 1–128 characters"},
+		{`{"name": "..", "inputSchema": {"type": "object"}}`, `tool name ".." is not usable`},
 		{`{"name": "a"}`, `tool a has no "inputSchema"`},
 		{`{"name": "a", "inputSchema": "object"}`, `"inputSchema" must be a JSON Schema object`},
 		{`{"name": "a", "inputSchema": {"type": "string"}}`, `"inputSchema" must have "type": "object"`},
@@ -101,5 +102,21 @@ func TestCheckUnique(t *testing.T) {
 	}
 	if ts[0].Name != "a" {
 		t.Errorf("CheckUnique did not sort by name: %v", ts)
+	}
+}
+
+func TestDir(t *testing.T) {
+	for pattern, want := range map[string]string{
+		"content/servers/forecast/tools/*.json":  "content/servers/forecast/tools",
+		"content/servers/alerts/tools/**/*.json": "content/servers/alerts/tools",
+		"tools/v[12]/*.json":                     "tools",
+		"**/*.json":                              "",
+		"tool.json":                              "",
+		"schemas/{a,b}/x.json":                   "schemas/{a,b}",
+		"a/b?/c.json":                            "a",
+	} {
+		if got := Dir(pattern); got != want {
+			t.Errorf("Dir(%q) = %q, want %q", pattern, got, want)
+		}
 	}
 }

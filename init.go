@@ -32,7 +32,8 @@ func (c *cli) initSite(args []string) int {
 	if fs.NArg() == 1 {
 		dir = fs.Arg(0)
 	}
-	files, err := scaffold.Files(scaffold.Options{Host: *host, BaseURL: *baseURL, Version: installVersion()})
+	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: installVersion()}
+	files, err := scaffold.Files(opt)
 	if err != nil {
 		c.errorf("%v", err)
 		return 2
@@ -46,6 +47,9 @@ func (c *cli) initSite(args []string) int {
 	}
 	if err := c.initKey(filepath.Join(dir, scaffold.KeyFile), *host); err != nil {
 		return c.fail(err)
+	}
+	for _, f := range scaffold.Leftovers(dir, opt) {
+		c.warnf("%s is from another host's recipe and still deploys the site there; remove it if the site moved", filepath.Join(dir, f))
 	}
 	if *baseURL == exampleBaseURL {
 		c.noticef("the site's base URL is the placeholder %s; run init again with --base-url and --force, or edit site.toml and the deploy files", exampleBaseURL)

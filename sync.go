@@ -51,6 +51,9 @@ func (c *cli) sync(args []string) int {
 	out := fs.String("out", "", "directory for the tool files (default: the directory the server's tools glob reads)")
 	server := fs.String("server", "", "the site's server to sync, by name or slug (needed when the site has several)")
 	allowInvalid := fs.Bool("allow-invalid", false, "write the valid tools when some are invalid")
+	check := fs.Bool("check", false, "write nothing; fail when the tool files differ from what the server lists (for CI)")
+	var sets repeated
+	fs.Var(&sets, "set", "override a setting of the site definition, key=value, as for build; repeatable")
 	timeout := fs.Duration("timeout", 30*time.Second, "limit for the whole exchange with the server")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	if code, done := parse(fs, args); done {
@@ -67,18 +70,24 @@ func (c *cli) sync(args []string) int {
 		return 2
 	}
 
-	opt := sync.Options{Source: src, Dir: *out, AllowInvalid: *allowInvalid, Timeout: *timeout}
+	opt := sync.Options{Source: src, Dir: *out, AllowInvalid: *allowInvalid, Timeout: *timeout, DryRun: *check}
 	if *out == "" && !exists(*config) {
 		return c.failSync(diag.Errorf("", 0, "%s not found, so there is no tools glob to take the directory from", *config).
 			WithHint("pass --out DIR, or --config FILE"), *asJSON)
 	}
 	if *out == "" || isSet(fs, "config") || exists(*config) {
-		if opt.Site, err = site.Load(*config, nil); err != nil {
+		if opt.Site, err = site.Load(*config, sets); err != nil {
 			return c.failSync(err, *asJSON)
 		}
-		if opt.Server, err = sync.ChooseServer(opt.Site, *server); err != nil {
-			c.errorf("%v", err)
-			return 2
+		switch {
+		case *out != "" && *server == "" && len(opt.Site.Servers) > 1:
+			c.noticef("--out without --server: the server's name and version are not compared with a card of %s", *config)
+		default:
+			if opt.Server, err = sync.ChooseServer(opt.Site, *server); err != nil {
+				c.errorf("%v", err)
+				c.hintf("pass --server with one of the site's servers")
+				return 2
+			}
 		}
 	} else if *server != "" {
 		c.errorf("--server needs the site definition, and %s does not exist", *config)
@@ -102,15 +111,27 @@ func (c *cli) sync(args []string) int {
 	for _, w := range r.Warnings {
 		c.warnf("%s", w)
 	}
+	stale := *check && len(r.Changes) > 0
 	if *asJSON {
-		c.printJSON(newSyncSummary(r))
-		return 0
+		sum := newSyncSummary(r)
+		sum.OK = !stale
+		c.printJSON(sum)
+	} else {
+		for _, ch := range r.Changes {
+			fmt.Fprintln(c.stdout, describeChange(ch))
+		}
+		verb, prep := "synced", "into"
+		if *check {
+			verb, prep = "checked", "against"
+		}
+		fmt.Fprintf(c.stdout, "%s %s from %s (%s of tools/list) %s %s: %s\n",
+			verb, plural(len(r.Tools), "tool"), serverLabel(r.Server, src), plural(r.Pages, "page"), prep, r.Dir, countChanges(r.Changes))
 	}
-	for _, ch := range r.Changes {
-		fmt.Fprintln(c.stdout, describeChange(ch))
+	if stale {
+		c.errorf("the tool files in %s are not what %s lists: %s", r.Dir, serverLabel(r.Server, src), countChanges(r.Changes))
+		c.hintf("run wellknown sync without --check, and commit the files")
+		return 1
 	}
-	fmt.Fprintf(c.stdout, "synced %s from %s (%s of tools/list) into %s: %s\n",
-		plural(len(r.Tools), "tool"), serverLabel(r.Server, src), plural(r.Pages, "page"), r.Dir, countChanges(r.Changes))
 	return 0
 }
 

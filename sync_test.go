@@ -178,3 +178,48 @@ func TestSyncCommandErrors(t *testing.T) {
 		})
 	}
 }
+
+// --check writes nothing and fails when the files are stale: the CI recipe
+// (a new tool, an untracked file for git diff, is caught too).
+func TestSyncCheck(t *testing.T) {
+	t.Setenv("SYNC_TOKEN", syncToken)
+	url, setTools := syncServer(t, syncTools)
+	dir := t.TempDir()
+	config := writeSite(t, dir)
+	args := []string{"sync", "--config", config, "--url", url, "--header", "Authorization: Bearer $SYNC_TOKEN"}
+	if code, _, stderr := runCLI(args...); code != 0 {
+		t.Fatalf("sync: exit %d\n%s", code, stderr)
+	}
+	if code, stdout, stderr := runCLI(append(args, "--check")...); code != 0 || !strings.Contains(stdout, "checked 2 tools") || !strings.Contains(stdout, ": no changes") {
+		t.Errorf("--check on fresh files: exit %d\n%s%s", code, stdout, stderr)
+	}
+	setTools(syncToolsLater)
+	tools := filepath.Join(dir, "tools")
+	before, _ := os.ReadDir(tools)
+	code, stdout, stderr := runCLI(append(args, "--check")...)
+	if code != 1 || !strings.Contains(stdout, "added list_stations (compatible)") || !strings.Contains(stderr, "wellknown: error: the tool files in "+tools+" are not what com.example/weather 1.0.0 lists: 1 added, 1 changed, 1 removed") {
+		t.Errorf("--check on stale files: exit %d\n%s%s", code, stdout, stderr)
+	}
+	after, _ := os.ReadDir(tools)
+	if len(after) != len(before) {
+		t.Errorf("--check changed the directory: %d files, then %d", len(before), len(after))
+	}
+}
+
+// A version the site sets at build time (a ${VERSION} left in an imported
+// server.json) is given to sync with --set, as to build.
+func TestSyncSet(t *testing.T) {
+	t.Setenv("SYNC_TOKEN", syncToken)
+	url, _ := syncServer(t, syncTools)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "site.toml")
+	os.WriteFile(filepath.Join(dir, "server.json"), []byte(`{"name": "com.example/weather", "description": "Weather.", "version": "${VERSION}"}`), 0o644)
+	os.WriteFile(config, []byte("base_url = \"https://weather.example.com/\"\n[[servers]]\nimport = \"server.json\"\ntools = \"tools/*.json\"\n"), 0o644)
+	args := []string{"sync", "--config", config, "--url", url, "--header", "Authorization: Bearer $SYNC_TOKEN"}
+	if code, _, stderr := runCLI(args...); code != 1 || !strings.Contains(stderr, "--set servers.weather.version=") {
+		t.Errorf("without --set: exit %d, want 1 with the hint\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI(append(args, "--set", "servers.weather.version=1.0.0")...); code != 0 {
+		t.Errorf("with --set: exit %d\n%s", code, stderr)
+	}
+}

@@ -8,8 +8,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -378,4 +381,42 @@ func hints(err error) string {
 		b.WriteString(diag.Hint(e) + "\n")
 	}
 	return b.String()
+}
+
+// --previous reads the live feed over http(s): a 404 (the first deploy)
+// only warns, and a rewritten history is caught as with a file.
+func TestAppendOnlyGuardOverHTTP(t *testing.T) {
+	g, config := fixtureRepo(t)
+	published := mustGet(t, build(t, config), PathFeed)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case PathFeed:
+			w.Write(published)
+		case "/moved":
+			http.Redirect(w, r, "http://feed.example/agent-feed.xml", http.StatusFound)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+
+	res, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: srv.URL + "/nothing-yet.xml"})
+	if err != nil || !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "no feed there yet") }) {
+		t.Errorf("a 404: %v, warnings %q", err, res.Warnings)
+	}
+	for _, tc := range []struct{ url, want string }{
+		{"http://feed.example/agent-feed.xml", "fetched over https"},
+		{srv.URL + "/moved", "fetched over https"},
+	} {
+		if _, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: tc.url}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("--previous %s: %v, want an error containing %q", tc.url, err, tc.want)
+		}
+	}
+	if _, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: srv.URL + PathFeed}); err != nil {
+		t.Errorf("the unchanged history: %v", err)
+	}
+	g.Git("reset", "-q", "--hard", "HEAD~1")
+	if _, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: srv.URL + PathFeed}); err == nil || !strings.Contains(err.Error(), "would disappear") {
+		t.Errorf("a rewritten history: %v", err)
+	}
 }

@@ -6,17 +6,35 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
-// maxPreviousFeed bounds the size of a previous feed read for the
-// append-only check.
-const maxPreviousFeed = 64 << 20
+// Bounds of the fetch of a previous feed for the append-only check.
+const (
+	maxPreviousFeed      = 64 << 20
+	maxPreviousRedirects = 3
+)
+
+// checkFetchURL allows https, and plain http only to this machine: a feed
+// that guards what gets published must not come over a connection anyone
+// on the way can rewrite.
+func checkFetchURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return err
+	}
+	if u.Scheme == "https" || (u.Scheme == "http" && site.IsLoopback(u.Hostname())) {
+		return nil
+	}
+	return fmt.Errorf("%s: the previous feed is fetched over https (plain http only from localhost)", s)
+}
 
 // checkAppendOnly compares the feed about to be published with the one
 // published before (a file, or an http(s) URL of the live feed): every entry
@@ -67,7 +85,18 @@ func readPrevious(src string) ([]byte, error) {
 	if !strings.HasPrefix(src, "https://") && !strings.HasPrefix(src, "http://") {
 		return os.ReadFile(src)
 	}
-	client := &http.Client{Timeout: 30 * time.Second}
+	if err := checkFetchURL(src); err != nil {
+		return nil, err
+	}
+	client := &http.Client{
+		Timeout: 30 * time.Second,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > maxPreviousRedirects {
+				return fmt.Errorf("more than %d redirects", maxPreviousRedirects)
+			}
+			return checkFetchURL(req.URL.String())
+		},
+	}
 	resp, err := client.Get(src)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -97,8 +96,8 @@ func Files(opt Options) ([]File, error) {
 }
 
 func newData(opt Options) (data, error) {
-	u, err := url.Parse(opt.BaseURL)
-	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.Trim(u.Path, "/") != "" {
+	u, err := site.ParseBaseURL(opt.BaseURL)
+	if err != nil || u.Scheme != "https" || strings.Trim(u.Path, "/") != "" {
 		return data{}, fmt.Errorf("base URL %q is not an https origin like https://example.com/ (discovery documents are only found at an origin's root)", opt.BaseURL)
 	}
 	origin := "https://" + strings.ToLower(u.Host)
@@ -171,6 +170,33 @@ func checkSite(files []File) error {
 		}
 	}
 	return errors.New("the templates hold no site.toml")
+}
+
+// Leftovers returns the deploy files of the other hosts that exist in dir:
+// after moving a site to another host they would keep deploying it to the
+// old one.
+func Leftovers(dir string, opt Options) []string {
+	mine := map[string]bool{}
+	if files, err := Files(opt); err == nil {
+		for _, f := range files {
+			mine[f.Path] = true
+		}
+	}
+	var out []string
+	for _, host := range Hosts {
+		other := opt
+		other.Host = host
+		files, err := Files(other)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.Path))); err == nil && !mine[f.Path] && !slices.Contains(out, f.Path) {
+				out = append(out, f.Path)
+			}
+		}
+	}
+	return out
 }
 
 // Write writes files into dir, creating directories as needed. Unless force,

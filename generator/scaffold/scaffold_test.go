@@ -60,6 +60,7 @@ func TestFilesRefusesBadOptions(t *testing.T) {
 		{Host: "netlify", BaseURL: "https://example.com/sub/"},
 		{Host: "netlify", BaseURL: "https://user@example.com/"},
 		{Host: "netlify", BaseURL: "example.com"},
+		{Host: "netlify", BaseURL: "https://a$(id)b.com/"}, // ends up in a shell command
 	} {
 		if _, err := Files(opt); err == nil {
 			t.Errorf("Files(%+v) succeeded", opt)

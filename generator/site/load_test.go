@@ -59,6 +59,7 @@ func TestValidationProblems(t *testing.T) {
 		{"missing base_url", `title = "x"`, []string{"site.toml: base_url is required"}},
 		{"http base_url", `base_url = "http://example.com"`, []string{"site.toml:1: base_url \"http://example.com\" must use https"}},
 		{"base_url with query", `base_url = "https://example.com/?a=1"`, []string{"not an origin URL"}},
+		{"base_url with a bad host", `base_url = "https://a$(id)b.com/"`, []string{`site.toml:1: base_url "https://a$(id)b.com/" does not have a valid host name`}},
 		{"two problems", "base_url = \"https://example.com\"\n[feed]\nstatus = \"paused\"\n[signing]\nkey_id = \"a b\"",
 			[]string{"site.toml:5: signing.key_id", "site.toml:3: feed.status \"paused\""}},
 		{"migrated without target", "base_url = \"https://example.com\"\n[feed]\nstatus = \"migrated\"", []string{"feed.migrated_to must be the https URL"}},

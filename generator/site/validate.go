@@ -51,16 +51,11 @@ func (c *Config) validateBase(v *validator) {
 			WithHint(`add base_url = "https://example.com/" at the top of %s`, c.File))
 		return
 	}
-	u, err := url.Parse(c.BaseURL)
-	if err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		v.add(c.Errorf("base_url", "base_url %q is not an origin URL like https://example.com/", c.BaseURL))
+	u, err := ParseBaseURL(c.BaseURL)
+	if err != nil {
+		v.add(c.Errorf("base_url", "%v", err))
 		return
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && IsLoopback(u.Hostname())) {
-		v.add(c.Errorf("base_url", "base_url %q must use https (http is allowed only for localhost)", c.BaseURL))
-		return
-	}
-	u.Host = strings.ToLower(u.Host)
 	c.base = u
 	if c.Title == "" {
 		c.Title = u.Hostname()
@@ -68,6 +63,25 @@ func (c *Config) validateBase(v *validator) {
 	if c.Author == "" {
 		c.Author = c.Title
 	}
+}
+
+// ParseBaseURL checks a site's base URL: an https origin (http only for
+// localhost), perhaps with a path, whose host is a host name or an IP
+// address (it ends up in did:web, in URNs and in deploy recipes' shell
+// commands). The host is lower-cased.
+func ParseBaseURL(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("base_url %q is not an origin URL like https://example.com/", s)
+	}
+	if u.Scheme != "https" && !(u.Scheme == "http" && IsLoopback(u.Hostname())) {
+		return nil, fmt.Errorf("base_url %q must use https (http is allowed only for localhost)", s)
+	}
+	u.Host = strings.ToLower(u.Host)
+	if !hostnamePattern.MatchString(u.Hostname()) && net.ParseIP(u.Hostname()) == nil {
+		return nil, fmt.Errorf("base_url %q does not have a valid host name", s)
+	}
+	return u, nil
 }
 
 // IsLoopback reports whether host names this machine.

@@ -1,8 +1,8 @@
 // Package sync pulls the tool schemas of a running MCP server into tool
 // files, so the schemas a site publishes are the ones the server answers
 // with. Committing the files it writes is what creates the history the
-// change feed is derived from; in CI, sync followed by `git diff
-// --exit-code` tells whether the published schemas are stale.
+// change feed is derived from; in CI, a dry run (Options.DryRun, wellknown
+// sync --check) tells whether the published schemas are stale.
 //
 // # Reaching the server
 //
@@ -50,5 +50,5 @@
 // new tool is compatible, a removed one breaking, and a changed one takes
 // the class of its schema diff. A file rewritten without a change of its
 // canonical (RFC 8785) form is reported as reformatted: the feed ignores it,
-// but git diff does not.
+// but a diff of the files does.
 package sync

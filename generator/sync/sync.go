@@ -30,6 +30,9 @@ type Options struct {
 	// when the server's tools glob does not read the files it wrote.
 	Site   *site.Config
 	Server *site.Server
+	// DryRun reports what would change without writing or removing a file
+	// (wellknown sync --check).
+	DryRun bool
 }
 
 // Kind says what happened to a tool's file.
@@ -94,15 +97,20 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, diag.Errorf(opt.Dir, 0, "cannot read the tool directory: %v", diag.Cause(err))
 	}
-	r := &Report{Server: l.server, Dir: opt.Dir, Pages: l.pages, Skipped: c.invalid}
+	// The server's name and version are its own words: a server that echoes
+	// a credential there must not get it printed.
+	server := ServerInfo{Name: opt.Source.redact(l.server.Name), Version: opt.Source.redact(l.server.Version)}
+	r := &Report{Server: server, Dir: opt.Dir, Pages: l.pages, Skipped: c.invalid}
 	r.Changes = compare(owned, c)
-	if err := apply(opt.Dir, r.Changes); err != nil {
-		return nil, err
+	if !opt.DryRun {
+		if err := apply(opt.Dir, r.Changes); err != nil {
+			return nil, err
+		}
 	}
 	r.Tools = holds(owned, r.Changes)
 	r.Warnings = slices.Concat(
-		checkCard(l.server, opt.Server),
-		duplicates(others, c.valid),
+		checkCard(server, opt.Server),
+		duplicates(append(others, readElsewhere(opt.Site, opt.Server, opt.Dir)...), c.valid),
 		unread(opt.Site, opt.Server, c.valid),
 	)
 	if len(l.tools) == 0 {
@@ -270,7 +278,12 @@ func checkCard(info ServerInfo, card *site.Server) []string {
 // sync wrote: build would find the tool declared twice.
 func duplicates(others []tools.Tool, written []toolFile) []string {
 	var w []string
+	seen := map[string]bool{}
 	for _, o := range others {
+		if seen[o.File] {
+			continue
+		}
+		seen[o.File] = true
 		for _, f := range written {
 			if o.Name == f.tool.Name {
 				w = append(w, fmt.Sprintf("%s also declares tool %s, which sync writes to %s; remove one of them, or build will fail", o.File, o.Name, f.path))
@@ -278,6 +291,36 @@ func duplicates(others []tools.Tool, written []toolFile) []string {
 		}
 	}
 	return w
+}
+
+// readElsewhere returns the tools the server's glob reads from files other
+// than the ones sync owns in dir (<name>.json there): with a glob such as
+// tools/**/*.json, a subdirectory may declare a tool sync writes too.
+func readElsewhere(cfg *site.Config, s *site.Server, dir string) []tools.Tool {
+	if cfg == nil || s == nil || s.Tools == "" {
+		return nil
+	}
+	root := globRoot(cfg, s)
+	files, err := tools.Glob(root, s.Tools)
+	if err != nil {
+		return nil
+	}
+	absDir, _ := filepath.Abs(dir)
+	var out []tools.Tool
+	for _, rel := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		abs, _ := filepath.Abs(p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		t, err := tools.Parse(p, data)
+		if err != nil || abs == filepath.Join(absDir, fileName(t.Name)) {
+			continue // not a tool file, or the one sync writes
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // unread warns when the server's tools glob does not read some of the

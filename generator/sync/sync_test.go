@@ -573,3 +573,42 @@ func writeTools(t *testing.T, path, toolsJSON string) {
 		t.Fatal(err)
 	}
 }
+
+// A server that puts the credential it was sent into its serverInfo does
+// not get it printed.
+func TestServerInfoIsRedacted(t *testing.T) {
+	srv := newMCPServer(t, `[{"name": "a", "inputSchema": {"type": "object"}}]`, "")
+	echo, err := toolserver.New("echo Bearer "+token, token, []byte(`[{"name": "a", "inputSchema": {"type": "object"}}]`), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.current.Store(echo)
+	r, err := Run(context.Background(), Options{Source: httpSource(t, srv.URL, "Authorization: Bearer $TOKEN"), Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(r.Server.Name+r.Server.Version, token) {
+		t.Errorf("serverInfo printed as %+v", r.Server)
+	}
+}
+
+// With a ** glob, a file in a subdirectory that declares a tool sync writes
+// is reported: build would refuse the two.
+func TestDuplicateInSubdirectoryIsReported(t *testing.T) {
+	srv := newMCPServer(t, `[{"name": "list_alerts", "inputSchema": {"type": "object"}}]`, "")
+	dir := t.TempDir()
+	cfg, err := site.Parse(filepath.Join(dir, "site.toml"), "base_url = \"https://example.com/\"\n[[servers]]\nname = \"com.example/alerts\"\ndescription = \"A.\"\nversion = \"1.0.0\"\ntools = \"tools/**/*.json\"\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested := filepath.Join(dir, "tools", "active", "list_alerts.json")
+	os.MkdirAll(filepath.Dir(nested), 0o755)
+	os.WriteFile(nested, []byte(`{"name": "list_alerts", "inputSchema": {"type": "object"}}`), 0o644)
+	r, err := Run(context.Background(), Options{Source: httpSource(t, srv.URL), Dir: filepath.Join(dir, "tools"), Site: cfg, Server: &cfg.Servers[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, nested+" also declares tool list_alerts") }) {
+		t.Errorf("warnings %q lack the duplicate in %s", r.Warnings, nested)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 )
 
@@ -51,7 +52,12 @@ func (r *Result) uncommitted(s Server) []string {
 		return []string{fmt.Sprintf("server %s is new", s.Config.Name)}
 	}
 	var out []string
-	if v := committed.Last.Version; v != s.Config.Version {
+	switch v := committed.Last.Version; {
+	case v == s.Config.Version:
+	case site.IsPlaceholder(v):
+		out = append(out, fmt.Sprintf("server %s version %s, which the feed cannot record: the committed version is the placeholder %s (commit the version in %s instead of setting it at build time)",
+			s.Config.Name, s.Config.Version, v, s.Config.Import))
+	default:
 		out = append(out, fmt.Sprintf("server %s version %s (committed: %s)", s.Config.Name, s.Config.Version, v))
 	}
 	if ep := r.endpoint(*s.Config); ep != committed.Last.Endpoint {

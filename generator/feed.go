@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 )
@@ -51,7 +52,7 @@ func (r *Result) addFeed(tl *timeline.Timeline) error {
 	r.Entries = entries
 	status := agentfeed.Status(cfg.Feed.Status)
 	feed, err := agentfeed.Encode(&agentfeed.Feed{
-		ID: did, Title: cfg.Title + " changes", Updated: stamp(newest), AuthorName: cfg.Author,
+		ID: did, Title: cfg.Title + " changes", Updated: agentfeed.FormatTime(newest), AuthorName: cfg.Author,
 		SelfURL: cfg.URL(PathFeed), SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
 		Entries: entries,
 	})
@@ -61,7 +62,7 @@ func (r *Result) addFeed(tl *timeline.Timeline) error {
 	if err := r.Bundle.Add(PathFeed, feed, typeAtom); err != nil {
 		return err
 	}
-	if err := r.addSnapshot(signer, entries, did, stamp(newest), status); err != nil {
+	if err := r.addSnapshot(signer, entries, did, agentfeed.FormatTime(newest), status); err != nil {
 		return err
 	}
 	return r.addArchive(tl)
@@ -79,7 +80,7 @@ func signEntries(signer agentfeed.Signer, host string, events []timeline.Event) 
 			for i := w; i < len(events); i += workers {
 				e := events[i]
 				id := agentfeed.EntryID(host, e.Type, e.EndpointID, e.Key)
-				entries[i], errs[i] = agentfeed.NewEntry(signer, id, e.Type, stamp(e.Time), e.Summary, e.Payload)
+				entries[i], errs[i] = agentfeed.NewEntry(signer, id, e.Type, agentfeed.FormatTime(e.Time), e.Summary, e.Payload)
 				if errs[i] != nil {
 					errs[i] = fmt.Errorf("feed entry %s: %v", id, errs[i])
 				}
@@ -110,12 +111,24 @@ func (r *Result) addSnapshot(signer agentfeed.Signer, entries []agentfeed.Entry,
 }
 
 // addArchive publishes every version of every tool, as the canonical bytes
-// whose SHA-256 the signed entries carry.
+// whose SHA-256 the signed entries carry, under the slug its server had when
+// it was published: a later change of slug does not move it. Two servers
+// that published one tool version under one slug (a server renamed without
+// a new slug) share the file when its bytes are the same.
 func (r *Result) addArchive(tl *timeline.Timeline) error {
 	for _, s := range tl.Servers {
 		for _, t := range s.Tools {
 			for _, v := range t.Versions {
-				if err := r.Bundle.Add(ArchivePath(s.Last.Slug, t.Name, v.Version), v.Tool.Canonical, typeJSON); err != nil {
+				p := ArchivePath(v.Slug, t.Name, v.Version)
+				if f, ok := r.Bundle.Get(p); ok {
+					if string(f.Body) != string(v.Tool.Canonical) {
+						return diag.Errorf(r.Config.File, 0, "server %s published tool %s %s under the slug %q, where another server published a different %s %s",
+							s.Name, t.Name, v.Version, v.Slug, t.Name, v.Version).
+							WithHint("give the server a slug of its own (slug = \"...\" in its [[servers]] table)")
+					}
+					continue
+				}
+				if err := r.Bundle.Add(p, v.Tool.Canonical, typeJSON); err != nil {
 					return err
 				}
 			}
@@ -123,6 +136,3 @@ func (r *Result) addArchive(tl *timeline.Timeline) error {
 	}
 	return nil
 }
-
-// stamp formats a time as every document writes it: RFC 3339, UTC.
-func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -420,3 +420,97 @@ func TestAppendOnlyGuardOverHTTP(t *testing.T) {
 		t.Errorf("a rewritten history: %v", err)
 	}
 }
+
+// Histories that went wrong for a while: the feed keeps to what the site
+// published.
+func TestHistoryMishaps(t *testing.T) {
+	const server = `
+[[servers]]
+name = "com.example/weather"
+description = "Weather."
+version = "1.0.0"
+tools = "tools/*.json"
+`
+	base := "base_url = \"https://example.com/\"\n"
+	tool := func(prop string) string {
+		return `{"name": "a", "inputSchema": {"type": "object", "properties": {"` + prop + `": {"type": "string"}}}}`
+	}
+
+	t.Run("a server leaves site.toml and comes back", func(t *testing.T) {
+		g := gittest.New(t, t.TempDir())
+		g.Write("site.toml", base+server)
+		g.Write("tools/a.json", tool("x"))
+		g.Commit("server with a{x}")
+		g.Write("site.toml", base)
+		g.Commit("server removed")
+		g.Write("tools/a.json", tool("y"))
+		g.Commit("a changes while the server is away")
+		g.Write("site.toml", base+server)
+		g.Commit("server back")
+		res, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv, Strict: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := payload(t, res.Entries[len(res.Entries)-1])
+		if last["endpoint-id"] != "com.example/weather#a" || last["to-version"] != "2.0.0" {
+			t.Errorf("the last entry is %v, want a's change to 2.0.0 when the server came back\n%s", last, summaries(res.Entries))
+		}
+	})
+
+	t.Run("a commit with a broken import", func(t *testing.T) {
+		g := gittest.New(t, t.TempDir())
+		g.Write("server.json", `{"name": "com.example/weather", "description": "Weather.", "version": "1.0.0"}`)
+		g.Write("site.toml", base+"[[servers]]\nimport = \"server.json\"\ntools = \"tools/*.json\"\n")
+		g.Write("tools/a.json", tool("x"))
+		g.Commit("imported server")
+		g.Write("server.json", `{"name": "com.example/weather",`)
+		g.Commit("broken import")
+		g.Write("server.json", `{"name": "com.example/weather", "description": "Weather.", "version": "1.0.0"}`)
+		g.Commit("repaired")
+		res, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Entries) != 2 {
+			t.Errorf("entries:\n%s want the two announcements only", summaries(res.Entries))
+		}
+		if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "site.toml is left out of the feed") }) {
+			t.Errorf("no warning about the broken commit: %q", res.Warnings)
+		}
+	})
+
+	t.Run("a server's slug changes", func(t *testing.T) {
+		g := gittest.New(t, t.TempDir())
+		g.Write("site.toml", base+server)
+		g.Write("tools/a.json", tool("x"))
+		g.Commit("weather")
+		g.Write("site.toml", base+strings.Replace(server, "tools = ", "slug = \"forecast\"\ntools = ", 1))
+		g.Write("tools/a.json", tool("y"))
+		g.Commit("slug forecast")
+		res, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Published URLs stay where they were published.
+		mustGet(t, res, ArchivePath("weather", "a", "1.0.0"))
+		mustGet(t, res, ArchivePath("forecast", "a", "2.0.0"))
+	})
+
+	t.Run("a commit that configured a server twice", func(t *testing.T) {
+		g := gittest.New(t, t.TempDir())
+		g.Write("site.toml", base+server)
+		g.Write("tools/a.json", tool("x"))
+		g.Commit("server")
+		g.Write("site.toml", base+server+server)
+		g.Commit("oops")
+		g.Write("site.toml", base+server)
+		g.Commit("fixed")
+		res, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv})
+		if err != nil {
+			t.Fatalf("a past mistake fails every build: %v", err)
+		}
+		if len(res.Entries) != 2 || !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "configured twice") }) {
+			t.Errorf("entries:\n%s warnings %q", summaries(res.Entries), res.Warnings)
+		}
+	})
+}

@@ -140,14 +140,15 @@ func (h *historyReader) locateConfig() error {
 // then.
 func (h *historyReader) configHistory() []*site.Config {
 	site0 := h.repos[0]
-	noImports := func(string) ([]byte, bool) { return nil, false }
+	// Identities are not needed to learn the paths: any import will do.
+	anyImport := func(string) ([]byte, bool) { return []byte("{}"), true }
 	var configs []*site.Config
 	for _, c := range site0.commits {
 		for _, ch := range c.Changes {
 			if ch.Path != h.configPath || ch.Blob == "" {
 				continue
 			}
-			if old, err := site.ParseHistorical(site0.blobs[ch.Blob], noImports); err == nil {
+			if old, err := site.ParseHistorical(site0.blobs[ch.Blob], anyImport); err == nil {
 				configs = append(configs, old)
 			}
 		}
@@ -410,16 +411,43 @@ func (st *replayState) loadConfig(c history.Commit) {
 		return data, ok && data != nil
 	}
 	cfg, err := site.ParseHistorical(blobs[id], readImport)
+	if err == nil {
+		err = uniqueServerNames(cfg)
+	}
 	if err != nil {
-		h.result.Warnings = append(h.result.Warnings, fmt.Sprintf("commit %s: %s does not parse, so its changes are left out of the feed: %v", shortHash(c.Hash), h.configPath, err))
+		h.result.Warnings = append(h.result.Warnings, fmt.Sprintf("commit %s: %s is left out of the feed, and the version before it stays in force: %v", shortHash(c.Hash), h.configPath, err))
 		return
 	}
 	st.config = cfg
 }
 
+// uniqueServerNames rejects a site.toml that configures one server twice:
+// which would be the server?
+func uniqueServerNames(cfg *site.Config) error {
+	seen := map[string]bool{}
+	for _, s := range cfg.Servers {
+		if seen[s.Name] {
+			return fmt.Errorf("server %s is configured twice", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	return nil
+}
+
 // snapshot returns the state of the inputs after a step.
 func (st *replayState) snapshot(s step) timeline.Commit {
 	c := timeline.Commit{Hash: s.commit.Hash, Time: s.commit.Time}
+	configured := map[string]bool{}
+	if st.config != nil {
+		for _, srv := range st.config.Servers {
+			configured[srv.Name] = true
+		}
+	}
+	for name := range st.servers {
+		if !configured[name] {
+			delete(st.servers, name) // not followed while absent: read afresh if it comes back
+		}
+	}
 	if st.config == nil {
 		return c
 	}

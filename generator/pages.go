@@ -243,7 +243,7 @@ func (m *pagesModel) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t
 	}
 	for i := len(th.Versions) - 1; i >= 0; i-- {
 		v := th.Versions[i]
-		pv := &pages.Version{Version: v.Version, Time: v.Time, SchemaPath: sitePath(ArchivePath(h.Last.Slug, th.Name, v.Version))}
+		pv := &pages.Version{Version: v.Version, Time: v.Time, SchemaPath: sitePath(ArchivePath(v.Slug, th.Name, v.Version))}
 		if v.Change != nil {
 			pv.Class = string(v.Change.Class)
 			pv.Changes = changeTexts(v.Change)

@@ -117,6 +117,10 @@ func checkEntry(e Entry) error {
 	return nil
 }
 
+// FormatTime writes a time as every time of a feed is written: RFC 3339,
+// in UTC, to the second ("2026-04-27T12:00:00Z").
+func FormatTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
 func checkTime(s string) error {
 	if _, err := time.Parse(time.RFC3339, s); err != nil {
 		return fmt.Errorf("%q is not an RFC 3339 time", s)

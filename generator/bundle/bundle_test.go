@@ -56,6 +56,9 @@ func TestWriteDirReplacesOwnOutput(t *testing.T) {
 	second := New()
 	must(t, second.Add("/.well-known/did.json", []byte("{}"), "application/json"))
 	must(t, second.WriteDir(out, WriteOptions{Root: root}))
+	if info, err := os.Stat(out); err != nil || info.Mode().Perm() != 0o755 {
+		t.Errorf("output directory mode = %v, %v; want 0755, readable by a web server", info.Mode(), err)
+	}
 	if _, err := os.Stat(filepath.Join(out, "old.txt")); !os.IsNotExist(err) {
 		t.Errorf("old.txt survived the rebuild: %v", err)
 	}

@@ -51,6 +51,12 @@ func (b *Bundle) WriteDir(dir string, opt WriteOptions) error {
 	if err != nil {
 		return err
 	}
+	// MkdirTemp makes a private directory; the output is read by web
+	// servers and deploy tools running as other users.
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
 	if err := b.writeTree(tmp); err != nil {
 		os.RemoveAll(tmp)
 		return err

@@ -99,6 +99,7 @@ func TestParsePrivateKey(t *testing.T) {
 		"empty":        nil,
 		"short":        []byte("short"),
 		"31 bytes":     bytes.Repeat([]byte{1}, 31),
+		"a passphrase": []byte("correct horse battery staple 123"), // 32 characters, not a seed
 		"RSA PEM type": []byte("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n"),
 		"bad PKCS#8":   []byte("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"),
 	} {

@@ -12,11 +12,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/history"
 )
 
 // DevKeyPath is where a local build keeps its development key, relative to
@@ -101,10 +101,12 @@ func devKey(siteDir string) (SigningKey, error) {
 // refuseTracked fails when git tracks the key file: a committed private key
 // is published to everyone who can read the repository.
 func refuseTracked(path string) error {
-	cmd := exec.Command("git", "ls-files", "--error-unmatch", "--", filepath.Base(path))
-	cmd.Dir = filepath.Dir(path)
-	if cmd.Run() != nil {
-		return nil // not tracked, not a repository, or no git: nothing to refuse
+	repo, err := history.Open(filepath.Dir(path))
+	if err != nil {
+		return nil // not in a repository, or no git: nothing to refuse
+	}
+	if tracked, err := repo.Tracked(path); err != nil || !tracked {
+		return err
 	}
 	return diag.Errorf(path, 0, "the signing key is tracked by git, so it is not private").
 		WithHint("remove it from the index (git rm --cached %s), add it to .gitignore, and generate a new key: the old one is in your history", filepath.Base(path))
@@ -129,7 +131,9 @@ func ParsePrivateKey(data []byte) (ed25519.PrivateKey, error) {
 			return fromRaw(raw), nil
 		}
 	}
-	if isKeySize(len(data)) {
+	// Raw bytes only when they are not text: 32 characters typed into a CI
+	// secret are a passphrase, not an Ed25519 seed.
+	if isKeySize(len(data)) && !isText(data) {
 		return fromRaw(data), nil
 	}
 	return nil, fmt.Errorf("not an Ed25519 private key (%d bytes): want PEM PKCS#8, or a 32-byte seed as raw bytes, base64url, base64 or hex", len(data))
@@ -148,6 +152,16 @@ func parsePEM(block *pem.Block) (ed25519.PrivateKey, error) {
 		return nil, fmt.Errorf("PEM private key is a %T, not Ed25519", key)
 	}
 	return ed, nil
+}
+
+// isText reports whether data is all printable ASCII.
+func isText(data []byte) bool {
+	for _, b := range data {
+		if b < 0x20 || b > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 func isKeySize(n int) bool { return n == ed25519.SeedSize || n == ed25519.PrivateKeySize }

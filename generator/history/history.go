@@ -114,6 +114,24 @@ func (r *Repo) Head() (string, error) {
 	return strings.TrimSuffix(string(out), "\n"), nil
 }
 
+// Tracked reports whether git tracks the file at path (absolute, or
+// relative to the working directory).
+func (r *Repo) Tracked(path string) (bool, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false, err
+	}
+	_, stderr, err := r.output("ls-files", "--error-unmatch", "--", abs)
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 1 {
+		return false, nil
+	}
+	if err != nil {
+		return false, r.gitError("git ls-files", stderr, err)
+	}
+	return true, nil
+}
+
 // Resolve returns the commit a revision (branch, tag, hash, expression)
 // names, or "" when it names none.
 func (r *Repo) Resolve(rev string) (string, error) {

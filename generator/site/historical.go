@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/BurntSushi/toml"
 )
@@ -11,8 +12,9 @@ import (
 // (identity, slug, tools, repo, import) and deprecations. It is lenient:
 // unknown keys are ignored and nothing is validated, because history cannot
 // be corrected. readImport returns the content of an import file at the
-// same point of history; an unreadable or invalid import contributes
-// nothing. Only a definition that is not TOML at all is an error.
+// same point of history. A definition that is not TOML, or whose import is
+// missing or not JSON, is an error: without its servers' identities it
+// cannot say what the site published.
 func ParseHistorical(src []byte, readImport func(path string) ([]byte, bool)) (*Config, error) {
 	c := &Config{}
 	if _, err := toml.Decode(string(src), c); err != nil {
@@ -23,12 +25,15 @@ func ParseHistorical(src []byte, readImport func(path string) ([]byte, bool)) (*
 		if s.Import == "" {
 			continue
 		}
-		if data, ok := readImport(s.Import); ok {
-			var imported Identity
-			if json.Unmarshal(data, &imported) == nil {
-				fillUnset(&s.Identity, imported)
-			}
+		data, ok := readImport(s.Import)
+		if !ok {
+			return nil, fmt.Errorf("server %d imports %s, which is not there", i+1, s.Import)
 		}
+		var imported Identity
+		if err := json.Unmarshal(data, &imported); err != nil {
+			return nil, fmt.Errorf("server %d imports %s: %v", i+1, s.Import, err)
+		}
+		fillUnset(&s.Identity, imported)
 	}
 	for i := range c.Servers {
 		c.Servers[i].Slug = c.Servers[i].slug()

@@ -16,6 +16,9 @@ import (
 // (registries fill it at publish time; a card must carry the real value).
 var placeholder = regexp.MustCompile(`\$\{[^}]*\}`)
 
+// IsPlaceholder reports whether s holds a ${VAR}-style template.
+func IsPlaceholder(s string) bool { return placeholder.MatchString(s) }
+
 // importServers fills each server's unset identity fields from its registry
 // server.json. Fields set in site.toml win.
 func (c *Config) importServers() error {

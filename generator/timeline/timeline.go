@@ -135,6 +135,7 @@ func (t *ToolHistory) EndpointID() string { return ToolEndpointID(t.Server, t.Na
 // otherwise hold every decoded schema in memory.
 type Version struct {
 	Version string
+	Slug    string // the server's slug when it was published (its archive's folder)
 	Commit  string
 	Time    time.Time
 	Tool    tools.Tool
@@ -281,7 +282,7 @@ func (r *Replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *
 	}
 	switch {
 	case t.current == nil: // first appearance
-		t.current = t.add(c, tool, FirstVersion, "", nil)
+		t.current = t.add(c, s.current.Slug, tool, FirstVersion, "", nil)
 		b.announce = append(b.announce, r.announceTool(c, s.current, t))
 	case string(t.current.Tool.Canonical) == string(tool.Canonical):
 		if !t.present || moved {
@@ -295,7 +296,7 @@ func (r *Replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *
 		}
 		from := t.current.Version
 		t.current.Tool.Object = nil
-		t.current = t.add(c, tool, next, from, &diff)
+		t.current = t.add(c, s.current.Slug, tool, next, from, &diff)
 		if !t.present || moved {
 			b.announce = append(b.announce, r.announceTool(c, s.current, t))
 		}
@@ -306,9 +307,9 @@ func (r *Replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *
 }
 
 // add records a new version of the tool and returns it.
-func (t *toolState) add(c Commit, tool tools.Tool, version, from string, diff *schemadiff.Result) *Version {
+func (t *toolState) add(c Commit, slug string, tool tools.Tool, version, from string, diff *schemadiff.Result) *Version {
 	sum := sha256.Sum256(tool.Canonical)
-	v := &Version{Version: version, Commit: c.Hash, Time: c.Time, Tool: tool, SHA256: hex.EncodeToString(sum[:]), From: from, Change: diff}
+	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, SHA256: hex.EncodeToString(sum[:]), From: from, Change: diff}
 	t.history.Versions = append(t.history.Versions, v)
 	return v
 }
@@ -333,7 +334,7 @@ func (r *Replay) removeTool(c Commit, s *serverState, t *toolState) Event {
 func (r *Replay) announceServer(c Commit, srv Server) Event {
 	return r.event(c, agentfeed.TypeAnnouncement, srv.Name, srv.Version+" "+srv.Endpoint,
 		fmt.Sprintf("%s %s at %s", srv.Name, srv.Version, srv.Endpoint),
-		agentfeed.Announcement{EndpointID: srv.Name, Endpoint: srv.Endpoint, Protocol: ProtocolServer, Version: srv.Version, AssertedAt: stamp(c.Time)})
+		agentfeed.Announcement{EndpointID: srv.Name, Endpoint: srv.Endpoint, Protocol: ProtocolServer, Version: srv.Version, AssertedAt: agentfeed.FormatTime(c.Time)})
 }
 
 func (r *Replay) announceTool(c Commit, srv Server, t *toolState) Event {
@@ -341,7 +342,7 @@ func (r *Replay) announceTool(c Commit, srv Server, t *toolState) Event {
 	return r.event(c, agentfeed.TypeAnnouncement, id, t.current.Version+" "+srv.Endpoint,
 		fmt.Sprintf("%s %s on %s", t.history.Name, t.current.Version, srv.Name),
 		agentfeed.Announcement{EndpointID: id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
-			AssertedAt: stamp(c.Time), SchemaSHA256: t.current.SHA256})
+			AssertedAt: agentfeed.FormatTime(c.Time), SchemaSHA256: t.current.SHA256})
 }
 
 func (r *Replay) schemaChange(c Commit, srv Server, t *toolState) Event {
@@ -349,7 +350,7 @@ func (r *Replay) schemaChange(c Commit, srv Server, t *toolState) Event {
 	return r.event(c, agentfeed.TypeSchemaChange, t.history.EndpointID(), v.From+" -> "+v.Version,
 		fmt.Sprintf("%s %s → %s (%s): %s", t.history.Name, v.From, v.Version, v.Change.Class, describe(v.Change)),
 		agentfeed.SchemaChange{EndpointID: t.history.EndpointID(), FromVersion: v.From, ToVersion: v.Version,
-			EffectiveAt: stamp(c.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256})
+			EffectiveAt: agentfeed.FormatTime(c.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256})
 }
 
 func (r *Replay) configuredDeprecation(c Commit, d Deprecation) Event {
@@ -365,7 +366,7 @@ func (r *Replay) configuredDeprecation(c Commit, d Deprecation) Event {
 }
 
 func (r *Replay) deprecation(c Commit, endpoint, key, summary string, replacement *string, reason string) Event {
-	return r.deprecationAt(c, endpoint, key, summary, replacement, reason, stamp(c.Time), stamp(c.Time))
+	return r.deprecationAt(c, endpoint, key, summary, replacement, reason, agentfeed.FormatTime(c.Time), agentfeed.FormatTime(c.Time))
 }
 
 func (r *Replay) deprecationAt(c Commit, endpoint, key, summary string, replacement *string, reason, announced, sunset string) Event {
@@ -417,9 +418,6 @@ func describe(d *schemadiff.Result) string {
 	}
 	return strings.Join(texts, "; ")
 }
-
-// stamp formats a commit time as the feed writes every time: RFC 3339, UTC.
-func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func short(hash string) string {
 	if len(hash) > 12 {

@@ -37,6 +37,9 @@ func (c *cli) serve(args []string) int {
 	p := &servePrinter{cli: c}
 	opt.OnBuild, opt.OnWatchError = p.build, p.watchError
 
+	// Ctrl-C is caught from the start, so that it always stops the server cleanly.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	srv, err := serve.New(opt)
 	if err != nil {
 		return c.fail(err)
@@ -46,8 +49,6 @@ func (c *cli) serve(args []string) int {
 	}
 	fmt.Fprintf(c.stdout, "serving %s (Ctrl-C to stop)\n", srv.URL())
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	go func() {
 		<-ctx.Done()
 		stop() // a second Ctrl-C ends the process at once

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// wellknown serve binds 127.0.0.1 by default, prints its URL, serves the
+// site, warns when it listens beyond this machine, and stops cleanly on
+// Ctrl-C.
+func TestServeCommand(t *testing.T) {
+	dir := t.TempDir()
+	if err := commitExampleSite(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	t.Setenv("WELLKNOWN_SIGNING_KEY", testKey)
+	for _, tc := range []struct {
+		addr, url, warning string
+	}{
+		{"", "http://127.0.0.1:1313/", ""},
+		{"0.0.0.0:0", "http://", "wellknown: warning: listening on 0.0.0.0:0, beyond this machine"},
+	} {
+		args := []string{"serve"}
+		if tc.addr != "" {
+			args = append(args, "--addr", tc.addr)
+		}
+		out, outW := io.Pipe()
+		var stderr strings.Builder
+		done := make(chan int, 1)
+		go func() {
+			done <- run(args, outW, &stderr)
+			outW.Close()
+		}()
+		lines := bufio.NewScanner(out)
+		var url string
+		for lines.Scan() {
+			if u, ok := strings.CutPrefix(lines.Text(), "serving "); ok {
+				url, _, _ = strings.Cut(u, " ")
+				break
+			}
+		}
+		if url == "" && strings.Contains(stderr.String(), "address already in use") {
+			t.Logf("skipping serve %v: the port is taken on this machine", args)
+			continue
+		}
+		if !strings.HasPrefix(url, tc.url) {
+			t.Fatalf("serve %v printed URL %q, want one starting %s\nstderr: %s", args, url, tc.url, stderr.String())
+		}
+		go io.Copy(io.Discard, out)
+		resp, err := http.Get(strings.Replace(url, "0.0.0.0", "127.0.0.1", 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %s: %s", url, resp.Status)
+		}
+		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Errorf("serve exited %d after Ctrl-C\n%s", code, stderr.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("serve did not stop on Ctrl-C")
+		}
+		if tc.warning != "" && !strings.Contains(stderr.String(), tc.warning) {
+			t.Errorf("stderr lacks %q:\n%s", tc.warning, stderr.String())
+		}
+		if _, err := os.Stat(filepath.Join(dir, "public")); !os.IsNotExist(err) {
+			t.Errorf("serve wrote public/ (%v)", err)
+		}
+	}
+}

@@ -27,7 +27,7 @@ func (c *cli) check(args []string) int {
 	fs.StringVar(&opt.Base, "base", "", "the branch or commit to compare with (default: the merge base of HEAD and the default branch)")
 	fs.StringVar(&opt.Build.ConfigPath, "config", "site.toml", "the site definition")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	if code, done := parse(fs, args); done {
+	if code, done := c.parse(fs, args); done {
 		return code
 	}
 	if fs.NArg() > 0 {

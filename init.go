@@ -21,7 +21,7 @@ func (c *cli) initSite(args []string) int {
 	host := fs.String("host", site.HostGitHubPages, "where the site is deployed: "+strings.Join(scaffold.Hosts, ", "))
 	baseURL := fs.String("base-url", exampleBaseURL, "the https origin the site will be published at")
 	force := fs.Bool("force", false, "overwrite files that exist (never a signing key)")
-	if code, done := parse(fs, args); done {
+	if code, done := c.parse(fs, args); done {
 		return code
 	}
 	if fs.NArg() > 1 {

@@ -113,21 +113,32 @@ func (c *cli) fail(err error) int {
 // newFlags returns a flag set whose -h prints the command's usage line.
 func (c *cli) newFlags(name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+	// The flag package's own messages are replaced by parse's one-line
+	// errors; -h still prints the usage.
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprintf(c.stderr, "Usage: wellknown %s %s\n\nFlags:\n", name, synopsis)
+		fs.SetOutput(c.stderr)
 		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
 	return fs
 }
 
-// parse parses flags and reports the exit status to return, if any.
-func parse(fs *flag.FlagSet, args []string) (int, bool) {
+// parse parses flags and reports the exit status to return, if any: 0
+// after -h, 2 for a flag it does not know or cannot read.
+func (c *cli) parse(fs *flag.FlagSet, args []string) (int, bool) {
+	usage := fs.Usage
+	fs.Usage = func() {} // the flag package shows it after errors too
 	err := fs.Parse(args)
+	fs.Usage = usage
 	switch {
 	case errors.Is(err, flag.ErrHelp):
+		usage()
 		return 0, true
 	case err != nil:
+		c.errorf("%v", err)
+		c.hintf(`run "wellknown %s -h" for its flags`, fs.Name())
 		return 2, true
 	}
 	return 0, false
@@ -164,7 +175,7 @@ func (c *cli) build(args []string) int {
 	fs.BoolVar(&opt.AllowShallow, "allow-shallow", false, "build from a shallow clone (a preview: the feed's history is cut off)")
 	force := fs.Bool("force", false, "allow an output directory outside the site")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
-	if code, done := parse(fs, args); done {
+	if code, done := c.parse(fs, args); done {
 		return code
 	}
 	if fs.NArg() > 0 {
@@ -251,7 +262,7 @@ func nonNil(s []string) []string {
 func (c *cli) keygen(args []string) int {
 	fs := c.newFlags("keygen", "[-o FILE]")
 	out := fs.String("o", "", "write the key to FILE (mode 0600, never overwritten) instead of standard output")
-	if code, done := parse(fs, args); done {
+	if code, done := c.parse(fs, args); done {
 		return code
 	}
 	if fs.NArg() > 0 {
@@ -284,8 +295,12 @@ func (c *cli) describeKey(pub ed25519.PublicKey) {
 
 func (c *cli) version(args []string) int {
 	fs := c.newFlags("version", "")
-	if code, done := parse(fs, args); done {
+	if code, done := c.parse(fs, args); done {
 		return code
+	}
+	if fs.NArg() > 0 {
+		c.errorf("version takes no arguments (got %q)", fs.Arg(0))
+		return 2
 	}
 	v := "(devel)"
 	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {

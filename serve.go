@@ -24,7 +24,7 @@ func (c *cli) serve(args []string) int {
 	fs.Var(&poll, "poll", fmt.Sprintf("poll for changes instead of using file-system events (for network and container mounts); --poll=DURATION sets the interval (default %v)", watch.DefaultPoll))
 	fs.StringVar(&opt.Build.KeyFile, "key-file", "", "signing key file (default: $WELLKNOWN_SIGNING_KEY, signing.key_file, or a development key)")
 	fs.Var(&sets, "set", "override a setting, key=value (base_url, title, feed.status, servers.<slug>.version); repeatable")
-	if code, done := parse(fs, args); done {
+	if code, done := c.parse(fs, args); done {
 		return code
 	}
 	if fs.NArg() > 0 {

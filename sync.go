@@ -56,7 +56,7 @@ func (c *cli) sync(args []string) int {
 	fs.Var(&sets, "set", "override a setting of the site definition, key=value, as for build; repeatable")
 	timeout := fs.Duration("timeout", 30*time.Second, "limit for the whole exchange with the server")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	if code, done := parse(fs, args); done {
+	if code, done := c.parse(fs, args); done {
 		return code
 	}
 	if fs.NArg() > 0 {

@@ -20,12 +20,12 @@ func (c *cli) verify(args []string) int {
 	fs.Int64Var(&opt.MaxBytes, "max-bytes", verify.DefaultMaxBytes, "refuse any document larger than this")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	// Flags may follow the target too: wellknown verify public --json.
-	if code, done := parse(fs, args); done {
+	if code, done := c.parse(fs, args); done {
 		return code
 	}
 	if fs.NArg() > 0 {
 		opt.Target = fs.Arg(0)
-		if code, done := parse(fs, fs.Args()[1:]); done {
+		if code, done := c.parse(fs, fs.Args()[1:]); done {
 			return code
 		}
 	}

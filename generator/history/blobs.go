@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// errBlobsClosed is returned by Read after Close.
+// errBlobsClosed is returned by ReadEach after Close.
 var errBlobsClosed = errors.New("git cat-file --batch: blob reader is closed")
 
 // Blobs reads blob contents through one git cat-file --batch process, which
@@ -45,30 +45,12 @@ func (r *Repo) Blobs() (*Blobs, error) {
 	return b, nil
 }
 
-// Read returns the contents of the blob with the given id (or any object
-// name git accepts, such as "HEAD:site.toml"). An object that does not exist
-// or is not a blob is an error that leaves the reader usable.
-//
-// Each Read waits for git's answer before the next request can be sent; to
-// read many blobs, ReadEach is several times faster.
-func (b *Blobs) Read(id string) ([]byte, error) {
-	if b.err != nil {
-		return nil, b.err
-	}
-	if err := checkName(id); err != nil {
-		return nil, err
-	}
-	if _, err := io.WriteString(b.stdin, id+"\n"); err != nil {
-		return nil, b.fail(err)
-	}
-	return b.answer(id)
-}
-
 // ReadEach calls fn with the contents of each blob in ids, in order. All
 // requests are sent ahead of the answers, so that git never waits for the
 // caller. It stops calling fn at the first error, its own or fn's, and
-// returns it; as with Read, a missing object leaves the reader usable. fn may
-// keep data.
+// returns it; a missing object (or any name git rejects) leaves the reader
+// usable. Object names are blob ids, or anything git accepts, such as
+// "HEAD:site.toml". fn may keep data.
 func (b *Blobs) ReadEach(ids []string, fn func(id string, data []byte) error) error {
 	if b.err != nil {
 		return b.err

@@ -37,7 +37,7 @@ func TestBlobs(t *testing.T) {
 
 	checkRead := func(path, id string) {
 		t.Helper()
-		got, err := blobs.Read(id)
+		got, err := readOne(blobs, id)
 		if err != nil {
 			t.Fatalf("Read(%s) for %s: %v", id, path, err)
 		}
@@ -60,7 +60,7 @@ func TestBlobs(t *testing.T) {
 		{"two\nlines", "invalid object name"},
 		{"", "invalid object name"},
 	} {
-		if _, err := blobs.Read(bad.id); err == nil || !strings.Contains(err.Error(), bad.want) {
+		if _, err := readOne(blobs, bad.id); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("Read(%q) error = %v, want one saying %q", bad.id, err, bad.want)
 		}
 		checkRead("tools/empty.json", emptyID) // the reader still works
@@ -73,7 +73,7 @@ func TestBlobs(t *testing.T) {
 	if err := blobs.Close(); err != nil {
 		t.Errorf("second Close() = %v", err)
 	}
-	if _, err := blobs.Read(emptyID); err == nil {
+	if _, err := readOne(blobs, emptyID); err == nil {
 		t.Error("Read after Close succeeded")
 	}
 }
@@ -136,8 +136,18 @@ func TestBlobsReadEach(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || calls != tc.calls {
 			t.Errorf("ReadEach: error %v after %d calls, want %q after %d", err, calls, tc.want, tc.calls)
 		}
-		if data, err := blobs.Read(ids[1]); err != nil || string(data) != want[ids[1]] {
+		if data, err := readOne(blobs, ids[1]); err != nil || string(data) != want[ids[1]] {
 			t.Errorf("Read after a failed ReadEach = %q, %v", data, err)
 		}
 	}
+}
+
+// readOne reads one blob.
+func readOne(b *Blobs, id string) ([]byte, error) {
+	var data []byte
+	err := b.ReadEach([]string{id}, func(_ string, d []byte) error {
+		data = d
+		return nil
+	})
+	return data, err
 }

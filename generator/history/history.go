@@ -1,10 +1,10 @@
 // Package history reads the history of a site's input files from a git
 // repository, through the git command.
 //
-// A build needs three things from git: the first-parent history of the input
-// paths with the blob id of every changed file ([Repo.Log]), the contents of
-// those blobs ([Repo.Blobs]), and, for previews, which input files differ
-// from HEAD in the work tree ([Repo.WorkingChanges]).
+// A build needs two things from git: the first-parent history of the input
+// paths with the blob id of every changed file ([Repo.Log]), and the contents
+// of those blobs ([Repo.Blobs]). Small questions (is the clone shallow, is a
+// file tracked, which commit does a name resolve to) have a method each.
 //
 // # Processes
 //
@@ -161,42 +161,6 @@ func (r *Repo) MergeBase(a, b string) (string, error) {
 		return "", r.gitError("git merge-base", stderr, err)
 	}
 	return strings.TrimSuffix(string(out), "\n"), nil
-}
-
-// WorkingChanges returns, sorted, the paths matching pathspecs that differ
-// from HEAD in the index or the work tree: modified, added and deleted
-// tracked files, and untracked files that are not ignored. A path staged and
-// then changed back may be listed although its content equals HEAD; callers
-// compare contents.
-func (r *Repo) WorkingChanges(pathspecs []string) ([]string, error) {
-	args := []string{
-		"--no-optional-locks", // a status running beside other git commands must not take the index lock
-		"status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
-		"--ignore-submodules=all", "--",
-	}
-	out, stderr, err := r.output(append(args, pathspecs...)...)
-	if err != nil {
-		return nil, r.gitError("git status", stderr, err)
-	}
-	return parseStatus(out)
-}
-
-// parseStatus reads git status --porcelain=v1 -z output without renames: one
-// "XY path" entry per path.
-func parseStatus(out []byte) ([]string, error) {
-	var paths []string
-	fields := bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0})
-	for _, entry := range fields {
-		if len(entry) == 0 {
-			continue
-		}
-		if len(entry) < 4 || entry[2] != ' ' {
-			return nil, fmt.Errorf("git status: malformed entry %q", entry)
-		}
-		paths = append(paths, string(entry[3:]))
-	}
-	slices.Sort(paths)
-	return slices.Compact(paths), nil
 }
 
 // localEnv lists the variables that tie a git process to one repository

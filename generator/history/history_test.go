@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -128,60 +127,6 @@ func TestIgnoresHookEnvironment(t *testing.T) {
 	}
 	if len(got) != 1 || got[0].Hash != want {
 		t.Errorf("Log with another repository's hook environment = %+v, want commit %s", got, want)
-	}
-	r.write("tools/mine.json", "changed")
-	if changed, err := repo.WorkingChanges(nil); err != nil || !reflect.DeepEqual(changed, []string{"tools/mine.json"}) {
-		t.Errorf("WorkingChanges with another repository's hook environment = %q, %v", changed, err)
-	}
-}
-
-func TestWorkingChanges(t *testing.T) {
-	r := newTestRepo(t)
-	r.write(".gitignore", "tools/ignored.json\n")
-	r.write("tools/modified.json", "1")
-	r.write("tools/deleted.json", "1")
-	r.write("tools/staged-deleted.json", "1")
-	r.write("tools/same.json", "1")
-	r.write("other/modified.json", "1")
-	r.commit("root")
-
-	r.write("tools/modified.json", "2")
-	r.write("other/modified.json", "2")
-	if err := os.Remove(filepath.Join(r.dir, "tools", "deleted.json")); err != nil {
-		t.Fatal(err)
-	}
-	r.git("rm", "--quiet", "tools/staged-deleted.json")
-	r.write("tools/staged.json", "new")
-	r.git("add", "tools/staged.json")
-	r.write("tools/new dir/ünïcödé.json", "untracked in an untracked directory")
-	r.write("tools/ignored.json", "ignored")
-
-	got, err := r.open().WorkingChanges(toolFiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{
-		"tools/deleted.json",
-		"tools/modified.json",
-		"tools/new dir/ünïcödé.json",
-		"tools/staged-deleted.json",
-		"tools/staged.json",
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("WorkingChanges = %q, want %q", got, want)
-	}
-}
-
-func TestWorkingChangesWithoutCommits(t *testing.T) {
-	r := newTestRepo(t)
-	r.write("tools/a.json", "{}")
-	r.write("site.toml", "")
-	got, err := r.open().WorkingChanges(toolFiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"site.toml", "tools/a.json"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("WorkingChanges = %q, want %q", got, want)
 	}
 }
 

@@ -47,15 +47,6 @@ func exampleSite(t testing.TB) string {
 	return filepath.Join(dir, "site.toml")
 }
 
-func copyFile(t testing.TB, from, to string) {
-	t.Helper()
-	data, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, to, string(data))
-}
-
 func writeFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

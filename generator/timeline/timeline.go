@@ -147,17 +147,6 @@ type Version struct {
 // ToolEndpointID is the endpoint id of a tool: "<server name>#<tool name>".
 func ToolEndpointID(server, tool string) string { return server + "#" + tool }
 
-// Derive replays commits, oldest first, and returns the events and histories.
-func Derive(commits []Commit) (*Timeline, error) {
-	r := NewReplay()
-	for _, c := range commits {
-		if err := r.Commit(c); err != nil {
-			return nil, err
-		}
-	}
-	return r.Timeline(), nil
-}
-
 // NewReplay starts a replay to which commits are given one at a time, so a
 // caller can reuse its maps from one commit to the next.
 func NewReplay() *Replay {

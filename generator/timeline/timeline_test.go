@@ -53,7 +53,7 @@ func TestDerive(t *testing.T) {
 			Deprecations: []Deprecation{{Endpoint: "com.example/weather#list_alerts", AnnouncedAt: "2026-04-07T00:00:00Z", Sunset: "2026-12-31T00:00:00Z", Replacement: "com.example/weather#get_forecast"}}},
 		{Hash: "c9", Time: at(9)}, // the server is gone
 	}
-	tl, err := Derive(commits)
+	tl, err := derive(commits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,9 +116,9 @@ func TestDeriveIsDeterministic(t *testing.T) {
 		{Name: "b/two", Version: "1", Endpoint: "https://x", Tools: map[string]tools.Tool{"z": tool(t, `{"name":"z","inputSchema":{"type":"object"}}`), "a": tool(t, `{"name":"a","inputSchema":{"type":"object"}}`)}},
 		{Name: "a/one", Version: "1", Endpoint: "https://y", Tools: map[string]tools.Tool{"m": tool(t, `{"name":"m","inputSchema":{"type":"object"}}`)}},
 	}}}
-	first, _ := Derive(commits)
+	first, _ := derive(commits)
 	for i := 0; i < 20; i++ {
-		again, _ := Derive(commits)
+		again, _ := derive(commits)
 		if fmt.Sprint(again.Events) != fmt.Sprint(first.Events) {
 			t.Fatal("Derive is not deterministic")
 		}
@@ -134,7 +134,18 @@ func TestDeriveIsDeterministic(t *testing.T) {
 
 func TestDuplicateServerIsAnError(t *testing.T) {
 	s := Server{Name: "a/b", Version: "1", Endpoint: "https://x"}
-	if _, err := Derive([]Commit{{Hash: "abc", Servers: []Server{s, s}}}); err == nil || !strings.Contains(err.Error(), "commit abc: server a/b is configured twice") {
+	if _, err := derive([]Commit{{Hash: "abc", Servers: []Server{s, s}}}); err == nil || !strings.Contains(err.Error(), "commit abc: server a/b is configured twice") {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// derive replays commits, oldest first.
+func derive(commits []Commit) (*Timeline, error) {
+	r := NewReplay()
+	for _, c := range commits {
+		if err := r.Commit(c); err != nil {
+			return nil, err
+		}
+	}
+	return r.Timeline(), nil
 }

@@ -514,3 +514,48 @@ tools = "tools/*.json"
 		}
 	})
 }
+
+// A server's tools may live in another local repository (repo = in
+// site.toml): its history is read there and interleaved with the site's by
+// commit time.
+func TestToolsInAnotherRepository(t *testing.T) {
+	root := t.TempDir()
+	tools := gittest.New(t, filepath.Join(root, "weather-server"))
+	site := gittest.New(t, filepath.Join(root, "site"))
+	site.Write("site.toml", `base_url = "https://example.com/"
+[[servers]]
+name = "com.example/weather"
+description = "Weather."
+version = "1.0.0"
+repo = "../weather-server"
+tools = "schemas/*.json"
+`)
+	site.Commit("the site") // 10:00
+	tools.When = site.When
+	tools.Write("schemas/a.json", `{"name": "a", "inputSchema": {"type": "object"}}`)
+	tools.Commit("tool a") // 11:00
+	site.When = tools.When
+	site.Write("site.toml", strings.Replace(site.Git("show", "HEAD:site.toml"), `version = "1.0.0"`, `version = "1.1.0"`, 1))
+	site.Commit("server 1.1.0") // 12:00
+	tools.When = site.When
+	tools.Write("schemas/a.json", `{"name": "a", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}`)
+	tools.Commit("a takes q") // 13:00
+
+	res, err := Build(Options{ConfigPath: filepath.Join(site.Dir, "site.toml"), Getenv: testEnv, Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range res.Entries {
+		got = append(got, e.Updated+" "+e.Summary)
+	}
+	want := []string{
+		"2026-04-01T10:00:00Z com.example/weather 1.0.0 at " + res.Config.URL("/mcp/weather/server-card.json"),
+		"2026-04-01T11:00:00Z a 1.0.0 on com.example/weather",
+		"2026-04-01T12:00:00Z com.example/weather 1.1.0 at " + res.Config.URL("/mcp/weather/server-card.json"),
+		"2026-04-01T13:00:00Z a 1.0.0 → 1.1.0 (compatible): new optional parameter `q`",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -189,6 +189,8 @@ func TestCloudflareLimitsFail(t *testing.T) {
 	for i := 0; i < 120; i++ {
 		many.Add(fmt.Sprintf("/mcp/s%d/server-card.json", i), []byte("{}"), "application/mcp-server-card+json")
 	}
+	longPath := bundle.New()
+	longPath.Add("/mcp/"+strings.Repeat(strings.Repeat("d", 200)+"/", 10)+"server-card", []byte("{}"), "application/mcp-server-card+json")
 	longRedirect := "[[deploy.redirects]]\nfrom = \"/x\"\nto = \"/" + strings.Repeat("y", 1000) + "\"\n"
 	proxy := "[[deploy.redirects]]\nfrom = \"/api/*\"\nto = \"https://api.example.com/:splat\"\nstatus = 200\n"
 	for _, tc := range []struct {
@@ -198,6 +200,7 @@ func TestCloudflareLimitsFail(t *testing.T) {
 		want  string
 	}{
 		{"header rules", many, "", "_headers has 121 rules; Cloudflare Pages applies at most 100"},
+		{"header line", longPath, "", "_headers has a 2026-character line; Cloudflare Pages allows 2000"},
 		{"redirect length", sampleBundle(t), longRedirect, "_redirects has a 1008-character rule"},
 		{"absolute proxy", sampleBundle(t), proxy, "proxies (status 200) only to relative URLs"},
 	} {

@@ -26,9 +26,12 @@ type Repo struct {
 	When time.Time // the date of the last commit; Commit moves it an hour on
 }
 
-// New creates a repository with a main branch in dir.
+// New creates a repository with a main branch in dir, creating dir.
 func New(t testing.TB, dir string) *Repo {
 	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	r := &Repo{t: t, Dir: dir, When: FirstCommit.Add(-time.Hour)}
 	r.Git("init", "-q", "-b", "main")
 	return r

@@ -3,15 +3,14 @@ package generator
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
 // Paths of the feed's companions.
@@ -73,21 +72,14 @@ func (r *Result) addFeed(tl *timeline.Timeline) error {
 func signEntries(signer agentfeed.Signer, host string, events []timeline.Event) ([]agentfeed.Entry, error) {
 	entries := make([]agentfeed.Entry, len(events))
 	errs := make([]error, len(events))
-	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(events); i += workers {
-				e := events[i]
-				id := agentfeed.EntryID(host, e.Type, e.EndpointID, e.Key)
-				entries[i], errs[i] = agentfeed.NewEntry(signer, id, e.Type, agentfeed.FormatTime(e.Time), e.Summary, e.Payload)
-				if errs[i] != nil {
-					errs[i] = fmt.Errorf("feed entry %s: %v", id, errs[i])
-				}
-			}
-		})
-	}
-	wg.Wait()
+	parallel.For(len(events), func(i int) {
+		e := events[i]
+		id := agentfeed.EntryID(host, e.Type, e.EndpointID, e.Key)
+		entries[i], errs[i] = agentfeed.NewEntry(signer, id, e.Type, agentfeed.FormatTime(e.Time), e.Summary, e.Payload)
+		if errs[i] != nil {
+			errs[i] = fmt.Errorf("feed entry %s: %v", id, errs[i])
+		}
+	})
 	return entries, errors.Join(errs...)
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
 // Content is the site's Markdown (see the package comment for the layout).
@@ -135,7 +136,7 @@ func readPages(fsys fs.FS, display func(rel string) string) ([]*MarkdownPage, er
 		return nil, err
 	}
 	md := newMarkdown()
-	parallel(len(pages), func(i int) {
+	parallel.For(len(pages), func(i int) {
 		m := pages[i]
 		m.doc = md.parse(m.Source, rootOf(m.Path()), reservedIDs[KindPage], 0)
 		m.Title = cmp.Or(firstHeading(m.doc, m.Source), path.Base(m.Name))

@@ -61,14 +61,14 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/yuin/goldmark/ast"
+
+	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
 // Site is everything the pages show.
@@ -533,27 +533,13 @@ func (r *renderer) notFound() (job, error) {
 func (r *renderer) runAll(jobs []job) ([]File, error) {
 	files := make([]File, len(jobs))
 	errs := make([]error, len(jobs))
-	parallel(len(jobs), func(i int) { files[i], errs[i] = r.run(jobs[i]) })
+	parallel.For(len(jobs), func(i int) { files[i], errs[i] = r.run(jobs[i]) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
 	}
 	return files, nil
-}
-
-// parallel calls f(0) … f(n-1) on every processor.
-func parallel(n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }
 
 func (r *renderer) run(j job) (File, error) {

@@ -14,15 +14,55 @@ import (
 // testKey is base64url of a fixed 32-byte seed (not a secret).
 const testKey = "QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI"
 
+// badCase is a build that must fail: edit changes a copy of the example
+// site (already built once), then `build args...` must exit 1 with exactly
+// one error line matching want and leave public/ byte-for-byte as it was.
+// An edit may also t.Setenv what the failing build should see.
+type badCase struct {
+	name string
+	edit func(t *testing.T, dir string)
+	args []string
+	want string // regexp the single error line must match
+}
+
+func (tc badCase) run(t *testing.T) {
+	dir := t.TempDir()
+	if err := commitExampleSite(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	t.Setenv("WELLKNOWN_SIGNING_KEY", testKey)
+	t.Setenv("CI", "")
+	if code := run([]string{"build"}, new(bytes.Buffer), new(bytes.Buffer)); code != 0 {
+		t.Fatal("the unedited example site does not build")
+	}
+	before := digest(t, "public")
+	if tc.edit != nil {
+		tc.edit(t, dir)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"build"}, tc.args...), &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1\nstderr:\n%s", code, stderr.String())
+	}
+	var errs []string
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if msg, ok := strings.CutPrefix(line, "wellknown: error: "); ok {
+			errs = append(errs, msg)
+		}
+	}
+	if len(errs) != 1 || !regexp.MustCompile(tc.want).MatchString(errs[0]) {
+		t.Errorf("want one error matching %s, got:\n%s", tc.want, stderr.String())
+	}
+	if after := digest(t, "public"); after != before {
+		t.Error("public/ changed after a failed build")
+	}
+}
+
 // Every kind of bad input gets exactly one clear error line naming where the
 // problem is, and leaves the previous public/ byte-for-byte as it was.
 func TestBadInput(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		edit func(t *testing.T, dir string)
-		args []string
-		want string // regexp the single error line must match
-	}{
+	for _, tc := range []badCase{
 		{"malformed TOML", replace("site.toml", `title = "Example Weather Co."`, `title = "Example`), nil,
 			`^site\.toml:6: .*`},
 		{"unknown key", replace("site.toml", "title = ", "colour = \"red\"\ntitle = "), nil,
@@ -70,39 +110,7 @@ func TestBadInput(t *testing.T) {
 		{"output path is the repository root", nil, []string{"--out", "."},
 			`^refusing to write output to \.: it is the site's root or contains it$`},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := commitExampleSite(dir); err != nil {
-				t.Fatal(err)
-			}
-			t.Chdir(dir)
-			t.Setenv("WELLKNOWN_SIGNING_KEY", testKey)
-			t.Setenv("CI", "")
-			if code := run([]string{"build"}, new(bytes.Buffer), new(bytes.Buffer)); code != 0 {
-				t.Fatal("the unedited example site does not build")
-			}
-			before := digest(t, "public")
-			if tc.edit != nil {
-				tc.edit(t, dir)
-			}
-			var stdout, stderr bytes.Buffer
-			code := run(append([]string{"build"}, tc.args...), &stdout, &stderr)
-			if code != 1 {
-				t.Errorf("exit status %d, want 1\nstderr:\n%s", code, stderr.String())
-			}
-			var errs []string
-			for _, line := range strings.Split(stderr.String(), "\n") {
-				if msg, ok := strings.CutPrefix(line, "wellknown: error: "); ok {
-					errs = append(errs, msg)
-				}
-			}
-			if len(errs) != 1 || !regexp.MustCompile(tc.want).MatchString(errs[0]) {
-				t.Errorf("want one error matching %s, got:\n%s", tc.want, stderr.String())
-			}
-			if after := digest(t, "public"); after != before {
-				t.Error("public/ changed after a failed build")
-			}
-		})
+		t.Run(tc.name, tc.run)
 	}
 }
 

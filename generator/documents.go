@@ -8,7 +8,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/cards"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
@@ -82,13 +84,15 @@ func (r *Result) addServers(servers []Server, catalog *cards.Catalog, aiCards *c
 		if err != nil {
 			problems = append(problems, err)
 		}
-		paths = append(paths, reserved...)
+		for _, rc := range reserved {
+			paths = append(paths, rc.Path)
+		}
 		if len(list.Servers) == 0 {
 			paths = append(paths, PathServerCardAlias)
 		}
 		for _, p := range paths {
 			if err := r.addJSON(p, cards.TypeServerCard, card, cards.CheckServerCard, locate); err != nil {
-				problems = append(problems, err)
+				problems = append(problems, locateReserved(reserved, p, err))
 				break
 			}
 		}
@@ -96,7 +100,7 @@ func (r *Result) addServers(servers []Server, catalog *cards.Catalog, aiCards *c
 		// Clients probe the reserved location first; point the catalog there when there is one.
 		cardURL := r.Config.URL(paths[0])
 		if len(reserved) > 0 {
-			cardURL = r.Config.URL(reserved[0])
+			cardURL = r.Config.URL(reserved[0].Path)
 		}
 		catalog.Entries = append(catalog.Entries, cards.CatalogEntry{
 			Identifier:  fmt.Sprintf("urn:air:%s:mcp:%s", r.Config.Base().Hostname(), s.Config.Slug),
@@ -113,26 +117,52 @@ func (r *Result) addServers(servers []Server, catalog *cards.Catalog, aiCards *c
 	return errors.Join(problems...)
 }
 
-// reservedCardPaths returns, for each streamable-http remote on the site's
-// own origin, the reserved card location <remote path>/server-card as a
-// bundle path.
-func (r *Result) reservedCardPaths(s Server) ([]string, error) {
+// reservedCard is the reserved card location of a remote on the site's own
+// origin: <remote path>/server-card as a bundle path, and the error that
+// blames the remote's URL in site.toml for a problem with it.
+type reservedCard struct {
+	Path  string
+	Blame func(format string, args ...any) *diag.Error
+}
+
+// reservedCardPaths returns the reserved card location of each
+// streamable-http remote on the site's own origin.
+func (r *Result) reservedCardPaths(s Server) ([]reservedCard, error) {
 	base := r.Config.Base()
-	var paths []string
-	for _, rem := range s.Config.Remotes {
+	var out []reservedCard
+	for i, rem := range s.Config.Remotes {
 		u, err := url.Parse(rem.URL)
 		if err != nil || rem.Type != "streamable-http" || strings.Contains(rem.URL, "{") ||
 			u.Scheme != base.Scheme || !strings.EqualFold(u.Host, base.Host) {
 			continue
 		}
+		key := fmt.Sprintf("servers.%d.remotes.%d.url", s.Index, i)
+		blame := func(format string, args ...any) *diag.Error {
+			return r.Config.Errorf(key, "server %s: remote %s: %s", s.Config.Name, rem.URL, fmt.Sprintf(format, args...))
+		}
 		p := strings.TrimSuffix(u.Path, "/") + "/server-card"
 		rel, ok := strings.CutPrefix(p, strings.TrimSuffix(base.Path, "/"))
 		if !ok || !strings.HasPrefix(rel, "/") {
-			return nil, r.Config.Errorf(fmt.Sprintf("servers.%d.remotes", s.Index), "server %s: remote %s is on the site's origin but outside base_url's path, so its card cannot be published at %s", s.Config.Name, rem.URL, p)
+			return nil, blame("it is on the site's origin but outside base_url's path, so its card cannot be published at %s", p)
 		}
-		paths = append(paths, rel)
+		if bundle.CheckPath(rel) != nil {
+			return nil, blame("its path has empty, '.' or '..' segments, so its card has no place on the site").
+				WithHint("write the URL without dot segments or double slashes")
+		}
+		out = append(out, reservedCard{Path: rel, Blame: blame})
 	}
-	return paths, nil
+	return out, nil
+}
+
+// locateReserved blames the remote whose reserved card location is p for
+// err (a collision with another output); other errors pass unchanged.
+func locateReserved(reserved []reservedCard, p string, err error) error {
+	for _, rc := range reserved {
+		if rc.Path == p {
+			return rc.Blame("its card cannot be published at %s: %v", p, err)
+		}
+	}
+	return err
 }
 
 // mcpProtocol describes a server in the AI Card discovery document: its

@@ -369,8 +369,8 @@ func (m *pagesModel) serverDocuments(srv Server) []pages.Link {
 	links := []pages.Link{{Title: "Server Card", Path: ServerCardPath(srv.Config.Slug)}}
 	// The reserved paths were checked when the cards were added.
 	reserved, _ := m.r.reservedCardPaths(srv)
-	for _, p := range reserved {
-		links = append(links, pages.Link{Title: "Server Card at its endpoint", Path: p})
+	for _, rc := range reserved {
+		links = append(links, pages.Link{Title: "Server Card at its endpoint", Path: rc.Path})
 	}
 	var out []pages.Link
 	for _, l := range links {
@@ -460,8 +460,8 @@ func (m *pagesModel) documents(servers []Server) []pages.Link {
 		name := displayName(s.Config.Title, s.Config.Name)
 		titles[ServerCardPath(s.Config.Slug)] = "Server Card: " + name
 		reserved, _ := m.r.reservedCardPaths(s)
-		for _, p := range reserved {
-			titles[p] = "Server Card: " + name + ", at its endpoint"
+		for _, rc := range reserved {
+			titles[rc.Path] = "Server Card: " + name + ", at its endpoint"
 		}
 	}
 	for _, a := range m.r.Config.Agents {

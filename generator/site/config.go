@@ -42,6 +42,9 @@ type Config struct {
 
 	base  *url.URL
 	lines *locator
+	// set maps each key path given a value with --set to that setting
+	// ("base_url=…"), so problems with the value blame the flag, not a line.
+	set map[string]string
 }
 
 // Signing says where the signing key comes from.

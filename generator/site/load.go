@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -114,32 +115,46 @@ func (c *Config) override(kv string) error {
 	if !ok {
 		return diag.Errorf("", 0, "--set %q: want key=value", kv)
 	}
+	field, path := c.overridable(key)
+	if field == nil {
+		return diag.Errorf("", 0, "--set %q: %s", kv, path).
+			WithHint("supported: base_url, title, feed.status, servers.<slug>.version")
+	}
+	*field = value
+	if c.set == nil {
+		c.set = map[string]string{}
+	}
+	c.set[path] = kv
+	return nil
+}
+
+// overridable returns the field --set key names and its key path in
+// site.toml, or nil and why it cannot be set.
+func (c *Config) overridable(key string) (*string, string) {
 	switch key {
 	case "base_url":
-		c.BaseURL = value
-		return nil
+		return &c.BaseURL, key
 	case "title":
-		c.Title = value
-		return nil
+		return &c.Title, key
 	case "feed.status":
-		c.Feed.Status = value
-		return nil
+		return &c.Feed.Status, key
 	}
-	if rest, ok := strings.CutPrefix(key, "servers."); ok {
-		slug, field, _ := strings.Cut(rest, ".")
-		if field != "version" {
-			return diag.Errorf("", 0, "--set %q: only servers.<slug>.version can be set for a server", kv)
-		}
-		for i := range c.Servers {
-			if c.Servers[i].slug() == slug {
-				c.Servers[i].Version = value
-				return nil
-			}
-		}
-		return diag.Errorf("", 0, "--set %q: no server with slug %q", kv, slug)
+	rest, ok := strings.CutPrefix(key, "servers.")
+	if !ok {
+		return nil, fmt.Sprintf("unsupported key %q", key)
 	}
-	return diag.Errorf("", 0, "--set %q: unsupported key %q", kv, key).
-		WithHint("supported: base_url, title, feed.status, servers.<slug>.version")
+	slug, field, _ := strings.Cut(rest, ".")
+	if field != "version" {
+		return nil, "only servers.<slug>.version can be set for a server"
+	}
+	for i := range c.Servers {
+		if s := &c.Servers[i]; s.slug() == slug {
+			// A version set here is no longer the imported one.
+			s.ImportedFields = slices.DeleteFunc(s.ImportedFields, func(f string) bool { return f == "version" })
+			return &s.Version, fmt.Sprintf("servers.%d.version", i)
+		}
+	}
+	return nil, fmt.Sprintf("no server with slug %q", slug)
 }
 
 func (c *Config) setDefaults() {
@@ -212,6 +227,10 @@ func (c *Config) Path(p string) string {
 func (c *Config) Line(path string) int { return c.lines.line(path) }
 
 // Errorf returns a problem located at the key path in site.toml.
+// A value given with --set is blamed on the flag instead.
 func (c *Config) Errorf(path, format string, args ...any) *diag.Error {
+	if kv, ok := c.set[path]; ok {
+		return diag.Errorf("", 0, "--set %s: %s", kv, fmt.Sprintf(format, args...))
+	}
 	return diag.Errorf(c.File, c.Line(path), format, args...)
 }

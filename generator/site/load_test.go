@@ -169,7 +169,8 @@ func TestImport(t *testing.T) {
 		if s.Name != "io.github.x/imported" || s.Title != "Mine" || s.Version != "1.2.3" || len(s.Remotes) != 1 || s.Slug != "imported" {
 			t.Errorf("%s: merged identity = %+v", name, s.Identity)
 		}
-		if strings.Join(s.ImportedFields, ",") != "name,description,version,websiteUrl,remotes" && name == "--set" {
+		// A version given with --set is the flag's, not the import's.
+		if strings.Join(s.ImportedFields, ",") != "name,description,websiteUrl,remotes" && name == "--set" {
 			t.Errorf("imported fields = %v", s.ImportedFields)
 		}
 	}
@@ -195,6 +196,48 @@ func TestServerProblemTracesFields(t *testing.T) {
 	} {
 		if got := c.ServerProblem(0, jsonPath, "m").Error(); !strings.HasPrefix(got, want) {
 			t.Errorf("ServerProblem(%s) = %q, want prefix %q", jsonPath, got, want)
+		}
+	}
+}
+
+// A base_url that no DID or URL can be made from is refused, as are paths
+// with segments a server would resolve away.
+func TestParseBaseURL(t *testing.T) {
+	for s, want := range map[string]string{
+		"https://example.com/":          "",
+		"https://example.com:8443/":     "",
+		"http://localhost:1313/":        "",
+		"https://example.com/docs/":     "",
+		"https://example.com:99999/":    `has port "99999"`,
+		"https://example.com:0/":        `has port "0"`,
+		"https://example.com:/":         `has port ""`,
+		"https://example.com:0443/":     `has port "0443"`,
+		"https://example.com/a/../b/":   `write it as "/b/"`,
+		"https://example.com/a/./b/":    `write it as "/a/b/"`,
+		"https://example.com//a/":       `write it as "/a/"`,
+		"https://example.com/a/%2e%2e/": `write it as "/"`,
+	} {
+		_, err := ParseBaseURL(s)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", s, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: got %v, want an error containing %s", s, err, want)
+		}
+	}
+}
+
+// A problem with a value given by --set names the flag, never the line of
+// site.toml the value replaced.
+func TestOverrideProblemsBlameTheFlag(t *testing.T) {
+	for _, tc := range []struct{ set, want string }{
+		{"base_url=http://example.com/", `--set base_url=http://example.com/: base_url "http://example.com/" must use https`},
+		{"servers.weather.version=${VERSION}", `--set servers.weather.version=${VERSION}: server com.example/weather: version "${VERSION}" is a placeholder`},
+		{"feed.status=paused", `--set feed.status=paused: feed.status "paused" is not one of`},
+	} {
+		_, err := parse(t, minimal, tc.set)
+		if errs := diag.List(err); len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), tc.want) {
+			t.Errorf("--set %s: got %v, want %q", tc.set, err, tc.want)
 		}
 	}
 }

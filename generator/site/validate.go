@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,7 +82,24 @@ func ParseBaseURL(s string) (*url.URL, error) {
 	if !hostnamePattern.MatchString(u.Hostname()) && net.ParseIP(u.Hostname()) == nil {
 		return nil, fmt.Errorf("base_url %q does not have a valid host name", s)
 	}
+	if strings.HasSuffix(u.Host, ":") || u.Port() != "" && !validPort(u.Port()) {
+		return nil, fmt.Errorf("base_url %q has port %q; a port is a number from 1 to 65535", s, u.Port())
+	}
+	if clean := cleanDirPath(u.Path); u.Path != "" && u.Path != clean && u.Path+"/" != clean {
+		return nil, fmt.Errorf("base_url %q has a path with empty, '.' or '..' segments; write it as %q", s, clean)
+	}
 	return u, nil
+}
+
+// cleanDirPath is p without empty, '.' or '..' segments, ending in "/".
+func cleanDirPath(p string) string {
+	return strings.TrimSuffix(path.Clean("/"+p), "/") + "/"
+}
+
+// validPort reports whether p is a TCP port number a URL can name.
+func validPort(p string) bool {
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 1 && n <= 65535 && strconv.Itoa(n) == p
 }
 
 // IsLoopback reports whether host names this machine.

@@ -18,6 +18,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -71,13 +73,58 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return c.initSite(args[1:])
 	case "version":
 		return c.version(args[1:])
-	case "-h", "-help", "--help", "help":
+	case "help":
+		if len(args) > 1 && slices.Contains(commands, args[1]) {
+			return run([]string{args[1], "-h"}, stdout, stderr)
+		}
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
 	c.errorf("unknown command %q", args[0])
+	if near := nearest(args[0], commands); near != "" {
+		c.hintf("did you mean %q?", near)
+	}
 	c.hintf(`run "wellknown -h" for the list of commands`)
 	return 2
+}
+
+// commands are the subcommands run dispatches to.
+var commands = []string{"build", "serve", "keygen", "sync", "verify", "check", "init", "version"}
+
+// nearest returns the candidate at most two edits away from s (the closest
+// one), or "" when none is.
+func nearest(s string, candidates []string) string {
+	best, bestDist := "", 3
+	for _, cand := range candidates {
+		if d := editDistance(s, cand); d < bestDist {
+			best, bestDist = cand, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func (c *cli) errorf(format string, args ...any) {
@@ -110,37 +157,77 @@ func (c *cli) fail(err error) int {
 	return 1
 }
 
-// newFlags returns a flag set whose -h prints the command's usage line.
+// newFlags returns a flag set whose -h prints the command's usage line and
+// its flags, written --flag as the docs write them.
 func (c *cli) newFlags(name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	// The flag package's own messages are replaced by parse's one-line
 	// errors; -h still prints the usage.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
-		fmt.Fprintf(c.stderr, "Usage: wellknown %s %s\n\nFlags:\n", name, synopsis)
-		fs.SetOutput(c.stderr)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+		fmt.Fprintf(c.stderr, "Usage: wellknown %s %s\n", name, synopsis)
+		printFlags(c.stderr, fs)
 	}
 	return fs
 }
 
+// printFlags lists fs's flags the way flag.PrintDefaults does, with two
+// dashes.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			fmt.Fprint(w, "\nFlags:\n")
+			first = false
+		}
+		arg, help := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if arg != "" {
+			line += " " + arg
+		}
+		if def := f.DefValue; def != "" && def != "false" && def != "0" && def != "[]" {
+			if arg == "string" {
+				def = strconv.Quote(def)
+			}
+			help += fmt.Sprintf(" (default %s)", def)
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", line, strings.ReplaceAll(help, "\n", "\n    \t"))
+	})
+}
+
 // parse parses flags and reports the exit status to return, if any: 0
-// after -h, 2 for a flag it does not know or cannot read.
+// after -h, 2 for a flag it does not know or cannot read. Flags may come
+// before, between or after the positional arguments (wellknown init site
+// --host netlify); after "--" everything is positional. fs.Args() then
+// holds the positional arguments in order.
 func (c *cli) parse(fs *flag.FlagSet, args []string) (int, bool) {
 	usage := fs.Usage
 	fs.Usage = func() {} // the flag package shows it after errors too
-	err := fs.Parse(args)
-	fs.Usage = usage
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		usage()
-		return 0, true
-	case err != nil:
-		c.errorf("%v", err)
-		c.hintf(`run "wellknown %s -h" for its flags`, fs.Name())
-		return 2, true
+	defer func() { fs.Usage = usage }()
+	var positional []string
+	for {
+		err := fs.Parse(args)
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			usage()
+			return 0, true
+		case err != nil:
+			c.errorf("%v", err)
+			c.hintf(`run "wellknown %s -h" for its flags`, fs.Name())
+			return 2, true
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		positional, args = append(positional, rest[0]), rest[1:]
 	}
+	// Parsing "--" alone leaves exactly the positional arguments in fs.Args().
+	fs.Parse(append([]string{"--"}, positional...))
 	return 0, false
 }
 

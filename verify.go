@@ -19,21 +19,15 @@ func (c *cli) verify(args []string) int {
 	fs.StringVar(&opt.DID, "did", "", "the DID the target must have (default: did:web of its URL); for testing a mirror of another origin")
 	fs.Int64Var(&opt.MaxBytes, "max-bytes", verify.DefaultMaxBytes, "refuse any document larger than this")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	// Flags may follow the target too: wellknown verify public --json.
 	if code, done := c.parse(fs, args); done {
 		return code
 	}
-	if fs.NArg() > 0 {
-		opt.Target = fs.Arg(0)
-		if code, done := c.parse(fs, fs.Args()[1:]); done {
-			return code
-		}
-	}
-	if opt.Target == "" || fs.NArg() > 0 {
+	if fs.NArg() != 1 {
 		c.errorf("verify takes one directory or origin URL")
 		c.hintf("wellknown verify public, or wellknown verify https://example.com")
 		return 2
 	}
+	opt.Target = fs.Arg(0)
 	if err := opt.Validate(); err != nil {
 		c.fail(err)
 		return 2

@@ -179,3 +179,17 @@ func encode(m map[string]any) []byte {
 	data, _ := json.Marshal(m)
 	return data
 }
+
+// Length problems are written in correct English: 1 character, 2 characters.
+func TestLengthMessagesUsePlurals(t *testing.T) {
+	m := validCard()
+	m["description"] = ""
+	p := CheckServerCard(encode(m))
+	if len(p) != 1 || p[0].Msg != "must be at least 1 character (has 0)" {
+		t.Errorf("empty description: %v", p)
+	}
+	m["description"] = strings.Repeat("x", 101)
+	if p := CheckServerCard(encode(m)); len(p) != 1 || p[0].Msg != "must be at most 100 characters (has 101)" {
+		t.Errorf("long description: %v", p)
+	}
+}

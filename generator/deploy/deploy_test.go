@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
@@ -207,6 +208,9 @@ func TestCloudflareLimitsFail(t *testing.T) {
 		_, err := AddFiles(tc.b, config(t, "[deploy]\ntargets = [\"cloudflare-pages\"]\n"+tc.extra))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: AddFiles = %v, want an error containing %q", tc.name, err, tc.want)
+		}
+		if tc.b == many && !strings.Contains(diag.Hint(diag.List(err)[0]), "deploy it to Netlify") {
+			t.Errorf("%s: no hint on how to get under the limit: %q", tc.name, diag.Hint(diag.List(err)[0]))
 		}
 		// The same site is fine on Netlify.
 		if _, err := AddFiles(sampleBundle(t), config(t, "[deploy]\ntargets = [\"netlify\"]\n"+tc.extra)); err != nil {

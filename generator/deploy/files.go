@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
@@ -73,7 +74,8 @@ func RenderRedirects(rs []site.Redirect) []byte {
 func checkCloudflare(rules []Rule, headers []byte, rs []site.Redirect, redirects []byte) error {
 	var problems []error
 	if len(rules) > cloudflareMaxHeaderRules {
-		problems = append(problems, fmt.Errorf("_headers has %d rules; Cloudflare Pages applies at most %d", len(rules), cloudflareMaxHeaderRules))
+		problems = append(problems, diag.Errorf("", 0, "_headers has %d rules; Cloudflare Pages applies at most %d", len(rules), cloudflareMaxHeaderRules).
+			WithHint("each document outside /.well-known/ (a Server Card under /mcp/, an Agent Card under /a2a/, a card at a remote's path) needs a rule of its own: publish fewer servers and agents from this site, or deploy it to Netlify, which has no such limit"))
 	}
 	if n := longestLine(headers); n > cloudflareMaxHeaderLine {
 		problems = append(problems, fmt.Errorf("_headers has a %d-character line; Cloudflare Pages allows %d", n, cloudflareMaxHeaderLine))

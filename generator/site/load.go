@@ -93,7 +93,7 @@ func (c *Config) unknownKeys(md toml.MetaData) error {
 		var line int
 		line, from = c.lines.lineOfUnindexed(key, from)
 		problems = append(problems, diag.Errorf(c.File, line, "unknown key %q", key).
-			WithHint("check the spelling against site.example.toml; keys are snake_case"))
+			WithHint("keys are snake_case; every key is listed in the site.toml section of wellknown's README"))
 	}
 	return errors.Join(problems...)
 }

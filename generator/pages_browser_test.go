@@ -12,6 +12,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/pages/browsertest"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
+	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
 // hostileTool is an uncommitted tool whose description and parameter name
@@ -34,7 +35,7 @@ const hostileTool = `{
 func TestPagesInBrowser(t *testing.T) {
 	binary := browsertest.Find()
 	if binary == "" {
-		t.Skip("no Chromium on PATH (looked for " + strings.Join(browsertest.Binaries, ", ") + "); CI installs Debian's chromium")
+		prereq.Missing(t, "no Chromium on PATH (looked for %s); install Debian's: apt-get install chromium", strings.Join(browsertest.Binaries, ", "))
 	}
 	g := gittest.ExampleRepo(t)
 	g.When = time.Date(2026, 4, 20, 9, 0, 0, 0, time.UTC)

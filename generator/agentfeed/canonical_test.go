@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
+	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
 const vectorsDir = "../../../shared/vectors"
@@ -18,7 +19,7 @@ func vectorDir(t *testing.T, name string) string {
 	t.Helper()
 	dir := filepath.Join(vectorsDir, name)
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("upstream vectors not found at %s (they live beside the repository, in shared/vectors/%s)", dir, name)
+		prereq.Missing(t, "upstream vectors not found at %s (they live beside the repository, in shared/vectors/%s)", dir, name)
 	}
 	return dir
 }

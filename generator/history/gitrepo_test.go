@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
 // TestMain isolates every git process of the tests, the package's own
@@ -47,7 +49,7 @@ type testRepo struct {
 func newTestRepo(t testing.TB) *testRepo {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		prereq.Missing(t, "git is not installed (apt-get install git)")
 	}
 	r := &testRepo{t: t, dir: t.TempDir()}
 	r.git("init", "--quiet", "--initial-branch=main")

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
 func TestOpenFindsTopLevel(t *testing.T) {
@@ -27,7 +29,7 @@ func TestOpenFindsTopLevel(t *testing.T) {
 
 func TestOpenOutsideRepository(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		prereq.Missing(t, "git is not installed (apt-get install git)")
 	}
 	dir := t.TempDir()
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir)) // in case the temporary directory is inside a repository

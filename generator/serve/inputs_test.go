@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
 // The inputs of a site whose tools live in another repository, checked
 // out as a linked worktree: its refs are in the main repository.
 func TestInputs(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		prereq.Missing(t, "git is not installed (apt-get install git)")
 	}
 	root := t.TempDir()
 	siteDir, main, linked := filepath.Join(root, "site"), filepath.Join(root, "main"), filepath.Join(root, "linked")

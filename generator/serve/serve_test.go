@@ -16,6 +16,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
 // toolName is the name member of the example's tool files (the only
@@ -146,7 +147,7 @@ func TestReloadEvents(t *testing.T) {
 // comes from git history.
 func TestGitRefsRebuild(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		prereq.Missing(t, "git is not installed (apt-get install git)")
 	}
 	config := exampleSite(t)
 	dir := filepath.Dir(config)

@@ -17,6 +17,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
+	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
 const feedSite = `base_url = "https://weather.example.com/"
@@ -36,7 +37,7 @@ url = "https://weather.example.com/mcp"
 // them into the feed entries DESIGN §4 prescribes.
 func TestSyncsBecomeFeedEntries(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git command")
+		prereq.Missing(t, "git is not installed (apt-get install git)")
 	}
 	repo := gittest.New(t, t.TempDir())
 	repo.When = time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC) // the first sync is committed at 09:00

@@ -22,6 +22,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/sync/testdata/toolserver"
+	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
 // The server's tools before and after a release: get_forecast changes its
@@ -506,7 +507,7 @@ func TestHeadersStayOnTheOrigin(t *testing.T) {
 func TestStdio(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("no go command to build the stdio server with")
+		prereq.Missing(t, "no go command to build the stdio server with")
 	}
 	bin := filepath.Join(t.TempDir(), "toolserver")
 	build := exec.Command(goTool, "build", "-o", bin, "./testdata/toolserver/stdio")

@@ -14,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/wellknown-dev/wellknown/internal/gittest"
+	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
 // Dir returns the shared folder, skipping the test when it is absent.
@@ -25,7 +26,7 @@ func Dir(t testing.TB) string {
 	}
 	dir := filepath.Join(filepath.Dir(root), "shared")
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("upstream data not found at ../shared (beside the repository): %v", err)
+		prereq.Missing(t, "upstream data not found at ../shared (beside the repository; it comes with the project's workspace): %v", err)
 	}
 	return dir
 }

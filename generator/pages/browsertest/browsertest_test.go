@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
 const brokenPage = `<!doctype html>
@@ -18,7 +20,7 @@ const brokenPage = `<!doctype html>
 func TestProblemsAndText(t *testing.T) {
 	binary := Find()
 	if binary == "" {
-		t.Skip("no Chromium on PATH (looked for " + strings.Join(Binaries, ", ") + ")")
+		prereq.Missing(t, "no Chromium on PATH (looked for %s); install Debian's: apt-get install chromium", strings.Join(Binaries, ", "))
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {

@@ -15,7 +15,7 @@ type checkSummary struct {
 	Base     *check.Base   `json:"base,omitempty"`
 	Entries  []check.Entry `json:"entries"`
 	Warnings []string      `json:"warnings"`
-	Errors   []string      `json:"errors,omitempty"`
+	Errors   []jsonError   `json:"errors,omitempty"`
 	// Acknowledge is the site.toml text that would acknowledge every failed
 	// entry, if the breaking changes are intended.
 	Acknowledge string `json:"acknowledge,omitempty"`
@@ -46,11 +46,7 @@ func (c *cli) check(args []string) int {
 			}
 		}
 		if *asJSON {
-			sum := checkSummary{Entries: []check.Entry{}, Warnings: []string{}}
-			for _, e := range diag.List(err) {
-				sum.Errors = append(sum.Errors, e.Error())
-			}
-			c.printJSON(sum)
+			c.printJSON(checkSummary{Entries: []check.Entry{}, Warnings: []string{}, Errors: jsonErrors(err)})
 		}
 		return c.fail(err)
 	}
@@ -92,7 +88,7 @@ func (c *cli) reportWarnings(warnings []*diag.Error, annotate bool) {
 
 // reportFailures prints an error for each failed entry, and returns the
 // errors and the site.toml tables that would acknowledge them.
-func (c *cli) reportFailures(entries []check.Entry, annotate bool) (problems, acknowledge []string) {
+func (c *cli) reportFailures(entries []check.Entry, annotate bool) (problems []jsonError, acknowledge []string) {
 	for _, e := range entries {
 		if !e.Failed() {
 			continue
@@ -105,7 +101,7 @@ func (c *cli) reportFailures(entries []check.Entry, annotate bool) (problems, ac
 		if annotate {
 			c.annotate("error", diag.Errorf(p.File, p.Line, "%s\n\nIf it is intended, add to site.toml:\n\n%s", p.Msg, strings.TrimSuffix(e.Acknowledgement(), "\n")))
 		}
-		problems = append(problems, p.Error())
+		problems = append(problems, jsonError{File: p.File, Line: p.Line, Message: p.Msg, Hint: p.Hint})
 		acknowledge = append(acknowledge, e.Acknowledgement())
 	}
 	return problems, acknowledge

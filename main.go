@@ -245,7 +245,7 @@ type buildSummary struct {
 	Stages   map[string]int64  `json:"stages_ms,omitempty"`
 	Key      string            `json:"key,omitempty"`
 	Warnings []string          `json:"warnings"`
-	Errors   []string          `json:"errors,omitempty"`
+	Errors   []jsonError       `json:"errors,omitempty"`
 	Millis   int64             `json:"ms"`
 }
 
@@ -290,9 +290,7 @@ func (c *cli) build(args []string) int {
 	}
 	if err != nil {
 		if *asJSON {
-			for _, e := range diag.List(err) {
-				sum.Errors = append(sum.Errors, e.Error())
-			}
+			sum.Errors = jsonErrors(err)
 			c.printJSON(sum)
 		}
 		return c.fail(err)
@@ -321,6 +319,29 @@ func (c *cli) reportKey(k didweb.SigningKey) {
 	case k.Dev:
 		c.noticef("signed with the development key %s (local previews only)", didweb.DevKeyPath)
 	}
+}
+
+// jsonError is a problem as --json reports it: where (when known), what,
+// and the fix (when known).
+type jsonError struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// jsonErrors lists each problem of err (see diag.List).
+func jsonErrors(err error) []jsonError {
+	var out []jsonError
+	for _, e := range diag.List(err) {
+		var d *diag.Error
+		if errors.As(e, &d) {
+			out = append(out, jsonError{File: d.File, Line: d.Line, Message: d.Msg, Hint: d.Hint})
+			continue
+		}
+		out = append(out, jsonError{Message: e.Error()})
+	}
+	return out
 }
 
 func (c *cli) printJSON(v any) {

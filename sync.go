@@ -24,7 +24,7 @@ type syncSummary struct {
 	Changes  []syncChange     `json:"changes"`
 	Skipped  []string         `json:"skipped"`
 	Warnings []string         `json:"warnings"`
-	Errors   []string         `json:"errors,omitempty"`
+	Errors   []jsonError      `json:"errors,omitempty"`
 }
 
 type syncChange struct {
@@ -150,11 +150,7 @@ func syncSource(url string, headers []string, command string) (*sync.Source, err
 
 func (c *cli) failSync(err error, asJSON bool) int {
 	if asJSON {
-		sum := syncSummary{Tools: []string{}, Changes: []syncChange{}, Skipped: []string{}, Warnings: []string{}}
-		for _, e := range diag.List(err) {
-			sum.Errors = append(sum.Errors, e.Error())
-		}
-		c.printJSON(sum)
+		c.printJSON(syncSummary{Tools: []string{}, Changes: []syncChange{}, Skipped: []string{}, Warnings: []string{}, Errors: jsonErrors(err)})
 	}
 	return c.fail(err)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/check"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/english"
 )
 
 type checkSummary struct {
@@ -116,7 +117,7 @@ func (c *cli) printEntries(res *check.Result) {
 		fmt.Fprintf(c.stdout, "no new feed entries since %s\n", since)
 		return
 	}
-	fmt.Fprintf(c.stdout, "%s since %s:\n", plural(len(res.Entries), "new feed entry"), since)
+	fmt.Fprintf(c.stdout, "%s since %s:\n", english.Count(len(res.Entries), "new feed entry"), since)
 	for _, e := range res.Entries {
 		line := fmt.Sprintf("  %-10s  %s", e.Class, e.Summary)
 		if e.AcknowledgedBy != "" {

@@ -26,6 +26,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/internal/english"
 )
 
 const usage = `wellknown builds the discovery bundle of a site that runs MCP servers and AI agents.
@@ -305,9 +306,9 @@ func (c *cli) build(args []string) int {
 	}
 	n := res.Counts
 	fmt.Fprintf(c.stdout, "built %s for %s in %d ms: %s (%s, %s); %s, %s, %s; %s, %s; signed with %s\n",
-		*out, sum.BaseURL, sum.Millis, plural(n.Files, "file"), plural(n.Documents, "document"), plural(n.Pages, "page"),
-		plural(n.Servers, "server"), plural(n.Tools, "tool"), plural(n.Agents, "agent"),
-		plural(n.Entries, "feed entry"), plural(n.Versions, "tool version"), res.Key.Source)
+		*out, sum.BaseURL, sum.Millis, english.Count(n.Files, "file"), english.Count(n.Documents, "document"), english.Count(n.Pages, "page"),
+		english.Count(n.Servers, "server"), english.Count(n.Tools, "tool"), english.Count(n.Agents, "agent"),
+		english.Count(n.Entries, "feed entry"), english.Count(n.Versions, "tool version"), res.Key.Source)
 	return 0
 }
 
@@ -348,16 +349,6 @@ func (c *cli) printJSON(v any) {
 	enc := json.NewEncoder(c.stdout)
 	enc.SetIndent("", "  ")
 	enc.Encode(v)
-}
-
-func plural(n int, noun string) string {
-	switch {
-	case n == 1:
-		return "1 " + noun
-	case strings.HasSuffix(noun, "y"):
-		return fmt.Sprintf("%d %sies", n, noun[:len(noun)-1])
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func nonNil(s []string) []string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/serve"
 	"github.com/wellknown-dev/wellknown/generator/serve/watch"
+	"github.com/wellknown-dev/wellknown/internal/english"
 )
 
 func (c *cli) serve(args []string) int {
@@ -77,7 +78,7 @@ func (p *servePrinter) build(b serve.Build) {
 	if b.Changed == nil {
 		p.siteDir, _ = filepath.Abs(res.Config.Dir)
 		p.reportKey(res.Key)
-		fmt.Fprintf(p.stdout, "built %s for %s in %d ms\n", plural(res.Counts.Files, "file"), res.Config.URL("/"), b.Elapsed.Milliseconds())
+		fmt.Fprintf(p.stdout, "built %s for %s in %d ms\n", english.Count(res.Counts.Files, "file"), res.Config.URL("/"), b.Elapsed.Milliseconds())
 	} else {
 		fmt.Fprintf(p.stdout, "rebuilt in %d ms after a change to %s\n", b.Elapsed.Milliseconds(), p.describe(b.Changed))
 	}
@@ -98,7 +99,7 @@ func (p *servePrinter) describe(changed []string) string {
 		name = rel
 	}
 	if len(changed) > 1 {
-		return fmt.Sprintf("%s and %s", name, plural(len(changed)-1, "other path"))
+		return fmt.Sprintf("%s and %s", name, english.Count(len(changed)-1, "other path"))
 	}
 	return name
 }

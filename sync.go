@@ -13,6 +13,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/sync"
+	"github.com/wellknown-dev/wellknown/internal/english"
 )
 
 type syncSummary struct {
@@ -125,7 +126,7 @@ func (c *cli) sync(args []string) int {
 			verb, prep = "checked", "against"
 		}
 		fmt.Fprintf(c.stdout, "%s %s from %s (%s of tools/list) %s %s: %s\n",
-			verb, plural(len(r.Tools), "tool"), serverLabel(r.Server, src), plural(r.Pages, "page"), prep, r.Dir, countChanges(r.Changes))
+			verb, english.Count(len(r.Tools), "tool"), serverLabel(r.Server, src), english.Count(r.Pages, "page"), prep, r.Dir, countChanges(r.Changes))
 	}
 	if stale {
 		c.errorf("the tool files in %s are not what %s lists: %s", r.Dir, serverLabel(r.Server, src), countChanges(r.Changes))

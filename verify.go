@@ -7,6 +7,7 @@ import (
 	"os/signal"
 
 	"github.com/wellknown-dev/wellknown/generator/verify"
+	"github.com/wellknown-dev/wellknown/internal/english"
 )
 
 func (c *cli) verify(args []string) int {
@@ -74,12 +75,12 @@ func (c *cli) printReport(rep *verify.Report) {
 			trust = "not trusted"
 		}
 		fmt.Fprintf(c.stdout, "%s: feed %s, %s; %d of %s verified; %s read; %s, %s\n",
-			name, status, trust, o.Verified, plural(o.Entries, "entry"), plural(o.Documents, "document"),
-			plural(o.Errors, "error"), plural(o.Warnings, "warning"))
+			name, status, trust, o.Verified, english.Count(o.Entries, "entry"), english.Count(o.Documents, "document"),
+			english.Count(o.Errors, "error"), english.Count(o.Warnings, "warning"))
 	}
 	verdict := "ok"
 	if !rep.OK {
 		verdict = "FAILED"
 	}
-	fmt.Fprintf(c.stdout, "verify %s: %s, %s\n", verdict, plural(rep.Errors, "error"), plural(rep.Warnings, "warning"))
+	fmt.Fprintf(c.stdout, "verify %s: %s, %s\n", verdict, english.Count(rep.Errors, "error"), english.Count(rep.Warnings, "warning"))
 }

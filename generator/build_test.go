@@ -67,7 +67,6 @@ func TestExampleSiteFiles(t *testing.T) {
 		got = append(got, f.Path)
 	}
 	want := []string{
-		"/.nojekyll",
 		"/.well-known/agent-card.json",
 		"/.well-known/agent-feed-snapshot.json", // the A2A card holds the snapshot's usual path
 		"/.well-known/agent-feed.xml",

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wellknown-dev/wellknown/internal/english"
 )
 
 // Problem is one rule a document breaks. Path locates the value in the
@@ -87,7 +89,7 @@ func (d *doc) array(m map[string]any, path, key string, required bool, minItems 
 	case !isArr:
 		d.addf(at(path, key), "must be an array")
 	case len(a) < minItems:
-		d.addf(at(path, key), "must have at least %s", count(minItems, "item"))
+		d.addf(at(path, key), "must have at least %s", english.Count(minItems, "item"))
 	}
 	return a
 }
@@ -123,9 +125,9 @@ func (d *doc) str(m map[string]any, path, key string, required bool, min, max in
 	n := utf8.RuneCountInString(s)
 	switch {
 	case n < min:
-		d.addf(at(path, key), "must be at least %s (has %d)", count(min, "character"), n)
+		d.addf(at(path, key), "must be at least %s (has %d)", english.Count(min, "character"), n)
 	case max > 0 && n > max:
-		d.addf(at(path, key), "must be at most %s (has %d)", count(max, "character"), n)
+		d.addf(at(path, key), "must be at most %s (has %d)", english.Count(max, "character"), n)
 	}
 	return s, true
 }
@@ -196,12 +198,4 @@ func isURL(s string, schemes ...string) bool {
 		return false
 	}
 	return u.Scheme == "data" || u.Host != ""
-}
-
-// count writes n with noun, in the plural unless n is 1.
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -244,3 +244,70 @@ func TestLinkHeaderFollowsTheBasePath(t *testing.T) {
 		t.Errorf("Link = %s", got)
 	}
 }
+
+// Only the files the deploy targets read are written; with no target named,
+// every host's are.
+func TestDeployFilesFollowTheTargets(t *testing.T) {
+	for _, tc := range []struct {
+		targets string
+		want    []string
+		absent  []string
+	}{
+		{"", []string{"/.nojekyll", "/_headers", "/_redirects"}, nil},
+		{`["github-pages"]`, []string{"/.nojekyll"}, []string{"/_headers", "/_redirects"}},
+		{`["netlify"]`, []string{"/_headers", "/_redirects"}, []string{"/.nojekyll"}},
+		{`["cloudflare-pages", "github-pages"]`, []string{"/.nojekyll", "/_headers", "/_redirects"}, nil},
+	} {
+		b := sampleBundle(t)
+		src := ""
+		if tc.targets != "" {
+			src = "[deploy]\ntargets = " + tc.targets + "\n"
+		}
+		if _, err := AddFiles(b, config(t, src)); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range tc.want {
+			if _, ok := b.Get(p); !ok {
+				t.Errorf("targets %s: %s missing", tc.targets, p)
+			}
+		}
+		for _, p := range tc.absent {
+			if _, ok := b.Get(p); ok {
+				t.Errorf("targets %s: %s written, but no target reads it", tc.targets, p)
+			}
+		}
+	}
+}
+
+// A GitHub Pages site is warned once about every document Pages serves with
+// the generic type of its extension, and about redirects it cannot apply.
+func TestGitHubPagesTypeWarning(t *testing.T) {
+	warnings, err := AddFiles(sampleBundle(t), config(t, "[deploy]\ntargets = [\"github-pages\"]\n[[deploy.redirects]]\nfrom = \"/old\"\nto = \"/new\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, w := range warnings {
+		if strings.Contains(w, "generic type") {
+			types = append(types, w)
+		}
+	}
+	if len(types) != 1 {
+		t.Fatalf("want one type warning, got %q", warnings)
+	}
+	for _, want := range []string{
+		"serves 5 files with a generic type",
+		"/.well-known/agent-feed.xml as application/xml (not application/atom+xml)",
+		"/.well-known/ai-catalog.json as application/json (not application/ai-catalog+json)",
+		"/.well-known/did.json as application/json (not application/did+json)",
+		"/mcp/server-card as application/octet-stream (not application/mcp-server-card+json)",
+		"/mcp/weather/server-card.json as application/json (not application/mcp-server-card+json)",
+	} {
+		if !strings.Contains(types[0], want) {
+			t.Errorf("type warning lacks %q:\n%s", want, types[0])
+		}
+	}
+	if !strings.Contains(strings.Join(warnings, "\n"), "GitHub Pages cannot redirect, so deploy.redirects (1 rule) has no effect there") {
+		t.Errorf("no warning about redirects: %q", warnings)
+	}
+}

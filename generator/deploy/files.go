@@ -3,23 +3,24 @@ package deploy
 import (
 	"errors"
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/english"
 )
 
 // Cloudflare Pages limits (its documentation, "Limits"): more is rejected or
 // silently ignored at deploy time, so a build that exceeds them fails.
 const (
-	cloudflareMaxHeaderRules     = 100
-	cloudflareMaxHeaderLine      = 2000
-	cloudflareMaxRedirects       = 2100
-	cloudflareMaxRedirectLine    = 1000
-	deployFileType               = "text/plain; charset=utf-8"
-	githubPagesExtensionlessHint = "GitHub Pages serves files without an extension as application/octet-stream"
+	cloudflareMaxHeaderRules  = 100
+	cloudflareMaxHeaderLine   = 2000
+	cloudflareMaxRedirects    = 2100
+	cloudflareMaxRedirectLine = 1000
+	deployFileType            = "text/plain; charset=utf-8"
+	// githubPagesListed is how many files a GitHub Pages type warning names.
+	githubPagesListed = 6
 )
 
 type deployFile struct {
@@ -41,12 +42,14 @@ func AddFiles(b *bundle.Bundle, cfg *site.Config) (warnings []string, err error)
 		}
 	}
 	warnings = hostWarnings(b, cfg)
+	var files []deployFile
 	// .nojekyll is empty: its presence turns off Jekyll, which would drop
 	// dot-directories such as /.well-known/ on branch-published Pages.
-	files := []deployFile{
-		{"/.nojekyll", []byte{}},
-		{"/_headers", headers},
-		{"/_redirects", redirects},
+	if forHost(cfg, site.HostGitHubPages) {
+		files = append(files, deployFile{"/.nojekyll", []byte{}})
+	}
+	if forHost(cfg, site.HostNetlify) || forHost(cfg, site.HostCloudflarePages) {
+		files = append(files, deployFile{"/_headers", headers}, deployFile{"/_redirects", redirects})
 	}
 	if cfg.Deploy.CNAME != "" {
 		files = append(files, deployFile{"/CNAME", []byte(cfg.Deploy.CNAME + "\n")})
@@ -58,6 +61,13 @@ func AddFiles(b *bundle.Bundle, cfg *site.Config) (warnings []string, err error)
 	}
 	Apply(b, rules)
 	return warnings, nil
+}
+
+// forHost reports whether the files only host reads are written: when it is
+// a deploy target, or when no target is named (the host is unknown, so every
+// host's files are).
+func forHost(cfg *site.Config, host string) bool {
+	return len(cfg.Deploy.Targets) == 0 || cfg.Targets(host)
 }
 
 // RenderRedirects writes redirect rules, always with an explicit status
@@ -111,18 +121,45 @@ func hostWarnings(b *bundle.Bundle, cfg *site.Config) []string {
 		warnings = append(warnings, fmt.Sprintf("base_url has a path (/%s/): /.well-known/ documents are only found at an origin's root, so clients will not discover them there; publish at a domain root (a custom domain or a user/organisation Pages site)", p))
 	}
 	if cfg.Targets(site.HostGitHubPages) {
-		var bare []string
-		for _, f := range b.Files() {
-			if path.Ext(f.Path) == "" && f.ContentType != HostDefaultType(f.Path) {
-				bare = append(bare, f.Path)
-			}
+		if w := githubPagesTypes(b); w != "" {
+			warnings = append(warnings, w)
 		}
-		if len(bare) > 0 {
-			warnings = append(warnings, fmt.Sprintf("%s, so these files will have the wrong type there: %s", githubPagesExtensionlessHint, strings.Join(bare, ", ")))
+		if n := len(cfg.Deploy.Redirects); n > 0 && !forHost(cfg, site.HostNetlify) && !forHost(cfg, site.HostCloudflarePages) {
+			warnings = append(warnings, fmt.Sprintf("GitHub Pages cannot redirect, so deploy.redirects (%s) has no effect there (Netlify and Cloudflare Pages apply it from _redirects)", english.Count(n, "rule")))
 		}
 	}
 	if cfg.Deploy.CNAME != "" && cfg.Deploy.CNAME != cfg.Base().Hostname() {
 		warnings = append(warnings, fmt.Sprintf("deploy.cname %q differs from base_url's host %q", cfg.Deploy.CNAME, cfg.Base().Hostname()))
 	}
 	return warnings
+}
+
+// githubPagesTypes is the one warning about the files GitHub Pages, which
+// cannot set headers, serves with the type of their extension instead of
+// their own, or "" when there are none.
+func githubPagesTypes(b *bundle.Bundle) string {
+	var wrong []string
+	for _, f := range b.Files() {
+		host := HostDefaultType(f.Path)
+		if mediaType(host) != mediaType(f.ContentType) {
+			wrong = append(wrong, fmt.Sprintf("%s as %s (not %s)", f.Path, mediaType(host), mediaType(f.ContentType)))
+		}
+	}
+	if len(wrong) == 0 {
+		return ""
+	}
+	n := len(wrong)
+	if n > githubPagesListed {
+		wrong = append(wrong[:githubPagesListed], fmt.Sprintf("and %d more", n-githubPagesListed))
+	}
+	return fmt.Sprintf("GitHub Pages cannot set headers, so it serves %s with a generic type: %s; "+
+		"most clients accept that, but one that checks the type (a reader that asks for application/mcp-server-card+json, say) "+
+		"rejects the document; Netlify and Cloudflare Pages serve the registered types from _headers",
+		english.Count(n, "file"), strings.Join(wrong, ", "))
+}
+
+// mediaType is a content type without its parameters.
+func mediaType(contentType string) string {
+	t, _, _ := strings.Cut(contentType, ";")
+	return strings.TrimSpace(t)
 }

@@ -160,7 +160,6 @@ func TestHeadersPromised(t *testing.T) {
 		{"/.well-known/agent-feed.xml", "Content-Type", "application/atom+xml; charset=utf-8"},
 		{"/.well-known/agent-feed.xml", "Cache-Control", "public, max-age=300"},
 		{"/CNAME", "Content-Type", "text/plain; charset=utf-8"},
-		{"/.nojekyll", "Content-Type", "text/plain; charset=utf-8"},
 	} {
 		resp, _ := h.get(tc.path)
 		if got := resp.Header.Get(tc.header); got != tc.want {

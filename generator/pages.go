@@ -403,24 +403,38 @@ func (m *pagesModel) entity() *pages.Entity {
 	}
 	pe := &pages.Entity{CardPath: sitePath(PathEntityCard)}
 	if len(e.MCPs) > 0 {
-		pe.Items = append(pe.Items, pages.EntityItem{Name: m.r.Config.Host(), MCPs: entityMCPs(e.MCPs)})
+		pe.Items = append(pe.Items, pages.EntityItem{Name: m.r.Config.Host()})
 	}
 	for _, item := range e.Entities {
-		pi := pages.EntityItem{Name: item.Name, MCPs: entityMCPs(item.MCPs)}
+		pi := pages.EntityItem{Name: item.Name}
 		if l := item.Location; l != nil {
 			pi.Location = strings.Join(nonEmpty(l.City, l.Country), ", ")
 		}
 		pe.Items = append(pe.Items, pi)
 	}
+	// AllMCPs lists the top-level entries, then each entity's, as Items does.
+	item, previous := -1, ""
+	for _, ref := range e.AllMCPs() {
+		if owner, _, _ := strings.Cut(ref.Key, ".mcps."); owner != previous {
+			item, previous = item+1, owner
+		}
+		pe.Items[item].MCPs = append(pe.Items[item].MCPs, m.entityMCP(ref))
+	}
 	return pe
 }
 
-func entityMCPs(mcps []site.EntityMCP) []string {
-	out := make([]string, len(mcps))
-	for i, mcp := range mcps {
-		out[i] = mcp.Server
-		if out[i] == "" {
-			out[i] = mcp.Endpoint
+func (m *pagesModel) entityMCP(ref site.EntityMCPRef) pages.EntityMCP {
+	out := pages.EntityMCP{Name: ref.MCP.Server, Provider: ref.MCP.Provider, Level: 1}
+	if out.Name == "" {
+		out.Name = ref.MCP.Endpoint
+	}
+	// The build publishes only attestations that pass every check and have
+	// not expired, so the level depends on the signature alone, never on
+	// the time of the build.
+	if t, ok := m.r.Attestations[ref.Key]; ok {
+		out.Expires = t.ExpiresAt.Format(time.DateOnly)
+		if t.Verified {
+			out.Level = 2
 		}
 	}
 	return out

@@ -62,8 +62,8 @@ func (r *Result) attest(ref site.EntityMCPRef, keys *attestation.Keys, getenv fu
 		problems[0].(*diag.Error).WithHint("the token must be the one %s signed for this entry; ask them for it, and compare its claims (paste it into a JWT decoder) with the entry", m.Provider)
 		return errors.Join(problems...)
 	}
-	if err := agree(vf, t); err != nil {
-		return errorf("%v", err)
+	if err := t.Agrees(vf.IssuedAt, vf.ExpiresAt); err != nil {
+		return errorf("%v", err).WithHint("leave it unset: the build writes it from the token")
 	}
 	day := t.ExpiresAt.Format(time.DateOnly)
 	switch {
@@ -124,21 +124,4 @@ func (r *Result) providerKey(vf *site.Verification, keys *attestation.Keys) (any
 		return set, nil
 	}
 	return nil, nil
-}
-
-// agree checks issued_at and expires_at set in site.toml against the token.
-func agree(vf *site.Verification, t attestation.Token) error {
-	for _, f := range []struct {
-		key, value string
-		token      time.Time
-	}{{"issued_at", vf.IssuedAt, t.IssuedAt}, {"expires_at", vf.ExpiresAt, t.ExpiresAt}} {
-		if f.value == "" {
-			continue
-		}
-		given, _ := time.Parse(time.RFC3339, f.value) // validated when site.toml was loaded
-		if !given.Equal(f.token) {
-			return fmt.Errorf("%s %s disagrees with the token's %s; leave it unset, the build writes it from the token", f.key, f.value, attestation.Date(f.token))
-		}
-	}
-	return nil
 }

@@ -240,7 +240,7 @@ func TestBrokenAttestations(t *testing.T) {
 		{"capability not attested", keyed(with(func(c *edptest.Claims) { c.Capabilities = []string{"forecast"} })),
 			at + `the entry's capability "alerts" is not among the token's \["forecast"\]$`},
 		{"expires_at disagrees", keyed(p.Sign(t, valid)) + "\n" + `expires_at = "2030-01-01T00:00:00Z"`,
-			at + `expires_at 2030-01-01T00:00:00Z disagrees with the token's 2027-06-01T12:00:00Z; leave it unset, the build writes it from the token$`},
+			at + `expires_at 2030-01-01T00:00:00Z disagrees with the token's 2027-06-01T12:00:00Z$`},
 		{"environment variable unset", `signature_env = "NO_SUCH_VARIABLE"`,
 			at + `the environment variable NO_SUCH_VARIABLE \(signature_env\) is empty or unset$`},
 		{"JWKS over http off loopback", `signature = "` + p.Sign(t, valid) + `"` + "\n" + `jwks_url = "http://keys.example.com/jwks.json"`,

@@ -145,6 +145,23 @@ func unwrapJOSE(err error) string {
 	return msg
 }
 
+// Agrees checks the issued_at and expires_at an entry gives (RFC 3339;
+// empty: not given) against the token's iat and exp.
+func (t Token) Agrees(issuedAt, expiresAt string) error {
+	for _, f := range []struct {
+		key, value string
+		token      time.Time
+	}{{"issued_at", issuedAt, t.IssuedAt}, {"expires_at", expiresAt, t.ExpiresAt}} {
+		if f.value == "" {
+			continue
+		}
+		if given, err := time.Parse(time.RFC3339, f.value); err != nil || !given.Equal(f.token) {
+			return fmt.Errorf("%s %s disagrees with the token's %s", f.key, f.value, Date(f.token))
+		}
+	}
+	return nil
+}
+
 // Expired reports whether the attestation has expired at now.
 func (t Token) Expired(now time.Time) bool { return !now.Before(t.ExpiresAt) }
 

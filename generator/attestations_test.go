@@ -233,7 +233,7 @@ func TestBrokenAttestations(t *testing.T) {
 			at + `the signature does not verify with the provider's key$`},
 		{"wrong key", `signature = "` + p.Sign(t, valid) + `"` + "\n" + `jwks_url = "` + jwks + `"`,
 			at + `the signature does not verify with the provider's key$`},
-		{"alg none", keyed(edptest.Unsigned(t, valid)),
+		{"alg none", keyed(edptest.Unsigned(t, "none", valid)),
 			at + `the token's algorithm "none" is not accepted \(ES256, EdDSA or RS256\)$`},
 		{"malformed", keyed("not-a-token"),
 			at + `not a signed JWT \(header\.payload\.signature, base64url\): .+$`},

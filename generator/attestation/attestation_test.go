@@ -27,10 +27,10 @@ func validClaims() edptest.Claims {
 	return c
 }
 
-// Every check, for both algorithms EDP's providers use, on tokens made and
-// signed at test time.
+// Every check, for each accepted algorithm, on tokens made and signed at
+// test time.
 func TestCheck(t *testing.T) {
-	for _, newProvider := range []func(testing.TB, string) *edptest.Provider{edptest.NewES256, edptest.NewEdDSA} {
+	for _, newProvider := range []func(testing.TB, string) *edptest.Provider{edptest.NewES256, edptest.NewEdDSA, edptest.NewRS256} {
 		p := newProvider(t, "key-2026")
 		other := newProvider(t, "key-2026")
 		pub, err := ParsePEM(p.PEM(t))
@@ -66,8 +66,10 @@ func TestCheck(t *testing.T) {
 				return c
 			}()), pub, []string{"the signature does not verify with the provider's key"}},
 			{"wrong key", p.Sign(t, validClaims()), otherPub, []string{"the signature does not verify with the provider's key"}},
-			{"alg none", edptest.Unsigned(t, validClaims()), pub,
+			{"alg none", edptest.Unsigned(t, "none", validClaims()), pub,
 				[]string{`the token's algorithm "none" is not accepted (ES256, EdDSA or RS256)`}},
+			{"alg HS256", edptest.Unsigned(t, "HS256", validClaims()), pub,
+				[]string{`the token's algorithm "HS256" is not accepted (ES256, EdDSA or RS256)`}},
 			{"not a JWT", "eyJhbGciOiJFUzI1NiJ9.bm90IGpzb24", pub, nil},
 		} {
 			t.Run(p.Alg+"/"+tc.name, func(t *testing.T) {
@@ -136,11 +138,11 @@ func TestCheckWithoutKey(t *testing.T) {
 }
 
 func TestJWKS(t *testing.T) {
-	p, q := edptest.NewES256(t, "es-key"), edptest.NewEdDSA(t, "ed-key")
-	u, hits := edptest.ServeJWKS(t, p, q)
+	p, q, r := edptest.NewES256(t, "es-key"), edptest.NewEdDSA(t, "ed-key"), edptest.NewRS256(t, "rs-key")
+	u, hits := edptest.ServeJWKS(t, p, q, r)
 	keys := NewKeys()
 	defer keys.Close()
-	for _, signer := range []*edptest.Provider{p, q, p} {
+	for _, signer := range []*edptest.Provider{p, q, r, p} {
 		set, err := keys.JWKS(context.Background(), u)
 		if err != nil {
 			t.Fatal(err)

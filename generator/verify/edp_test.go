@@ -119,7 +119,7 @@ func TestVerifyBrokenAttestations(t *testing.T) {
 			[]string{at + "the signature does not verify with the provider's key (edp-attestation)"}},
 		{"wrong key", p.Sign(t, valid), otherJWKS,
 			[]string{at + "the signature does not verify with the provider's key (edp-attestation)"}},
-		{"alg none", edptest.Unsigned(t, valid), pemFile,
+		{"alg none", edptest.Unsigned(t, "none", valid), pemFile,
 			[]string{at + `the token's algorithm "none" is not accepted (ES256, EdDSA or RS256) (edp-attestation)`}},
 		{"no key", p.Sign(t, valid), "",
 			[]string{"warning: /.well-known/entity-card.json: entities[0].mcps[0] (booking-provider): attestation: the signature is not checked: no key for provider booking-provider (edp-key)"}},

@@ -1,5 +1,5 @@
 // Package edptest gives tests EDP providers with fresh keys, made at test
-// time, that sign real attestation JWTs (ES256 or EdDSA). The tokens are
+// time, that sign real attestation JWTs (ES256, EdDSA or RS256). The tokens are
 // encoded and signed here with the standard library alone, so that what
 // checks them is not also what made them.
 package edptest
@@ -10,6 +10,7 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
@@ -26,7 +27,7 @@ import (
 
 // Provider is an MCP provider's signing key.
 type Provider struct {
-	Alg    string // ES256 or EdDSA
+	Alg    string // ES256, EdDSA or RS256
 	KeyID  string
 	signer crypto.Signer
 }
@@ -39,6 +40,16 @@ func NewES256(t testing.TB, kid string) *Provider {
 		t.Fatal(err)
 	}
 	return &Provider{Alg: "ES256", KeyID: kid, signer: k}
+}
+
+// NewRS256 returns a provider with a new 2048-bit RSA key.
+func NewRS256(t testing.TB, kid string) *Provider {
+	t.Helper()
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Provider{Alg: "RS256", KeyID: kid, signer: k}
 }
 
 // NewEdDSA returns a provider with a new Ed25519 key.
@@ -78,6 +89,13 @@ func (p *Provider) signature(t testing.TB, signingInput string) []byte {
 	switch k := p.signer.(type) {
 	case ed25519.PrivateKey:
 		return ed25519.Sign(k, []byte(signingInput))
+	case *rsa.PrivateKey:
+		digest := sha256.Sum256([]byte(signingInput))
+		sig, err := rsa.SignPKCS1v15(nil, k, crypto.SHA256, digest[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sig
 	case *ecdsa.PrivateKey:
 		digest := sha256.Sum256([]byte(signingInput))
 		r, s, err := ecdsa.Sign(rand.Reader, k, digest[:])
@@ -91,10 +109,11 @@ func (p *Provider) signature(t testing.TB, signingInput string) []byte {
 	return nil
 }
 
-// Unsigned returns a token with alg "none" and no signature.
-func Unsigned(t testing.TB, c Claims) string {
+// Unsigned returns a token whose header says alg ("none", "HS256") and
+// that has no signature.
+func Unsigned(t testing.TB, alg string, c Claims) string {
 	t.Helper()
-	return segment(t, map[string]string{"alg": "none", "typ": "JWT"}) + "." + segment(t, c) + "."
+	return segment(t, map[string]string{"alg": alg, "typ": "JWT"}) + "." + segment(t, c) + "."
 }
 
 // Tamper replaces the payload of a signed token with c, keeping its header
@@ -135,6 +154,8 @@ func JWKS(providers ...*Provider) []byte {
 		case *ecdsa.PublicKey:
 			x, y := coordinate(pub.X), coordinate(pub.Y)
 			k["kty"], k["crv"], k["x"], k["y"] = "EC", "P-256", b64(x), b64(y)
+		case *rsa.PublicKey:
+			k["kty"], k["n"], k["e"] = "RSA", b64(pub.N.Bytes()), b64(big.NewInt(int64(pub.E)).Bytes())
 		}
 		keys = append(keys, k)
 	}

@@ -203,3 +203,24 @@ func TestParsePEM(t *testing.T) {
 		}
 	}
 }
+
+// The cost of checking one attestation with its key, per algorithm.
+func BenchmarkCheck(b *testing.B) {
+	for _, newProvider := range []func(testing.TB, string) *edptest.Provider{edptest.NewES256, edptest.NewEdDSA, edptest.NewRS256} {
+		p := newProvider(b, "k")
+		pub, err := ParsePEM(p.PEM(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := edptest.Valid(want.Provider, want.Domain, now, 365*24*time.Hour)
+		c.EntityID = want.EntityID
+		token := p.Sign(b, c)
+		b.Run(p.Alg, func(b *testing.B) {
+			for b.Loop() {
+				if tok := Check(token, want, pub); !tok.Verified {
+					b.Fatal(tok.Problems)
+				}
+			}
+		})
+	}
+}

@@ -402,8 +402,10 @@ func (m *pagesModel) entity() *pages.Entity {
 		return nil
 	}
 	pe := &pages.Entity{CardPath: sitePath(PathEntityCard)}
+	// The top-level entries (0.1.0) are the site's own item, before the entities.
+	first := 0
 	if len(e.MCPs) > 0 {
-		pe.Items = append(pe.Items, pages.EntityItem{Name: m.r.Config.Host()})
+		pe.Items, first = append(pe.Items, pages.EntityItem{Name: m.r.Config.Host()}), 1
 	}
 	for _, item := range e.Entities {
 		pi := pages.EntityItem{Name: item.Name}
@@ -412,13 +414,9 @@ func (m *pagesModel) entity() *pages.Entity {
 		}
 		pe.Items = append(pe.Items, pi)
 	}
-	// AllMCPs lists the top-level entries, then each entity's, as Items does.
-	item, previous := -1, ""
 	for _, ref := range e.AllMCPs() {
-		if owner, _, _ := strings.Cut(ref.Key, ".mcps."); owner != previous {
-			item, previous = item+1, owner
-		}
-		pe.Items[item].MCPs = append(pe.Items[item].MCPs, m.entityMCP(ref))
+		item := &pe.Items[first+ref.Entity]
+		item.MCPs = append(item.MCPs, m.entityMCP(ref))
 	}
 	return pe
 }

@@ -250,6 +250,7 @@ type Verification struct {
 // EntityMCPRef is an MCP entry of the entity card and where it is.
 type EntityMCPRef struct {
 	MCP      *EntityMCP
+	Entity   int    // the index of its entity in Entities; -1 at the top level (0.1.0)
 	Key      string // its site.toml key path: "entity.entities.0.mcps.1"
 	JSONPath string // its path in the card: "entities[0].mcps[1]"
 }
@@ -258,11 +259,11 @@ type EntityMCPRef struct {
 func (e *Entity) AllMCPs() []EntityMCPRef {
 	var out []EntityMCPRef
 	for i := range e.MCPs {
-		out = append(out, EntityMCPRef{&e.MCPs[i], fmt.Sprintf("entity.mcps.%d", i), fmt.Sprintf("mcps[%d]", i)})
+		out = append(out, EntityMCPRef{&e.MCPs[i], -1, fmt.Sprintf("entity.mcps.%d", i), fmt.Sprintf("mcps[%d]", i)})
 	}
 	for i := range e.Entities {
 		for j := range e.Entities[i].MCPs {
-			out = append(out, EntityMCPRef{&e.Entities[i].MCPs[j],
+			out = append(out, EntityMCPRef{&e.Entities[i].MCPs[j], i,
 				fmt.Sprintf("entity.entities.%d.mcps.%d", i, j), fmt.Sprintf("entities[%d].mcps[%d]", i, j)})
 		}
 	}

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"encoding/json"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -139,6 +140,28 @@ func TestVerifyBrokenAttestations(t *testing.T) {
 				t.Errorf("EDP %+v, want one entry at level %d", edp, wantLevel)
 			}
 		})
+	}
+}
+
+// On a live origin too: the card is read over HTTP and its entry is level 2.
+func TestVerifyAttestationLiveOrigin(t *testing.T) {
+	o := newOrigin(t, hostHeaders)
+	o.minimal()
+	p := edptest.NewEdDSA(t, "booking-ed")
+	jwks, _ := edptest.ServeJWKS(t, p)
+	c := edptest.Valid("booking-provider", o.base.Hostname(), edpNow, 40*24*time.Hour)
+	card := mustJSON(t, map[string]any{"schema_version": "0.1.0", "domain": o.base.Hostname(), "mcps": []any{map[string]any{
+		"provider": "booking-provider", "endpoint": "https://mcp.booking.example",
+		"verification": map[string]any{"method": "signed_jwt", "signature": p.Sign(t, c)},
+	}}})
+	o.put(pathEntityCard, card, http.Header{"Access-Control-Allow-Origin": {"*"}, "Content-Type": {"application/json"}})
+	rep := run(t, Options{Target: o.base.String(), Now: func() time.Time { return edpNow }, ProviderKeys: map[string]string{"booking-provider": jwks}})
+	edp := rep.Origins[0].EDP
+	if len(edp) != 1 || edp[0].String() != "EDP mcps[0] (booking-provider): level 2, attestation expires 2026-07-11 (40 days left)" {
+		t.Errorf("EDP %+v:%s", edp, dump(rep))
+	}
+	if f := findings(rep, codeEDPAttestation); len(f) > 0 {
+		t.Errorf("attestation findings: %v", f)
 	}
 }
 

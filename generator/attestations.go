@@ -59,7 +59,7 @@ func (r *Result) attest(ref site.EntityMCPRef, keys *attestation.Keys, getenv fu
 		problems = append(problems, errorf("%s", p))
 	}
 	if len(problems) > 0 {
-		problems[0].(*diag.Error).WithHint("the token must be the one %s signed for this entry; ask them for it, and compare its claims (paste it into a JWT decoder) with the entry", m.Provider)
+		problems[0].(*diag.Error).WithHint("ask %s for a token it signs for this entry: iss %q, sub %q, entity_id %q", m.Provider, m.Provider, r.Config.Entity.Domain, m.EntityID)
 		return errors.Join(problems...)
 	}
 	if err := t.Agrees(vf.IssuedAt, vf.ExpiresAt); err != nil {

@@ -220,6 +220,10 @@ func TestBrokenAttestations(t *testing.T) {
 	}
 	jwks, _ := edptest.ServeJWKS(t, other)
 	const at = `^site\.toml:89: entity mcp example-weather: attestation: `
+	hints := map[string]string{
+		"expired":   "ask example-weather for a new token; an expired attestation is not published, and registries see the entry at level 1",
+		"wrong sub": `ask example-weather for a token it signs for this entry: iss "example-weather", sub "weather.example.com", entity_id ""`,
+	}
 	for _, tc := range []struct {
 		name, verification, want string
 	}{
@@ -258,6 +262,9 @@ func TestBrokenAttestations(t *testing.T) {
 			errs := diag.List(err)
 			if len(errs) != 1 || !regexp.MustCompile(tc.want).MatchString(relativeToSite(filepath.Dir(config), errs[0].Error())) {
 				t.Fatalf("errors %q, want one matching %s", errs, tc.want)
+			}
+			if want, ok := hints[tc.name]; ok && diag.Hint(errs[0]) != want {
+				t.Errorf("hint %q, want %q", diag.Hint(errs[0]), want)
 			}
 		})
 	}

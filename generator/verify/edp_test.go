@@ -122,6 +122,8 @@ func TestVerifyBrokenAttestations(t *testing.T) {
 			[]string{at + "the signature does not verify with the provider's key (edp-attestation)"}},
 		{"alg none", edptest.Unsigned(t, "none", valid), pemFile,
 			[]string{at + `the token's algorithm "none" is not accepted (ES256, EdDSA or RS256) (edp-attestation)`}},
+		{"unreadable key", p.Sign(t, valid), "no-such.pem",
+			[]string{at + "the provider's key: open no-such.pem: no such file or directory (edp-key)"}},
 		{"no key", p.Sign(t, valid), "",
 			[]string{"warning: /.well-known/entity-card.json: entities[0].mcps[0] (booking-provider): attestation: the signature is not checked: no key for provider booking-provider (edp-key)"}},
 		{"expiring", with(func(c *edptest.Claims) { c.Expiry = edpNow.Add(9*24*time.Hour + time.Hour).Unix() }), pemFile,

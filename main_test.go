@@ -27,6 +27,20 @@ func TestScripts(t *testing.T) {
 	})
 }
 
+// inExampleSite commits the example site to a new repository, makes it the
+// working directory, with the test key and outside CI, and returns it.
+func inExampleSite(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := commitExampleSite(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	t.Setenv("WELLKNOWN_SIGNING_KEY", testKey)
+	t.Setenv("CI", "")
+	return dir
+}
+
 // commitExampleSite commits a copy of the example site to a new repository
 // in dir.
 func commitExampleSite(dir string) error {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/verify"
 	"github.com/wellknown-dev/wellknown/internal/english"
@@ -19,6 +21,17 @@ func (c *cli) verify(args []string) int {
 	fs.StringVar(&opt.Base, "base", "", "for DIR: the URL it is published at (default: the feed's self link)")
 	fs.StringVar(&opt.DID, "did", "", "the DID the target must have (default: did:web of its URL); for testing a mirror of another origin")
 	fs.Int64Var(&opt.MaxBytes, "max-bytes", verify.DefaultMaxBytes, "refuse any document larger than this")
+	fs.Func("provider-key", "an EDP provider's key, to check its attestations: PROVIDER=FILE.pem or PROVIDER=https://…/jwks.json (repeatable)", func(v string) error {
+		provider, src, ok := strings.Cut(v, "=")
+		if !ok || provider == "" || src == "" {
+			return errors.New("want PROVIDER=FILE.pem or PROVIDER=URL")
+		}
+		if opt.ProviderKeys == nil {
+			opt.ProviderKeys = map[string]string{}
+		}
+		opt.ProviderKeys[provider] = src
+		return nil
+	})
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	if code, done := c.parse(fs, args); done {
 		return code
@@ -62,6 +75,9 @@ func (c *cli) printReport(rep *verify.Report) {
 			if f.Hint != "" {
 				fmt.Fprintf(c.stdout, "  hint: %s\n", f.Hint)
 			}
+		}
+		for _, e := range o.EDP {
+			fmt.Fprintln(c.stdout, e)
 		}
 		name := o.URL
 		if o.Dir != "" {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/cards"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
@@ -46,6 +47,9 @@ type Options struct {
 	// for a build of another revision's feed, which the working tree differs
 	// from by design.
 	IgnoreUncommitted bool
+	// Now is the time expiry is judged at (EDP attestations); nil means
+	// time.Now. It decides errors and warnings, never what is written.
+	Now func() time.Time
 }
 
 // Result is a finished build.
@@ -56,8 +60,11 @@ type Result struct {
 	Timeline *timeline.Timeline // the committed history of the inputs
 	Entries  []agentfeed.Entry  // the signed feed entries, in feed order
 	Warnings []string
-	Counts   Counts
-	Stages   Stages
+	// Attestations are the checked attestations of the entity card's MCP
+	// entries, by site.toml key path ("entity.entities.0.mcps.1").
+	Attestations map[string]attestation.Token
+	Counts       Counts
+	Stages       Stages
 }
 
 // Stages says how long each stage of a build took: for benchmarks and the
@@ -129,6 +136,13 @@ func Build(opt Options) (*Result, error) {
 	}
 	r.Stages.Sign = time.Since(start)
 	start = time.Now()
+	now := time.Now
+	if opt.Now != nil {
+		now = opt.Now
+	}
+	if err := r.checkAttestations(getenv, now()); err != nil {
+		return nil, err
+	}
 	if err := r.addDocuments(servers); err != nil {
 		return nil, err
 	}

@@ -166,9 +166,14 @@ func TestEntityCardSchema010(t *testing.T) {
 	if err := os.WriteFile(config, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	card := mustGet(t, build(t, config), PathEntityCard)
+	res := build(t, config)
+	card := mustGet(t, res, PathEntityCard)
 	if !bytes.Contains(card, []byte(`"schema_version": "0.1.0"`)) || bytes.Contains(card, []byte("entities")) {
 		t.Fatalf("not a 0.1.0 card:\n%s", card)
+	}
+	if home := mustGet(t, res, "/index.html"); !bytes.Contains(home, []byte("<h3>weather.example.com</h3>")) ||
+		!bytes.Contains(home, []byte("<code>com.example.weather/forecast</code>, by example-weather: EDP level 1")) {
+		t.Errorf("the home page does not list the top-level entry under the site's host")
 	}
 	wrapped := bytes.Replace(card, []byte(`"mcps":`), []byte(`"entities": [{"name": "x", "mcps":`), 1)
 	wrapped = append(bytes.TrimRight(bytes.TrimSpace(wrapped), "}"), []byte("}]}")...)

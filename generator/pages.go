@@ -402,25 +402,37 @@ func (m *pagesModel) entity() *pages.Entity {
 		return nil
 	}
 	pe := &pages.Entity{CardPath: sitePath(PathEntityCard)}
+	// The top-level entries (0.1.0) are the site's own item, before the entities.
+	first := 0
 	if len(e.MCPs) > 0 {
-		pe.Items = append(pe.Items, pages.EntityItem{Name: m.r.Config.Host(), MCPs: entityMCPs(e.MCPs)})
+		pe.Items, first = append(pe.Items, pages.EntityItem{Name: m.r.Config.Host()}), 1
 	}
 	for _, item := range e.Entities {
-		pi := pages.EntityItem{Name: item.Name, MCPs: entityMCPs(item.MCPs)}
+		pi := pages.EntityItem{Name: item.Name}
 		if l := item.Location; l != nil {
 			pi.Location = strings.Join(nonEmpty(l.City, l.Country), ", ")
 		}
 		pe.Items = append(pe.Items, pi)
 	}
+	for _, ref := range e.AllMCPs() {
+		item := &pe.Items[first+ref.Entity]
+		item.MCPs = append(item.MCPs, m.entityMCP(ref))
+	}
 	return pe
 }
 
-func entityMCPs(mcps []site.EntityMCP) []string {
-	out := make([]string, len(mcps))
-	for i, mcp := range mcps {
-		out[i] = mcp.Server
-		if out[i] == "" {
-			out[i] = mcp.Endpoint
+func (m *pagesModel) entityMCP(ref site.EntityMCPRef) pages.EntityMCP {
+	out := pages.EntityMCP{Name: ref.MCP.Server, Provider: ref.MCP.Provider, Level: 1}
+	if out.Name == "" {
+		out.Name = ref.MCP.Endpoint
+	}
+	// The build publishes only attestations that pass every check and have
+	// not expired, so the level depends on the signature alone, never on
+	// the time of the build.
+	if t, ok := m.r.Attestations[ref.Key]; ok {
+		out.Expires = t.ExpiresAt.Format(time.DateOnly)
+		if t.Verified {
+			out.Level = 2
 		}
 	}
 	return out

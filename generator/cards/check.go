@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/wellknown-dev/wellknown/internal/english"
@@ -168,6 +169,15 @@ func (d *doc) oneOf(m map[string]any, path, key string, required bool, values ..
 	s, ok := d.str(m, path, key, required, 0, 0)
 	if ok && !slices.Contains(values, s) {
 		d.addf(at(path, key), "%q must be one of %s", s, strings.Join(values, ", "))
+	}
+}
+
+// time checks a present member is an RFC 3339 time.
+func (d *doc) time(m map[string]any, path, key string) {
+	if s, ok := d.str(m, path, key, false, 0, 0); ok {
+		if _, err := time.Parse(time.RFC3339, s); err != nil {
+			d.addf(at(path, key), "%q must be an RFC 3339 time", s)
+		}
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"time"
 )
 
 // Media types of the documents an AI Catalog points to.
@@ -134,11 +133,7 @@ func (d *doc) catalogEntry(e map[string]any, path string) string {
 	case hasURL:
 		d.url(e, path, "url", true, "https", "http")
 	}
-	if s, ok := d.str(e, path, "updatedAt", false, 0, 0); ok {
-		if _, err := time.Parse(time.RFC3339, s); err != nil {
-			d.addf(at(path, "updatedAt"), "%q must be an RFC 3339 time", s)
-		}
-	}
+	d.time(e, path, "updatedAt")
 	if tm := d.object(e, path, "trustManifest", false); tm != nil {
 		ident, _ := tm["identity"].(string)
 		subject, _ := tm["subject"].(map[string]any)

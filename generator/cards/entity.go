@@ -74,5 +74,12 @@ func (d *doc) entityMCPs(m map[string]any, path string) {
 				d.addf(at(p, "priority"), "must be an integer from 0 to 100")
 			}
 		}
+		if v := d.object(mcp, p, "verification", false); v != nil {
+			vpath := at(p, "verification")
+			d.oneOf(v, vpath, "method", true, "signed_jwt")
+			d.str(v, vpath, "signature", true, 1, 0)
+			d.time(v, vpath, "issued_at")
+			d.time(v, vpath, "expires_at")
+		}
 	}
 }

@@ -107,7 +107,10 @@ func fixtureSite(t testing.TB) *Site {
 		Servers: []*Server{server, gone},
 		Agents:  []Agent{{Name: "Planner", Description: "Plans.", Version: "1.0.0", Provider: "Example", Skills: []string{"Plan a day"}, CardPath: "a2a/planner/agent-card.json"}},
 		Entity: &Entity{
-			Items:    []EntityItem{{Name: "Example Weather Co.", Location: "Lyon, FR", MCPs: []string{"com.example.weather/forecast"}}},
+			Items: []EntityItem{{Name: "Example Weather Co.", Location: "Lyon, FR", MCPs: []EntityMCP{
+				{Name: "com.example.weather/forecast", Provider: "example-weather", Level: 2, Expires: "2027-06-01"},
+				{Name: "https://mcp.booking.example/", Provider: "booking", Level: 1},
+			}}},
 			CardPath: ".well-known/entity-card.json",
 		},
 		Documents: []Link{{Title: "AI Catalog", Path: ".well-known/ai-catalog.json"}, {Title: "Change feed", Path: ".well-known/agent-feed.xml"}},

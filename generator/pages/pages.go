@@ -200,7 +200,16 @@ type Entity struct {
 type EntityItem struct {
 	Name     string
 	Location string
-	MCPs     []string // the endpoints acting for it
+	MCPs     []EntityMCP // the MCP servers acting for it
+}
+
+// EntityMCP is an MCP server acting for a business, with the EDP level a
+// registry sees for it.
+type EntityMCP struct {
+	Name     string // the site's server, or else the endpoint
+	Provider string
+	Level    int    // 1: the business's claim; 2: attested by the provider
+	Expires  string // the attestation's expiry date (2006-01-02); empty without one
 }
 
 // Link is a titled path or URL.

@@ -13,6 +13,7 @@
 package site
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -229,6 +230,47 @@ type EntityMCP struct {
 	EntityID     string   `toml:"entity_id" json:"entity_id,omitempty"`
 	Capabilities []string `toml:"capabilities" json:"capabilities,omitempty"`
 	Priority     int      `toml:"priority" json:"priority,omitempty"`
+	// Verification is the provider's attestation (EDP Level 2).
+	Verification *Verification `toml:"verification" json:"verification,omitempty"`
+}
+
+// Verification is an MCP provider's signed attestation that it serves the
+// entity: its JWT (inline, from a file, or from an environment variable)
+// and, to check the signature, the provider's public key (a PEM file, or a
+// JWKS URL fetched at build time). The build writes IssuedAt and ExpiresAt
+// from the token's iat and exp; when set here, they must agree.
+type Verification struct {
+	Method        string `toml:"method" json:"method"`
+	Signature     string `toml:"signature" json:"signature"`
+	IssuedAt      string `toml:"issued_at" json:"issued_at,omitempty"`
+	ExpiresAt     string `toml:"expires_at" json:"expires_at,omitempty"`
+	SignatureFile string `toml:"signature_file" json:"-"`
+	SignatureEnv  string `toml:"signature_env" json:"-"`
+	PublicKeyFile string `toml:"public_key_file" json:"-"`
+	JWKSURL       string `toml:"jwks_url" json:"-"`
+}
+
+// EntityMCPRef is an MCP entry of the entity card and where it is.
+type EntityMCPRef struct {
+	MCP      *EntityMCP
+	Entity   int    // the index of its entity in Entities; -1 at the top level (0.1.0)
+	Key      string // its site.toml key path: "entity.entities.0.mcps.1"
+	JSONPath string // its path in the card: "entities[0].mcps[1]"
+}
+
+// AllMCPs returns every MCP entry of the card, in card order.
+func (e *Entity) AllMCPs() []EntityMCPRef {
+	var out []EntityMCPRef
+	for i := range e.MCPs {
+		out = append(out, EntityMCPRef{&e.MCPs[i], -1, fmt.Sprintf("entity.mcps.%d", i), fmt.Sprintf("mcps[%d]", i)})
+	}
+	for i := range e.Entities {
+		for j := range e.Entities[i].MCPs {
+			out = append(out, EntityMCPRef{&e.Entities[i].MCPs[j], i,
+				fmt.Sprintf("entity.entities.%d.mcps.%d", i, j), fmt.Sprintf("entities[%d].mcps[%d]", i, j)})
+		}
+	}
+	return out
 }
 
 // Deprecation announces the sunset of an endpoint (a server name, or

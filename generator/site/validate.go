@@ -227,6 +227,44 @@ func (c *Config) validateEntity(v *validator) {
 		v.add(c.Errorf("entity.domain", "entity domain %q does not match the site's host %q", e.Domain, c.base.Hostname()).
 			WithHint("EDP requires the card's domain to equal the domain that serves it"))
 	}
+	for _, ref := range e.AllMCPs() {
+		if ref.MCP.Verification != nil {
+			c.validateVerification(v, ref.Key+".verification", ref.MCP.Verification)
+		}
+	}
+}
+
+// validateVerification checks the shape of an attestation's settings; the
+// token itself is checked by the build, which reads it.
+func (c *Config) validateVerification(v *validator, at string, vf *Verification) {
+	if vf.Method != "" && vf.Method != "signed_jwt" {
+		v.add(c.Errorf(at+".method", "verification method %q is not signed_jwt, the only one EDP defines", vf.Method))
+	}
+	switch sources := nonEmptyCount(vf.Signature, vf.SignatureFile, vf.SignatureEnv); {
+	case sources == 0:
+		v.add(c.Errorf(at, "verification has no token: set signature, signature_file or signature_env").
+			WithHint("the provider signs the JWT; see the README's EDP Level 2 section"))
+	case sources > 1:
+		v.add(c.Errorf(at, "verification sets more than one of signature, signature_file and signature_env"))
+	}
+	if nonEmptyCount(vf.PublicKeyFile, vf.JWKSURL) > 1 {
+		v.add(c.Errorf(at, "verification sets both public_key_file and jwks_url; the provider's key comes from one"))
+	}
+	for _, f := range []struct{ key, value string }{{"issued_at", vf.IssuedAt}, {"expires_at", vf.ExpiresAt}} {
+		if _, err := time.Parse(time.RFC3339, f.value); f.value != "" && err != nil {
+			v.add(c.Errorf(at+"."+f.key, "verification %s %q is not an RFC 3339 time like 2026-12-29T00:00:00Z", f.key, f.value))
+		}
+	}
+}
+
+func nonEmptyCount(values ...string) int {
+	n := 0
+	for _, s := range values {
+		if s != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func (c *Config) validateDeprecations(v *validator) {

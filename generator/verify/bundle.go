@@ -235,7 +235,9 @@ func (c *checker) checkWellKnown() {
 	if data, ok := c.get(c.at(pathServerCardAlias), kindServerCard, ""); ok {
 		c.addServerCard(c.at(pathServerCardAlias), data, "")
 	}
-	c.get(c.at(pathEntityCard), kindEntityCard, "")
+	if data, ok := c.get(c.at(pathEntityCard), kindEntityCard, ""); ok {
+		c.checkAttestations(data)
+	}
 	c.get(c.at(pathSnapshot), kindWellKnownAgentCard, "")
 	c.checkAICards()
 }

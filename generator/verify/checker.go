@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 )
 
@@ -48,6 +50,10 @@ const (
 	codeTooManyRedirects     = "too-many-redirects"
 	codeInsecureURL          = "insecure-url"
 	codeUnreachable          = "unreachable"
+	codeEDPAttestation       = "edp-attestation"
+	codeEDPExpired           = "edp-expired"
+	codeEDPExpiring          = "edp-expiring"
+	codeEDPKey               = "edp-key"
 )
 
 // Paths of the documents on an origin: the agent-feed, AI Catalog, MCP,
@@ -91,20 +97,26 @@ type checker struct {
 	servers  map[string]*server // Server Cards by server name
 	// migratedTo is the next origin's feed when Follow goes on.
 	migratedTo *url.URL
+	// attestationKeys caches the EDP providers' key sets for the run; now
+	// judges the attestations' expiry.
+	attestationKeys *attestation.Keys
+	now             time.Time
 }
 
-func newChecker(ctx context.Context, src source, base *url.URL, opt Options) *checker {
+func newChecker(ctx context.Context, src source, base *url.URL, opt Options, keys *attestation.Keys) *checker {
 	did := didweb.DID(base)
 	return &checker{
-		ctx:     ctx,
-		src:     src,
-		base:    base,
-		feedURL: base.JoinPath(pathFeed),
-		did:     did,
-		opt:     opt,
-		rep:     &Origin{URL: base.String(), DID: did, Findings: []Finding{}},
-		docs:    map[string]fetched{},
-		servers: map[string]*server{},
+		attestationKeys: keys,
+		now:             opt.Now(),
+		ctx:             ctx,
+		src:             src,
+		base:            base,
+		feedURL:         base.JoinPath(pathFeed),
+		did:             did,
+		opt:             opt,
+		rep:             &Origin{URL: base.String(), DID: did, Findings: []Finding{}},
+		docs:            map[string]fetched{},
+		servers:         map[string]*server{},
 	}
 }
 

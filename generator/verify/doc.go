@@ -86,6 +86,13 @@
 //     (a warning).
 //   - Every Server Card must agree with the replayed feed: the feed announced
 //     the server, at the card's version, at one of the card's remotes.
+//   - Every MCP entry of the EDP entity card gets its level (Origin.EDP):
+//     1 for the business's claim, 2 when its verification carries a
+//     provider's JWT that passes the checks of package attestation with
+//     the provider's key (Options.ProviderKeys) and has not expired.
+//     Without the key the claims are checked, the entry stays at level 1,
+//     and a warning says so; an attestation that expires within 30 days is
+//     a warning.
 //   - Every verified entry with x-schema-sha256 binds an archived tool
 //     version: the SHA-256 of the RFC 8785 form of
 //     /.well-known/mcp/schemas/<server-slug>/<tool>/<version>.json must
@@ -149,4 +156,8 @@
 //	too-many-redirects      more than MaxRedirects redirects
 //	insecure-url            an http URL off this machine, or a redirect to it
 //	unreachable             a network error or timeout
+//	edp-attestation         an EDP attestation that fails a check
+//	edp-expired             an EDP attestation that has expired
+//	edp-expiring            one that expires within 30 days (warning)
+//	edp-key                 a provider's key that cannot be read, or none (warning)
 package verify

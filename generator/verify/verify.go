@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 )
 
@@ -41,6 +42,12 @@ type Options struct {
 	MaxBytes int64
 	// Timeout bounds every request; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// ProviderKeys are the EDP providers' keys, by provider id: a JWKS URL
+	// (https, or http for this machine) or a PEM file. An attestation is
+	// level 2 only when checked with its provider's key.
+	ProviderKeys map[string]string
+	// Now is the time attestations' expiry is judged at; nil means time.Now.
+	Now func() time.Time
 }
 
 // Severity says whether a finding fails the run.
@@ -92,6 +99,9 @@ type Origin struct {
 	Errors    int       `json:"errors"`
 	Warnings  int       `json:"warnings"`
 	Findings  []Finding `json:"findings"`
+	// EDP lists the entity card's MCP entries with their levels; empty
+	// without a card.
+	EDP []EDPEntry `json:"edp,omitempty"`
 }
 
 // Report is the outcome of a run: the target, then each origin Follow
@@ -122,6 +132,9 @@ func (o Options) parse() (target, error) {
 	}
 	if o.MaxBytes < 0 || o.Timeout < 0 {
 		return target{}, diag.Errorf("", 0, "the size cap and the timeout must not be negative")
+	}
+	if err := parseProviderKeys(o.ProviderKeys); err != nil {
+		return target{}, diag.Errorf("", 0, "%v", err)
 	}
 	if strings.Contains(o.Target, "://") {
 		if o.Base != "" {
@@ -183,8 +196,13 @@ func Verify(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
 	web := newHTTPSource(opt.MaxBytes, opt.Timeout)
 	defer web.client.CloseIdleConnections()
+	keys := attestation.NewKeys()
+	defer keys.Close()
 	var c *checker
 	if t.dir != "" {
 		dir, err := openDir(t, opt.MaxBytes)
@@ -192,10 +210,10 @@ func Verify(ctx context.Context, opt Options) (*Report, error) {
 			return nil, err
 		}
 		defer dir.root.Close()
-		c = newChecker(ctx, dir, dir.base, opt)
+		c = newChecker(ctx, dir, dir.base, opt, keys)
 		c.rep.Dir = t.dir
 	} else {
-		c = newChecker(ctx, web, t.base, opt)
+		c = newChecker(ctx, web, t.base, opt, keys)
 	}
 	if opt.DID != "" {
 		c.did, c.rep.DID = opt.DID, opt.DID
@@ -216,7 +234,7 @@ func Verify(ctx context.Context, opt Options) (*Report, error) {
 			rep.recount()
 			break
 		}
-		c = newChecker(ctx, web, baseOfFeed(next), opt)
+		c = newChecker(ctx, web, baseOfFeed(next), opt, keys)
 		c.feedURL, c.state = next, st
 	}
 	if err := st.save(); err != nil {

@@ -203,6 +203,20 @@ func announce(t *testing.T, s agentfeed.Signer, id, endpointID, version string) 
 	})
 }
 
+func change(t *testing.T, s agentfeed.Signer, id, endpointID, from, to string) agentfeed.Entry {
+	t.Helper()
+	return entry(t, s, id, agentfeed.TypeSchemaChange, agentfeed.SchemaChange{
+		EndpointID: endpointID, FromVersion: from, ToVersion: to, EffectiveAt: "2026-04-28T12:00:00Z",
+	})
+}
+
+// relabel is a signed entry served under another id and af:type, which no
+// signature covers.
+func relabel(e agentfeed.Entry, id, typ string) agentfeed.Entry {
+	e.ID, e.Type = id, typ
+	return e
+}
+
 func entry(t *testing.T, s agentfeed.Signer, id, typ string, payload any) agentfeed.Entry {
 	t.Helper()
 	e, err := agentfeed.NewEntry(s, id, typ, "2026-04-27T12:00:00Z", "", payload)

@@ -52,6 +52,20 @@ func tooLarge(max int64) error {
 	return &fetchError{codeTooLarge, fmt.Sprintf("larger than the %d-byte cap", max)}
 }
 
+// notRegular refuses a file that is not a regular one, saying what it is.
+func notRegular(mode fs.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a regular file"
+	case mode&fs.ModeDevice != 0:
+		what = "a device, not a regular file"
+	case mode&fs.ModeSocket != 0:
+		what = "a socket, not a regular file"
+	}
+	return &fetchError{codeUnreachable, what + "; not read"}
+}
+
 // checkScheme requires https, or http to this machine (a local preview).
 func checkScheme(u *url.URL) error {
 	switch {
@@ -83,20 +97,30 @@ func (s *dirSource) file(rel string) (*response, error) {
 	if rel == "" {
 		return &response{status: http.StatusNotFound}, nil
 	}
-	f, err := s.root.Open(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &response{status: http.StatusNotFound}, nil
-	}
-	if err != nil {
-		return nil, &fetchError{codeUnreachable, err.Error()}
-	}
-	defer f.Close()
-	info, err := f.Stat()
+	// Opening a named pipe waits for a writer, and a device may never end:
+	// only a regular file is opened, and only one is read.
+	info, err := s.root.Stat(rel)
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &response{status: http.StatusNotFound}, nil
 	case err != nil:
 		return nil, &fetchError{codeUnreachable, err.Error()}
 	case info.IsDir():
 		return &response{status: http.StatusNotFound}, nil
+	case !info.Mode().IsRegular():
+		return nil, notRegular(info.Mode())
+	}
+	f, err := s.root.Open(rel)
+	if err != nil {
+		return nil, &fetchError{codeUnreachable, err.Error()}
+	}
+	defer f.Close()
+	info, err = f.Stat()
+	switch {
+	case err != nil:
+		return nil, &fetchError{codeUnreachable, err.Error()}
+	case !info.Mode().IsRegular():
+		return nil, notRegular(info.Mode())
 	case info.Size() > s.max:
 		return nil, tooLarge(s.max)
 	}

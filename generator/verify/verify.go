@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -257,8 +258,16 @@ func openDir(t target, max int64) (*dirSource, error) {
 // link of its feed.
 func (s *dirSource) baseFromFeed(dir string) (*url.URL, error) {
 	resp, err := s.file(strings.TrimPrefix(pathFeed, "/"))
-	if err != nil || resp.status != http.StatusOK {
-		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL", dir, pathFeed).
+	var fe *fetchError
+	switch {
+	case errors.As(err, &fe) && fe.code == codeTooLarge:
+		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: %s", dir, pathFeed, fe.msg).
+			WithHint("raise the cap with --max-bytes, or pass --base with the URL the directory is published at")
+	case err != nil:
+		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: %v", dir, pathFeed, err).
+			WithHint("pass --base with the URL the directory is published at")
+	case resp.status != http.StatusOK:
+		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: there is no such file", dir, pathFeed).
 			WithHint("pass --base with the URL the directory is published at")
 	}
 	feed, err := agentfeed.Decode(resp.body)

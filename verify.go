@@ -18,6 +18,8 @@ func (c *cli) verify(args []string) int {
 	fs.StringVar(&opt.Base, "base", "", "for DIR: the URL it is published at (default: the feed's self link)")
 	fs.StringVar(&opt.DID, "did", "", "the DID the target must have (default: did:web of its URL); for testing a mirror of another origin")
 	fs.Int64Var(&opt.MaxBytes, "max-bytes", verify.DefaultMaxBytes, "refuse any document larger than this")
+	fs.DurationVar(&opt.Timeout, "timeout", verify.DefaultTimeout, "give up on one request after this long")
+	fs.DurationVar(&opt.Deadline, "deadline", verify.DefaultDeadline, fmt.Sprintf("give up on the whole run after this long, naming what was not read (%d requests at a time)", verify.MaxConcurrent))
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	// Flags may follow the target too: wellknown verify public --json.
 	if code, done := c.parse(fs, args); done {

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
 // Finding codes (see the package documentation).
@@ -51,6 +53,7 @@ const (
 	codeTooManyRedirects     = "too-many-redirects"
 	codeInsecureURL          = "insecure-url"
 	codeUnreachable          = "unreachable"
+	codeDeadline             = "deadline"
 )
 
 // Paths of the documents on an origin: the agent-feed, AI Catalog, MCP,
@@ -86,9 +89,14 @@ type checker struct {
 	state   *stateFile // nil without Options.StatePath
 	rep     *Origin
 
-	docs     map[string]fetched // by URL
-	keys     []key              // usable keys, in document order
-	feed     *agentfeed.Feed    // nil when unread
+	docs map[string]fetched // by URL
+	// prefetched holds what prefetch read and get has not yet asked for,
+	// by URL.
+	prefetched map[string]prefetch
+	// late are the documents not read because the run's deadline passed.
+	late     []string
+	keys     []key           // usable keys, in document order
+	feed     *agentfeed.Feed // nil when unread
 	verified []agentfeed.Entry
 	replayed *agentfeed.State   // nil when the feed is unread
 	servers  map[string]*server // Server Cards by server name
@@ -99,15 +107,16 @@ type checker struct {
 func newChecker(ctx context.Context, src source, base *url.URL, opt Options) *checker {
 	did := didweb.DID(base)
 	return &checker{
-		ctx:     ctx,
-		src:     src,
-		base:    base,
-		feedURL: base.JoinPath(pathFeed),
-		did:     did,
-		opt:     opt,
-		rep:     &Origin{URL: base.String(), DID: did, Findings: []Finding{}},
-		docs:    map[string]fetched{},
-		servers: map[string]*server{},
+		ctx:        ctx,
+		src:        src,
+		base:       base,
+		feedURL:    base.JoinPath(pathFeed),
+		did:        did,
+		opt:        opt,
+		rep:        &Origin{URL: base.String(), DID: did, Findings: []Finding{}},
+		docs:       map[string]fetched{},
+		prefetched: map[string]prefetch{},
+		servers:    map[string]*server{},
 	}
 }
 
@@ -124,6 +133,7 @@ func (c *checker) run() *Origin {
 	c.checkWellKnown()
 	c.checkCardsAgainstFeed()
 	c.checkArchive()
+	c.reportLate()
 	return c.rep
 }
 
@@ -172,7 +182,13 @@ func (c *checker) get(u *url.URL, k kind, need string) ([]byte, bool) {
 
 func (c *checker) fetch(u *url.URL, k kind, need string) ([]byte, bool) {
 	doc := c.where(u)
-	resp, err := c.src.get(c.ctx, u, "")
+	p, ok := c.prefetched[u.String()]
+	if ok {
+		delete(c.prefetched, u.String())
+	} else {
+		p.resp, p.err = c.src.get(c.ctx, u, "")
+	}
+	resp, err := p.resp, p.err
 	if err != nil {
 		c.fetchFailed(doc, err)
 		return nil, false
@@ -194,6 +210,10 @@ func (c *checker) fetch(u *url.URL, k kind, need string) ([]byte, bool) {
 }
 
 func (c *checker) fetchFailed(doc string, err error) {
+	if c.pastDeadline() {
+		c.late = append(c.late, doc)
+		return
+	}
 	code, msg := codeUnreachable, err.Error()
 	if fe, ok := err.(*fetchError); ok {
 		code = fe.code
@@ -208,4 +228,47 @@ func (c *checker) checkFormat(u *url.URL, k kind, body []byte) {
 	for _, p := range k.check(body, c.base.Hostname()) {
 		c.errorf(codeInvalidDocument, c.where(u), "%s: %s", k.name, p.Error())
 	}
+}
+
+// prefetch is a document prefetch read.
+type prefetch struct {
+	resp *response
+	err  error
+}
+
+// prefetch reads the documents of this origin that get will ask for next,
+// MaxConcurrent at a time, so that slow ones are waited for together
+// rather than one after another.
+func (c *checker) prefetch(urls []*url.URL) {
+	var todo []*url.URL
+	for _, u := range urls {
+		key := u.String()
+		if _, done := c.docs[key]; done || !c.onOrigin(u) {
+			continue
+		}
+		if _, queued := c.prefetched[key]; !queued {
+			c.prefetched[key] = prefetch{}
+			todo = append(todo, u)
+		}
+	}
+	read := make([]prefetch, len(todo))
+	parallel.ForAtMost(MaxConcurrent, len(todo), func(i int) {
+		read[i].resp, read[i].err = c.src.get(c.ctx, todo[i], "")
+	})
+	for i, u := range todo {
+		c.prefetched[u.String()] = read[i]
+	}
+}
+
+// pastDeadline reports whether the run's deadline has passed.
+func (c *checker) pastDeadline() bool { return errors.Is(context.Cause(c.ctx), errDeadline) }
+
+// reportLate names, in one finding, the documents the deadline left unread.
+func (c *checker) reportLate() {
+	if len(c.late) == 0 {
+		return
+	}
+	c.add(Finding{Severity: SeverityError, Code: codeDeadline,
+		Message: fmt.Sprintf("not read when the run's deadline (%s) passed: %s", c.opt.Deadline, strings.Join(c.late, ", ")),
+		Hint:    "allow the run more time with --deadline"})
 }

@@ -116,9 +116,14 @@
 // its Server header) gets warnings instead of failures for content type,
 // CORS and revalidation.
 //
-// Every request has a timeout, every document a size cap (DefaultMaxBytes),
-// and at most MaxRedirects redirects are followed; a redirect must stay on
-// https, or on this machine when it started there.
+// Every request has a timeout (DefaultTimeout), every document a size cap
+// (DefaultMaxBytes), and at most MaxRedirects redirects are followed; a
+// redirect must stay on https, or on this machine when it started there.
+// The documents a listing points to (the catalog's cards, the AI Card
+// discovery document's, the archived schemas) are read MaxConcurrent at a
+// time, and the whole run has a deadline (DefaultDeadline): what it leaves
+// unread is named in one deadline finding, and a DIR is read only through
+// regular files (a named pipe or a device is refused, never opened).
 //
 // # Findings
 //
@@ -163,5 +168,6 @@
 //	too-large               a document above the size cap
 //	too-many-redirects      more than MaxRedirects redirects
 //	insecure-url            an http URL off this machine, or a redirect to it
-//	unreachable             a network error or timeout
+//	unreachable             a network error or timeout, or not a regular file
+//	deadline                documents left unread when the run's deadline passed
 package verify

@@ -24,7 +24,16 @@ const (
 	DefaultTimeout = 30 * time.Second
 	// MaxRedirects is how many redirects a request may follow.
 	MaxRedirects = 3
+	// DefaultDeadline bounds a whole run: with MaxConcurrent requests at a
+	// time, it is four rounds of requests that each take DefaultTimeout.
+	DefaultDeadline = 2 * time.Minute
+	// MaxConcurrent is how many documents are read at a time.
+	MaxConcurrent = 4
 )
+
+// errDeadline is the cause of the run's context when Options.Deadline
+// passes.
+var errDeadline = errors.New("the run's deadline passed")
 
 // response is a document as a source returned it.
 type response struct {

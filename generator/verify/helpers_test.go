@@ -54,6 +54,8 @@ type origin struct {
 	style hostStyle
 	mu    sync.Mutex
 	files map[string]*served
+	// waiting is how many requests hang now; mostWaiting the most at once.
+	waiting, mostWaiting int
 }
 
 func newOrigin(t *testing.T, style hostStyle) *origin {
@@ -128,7 +130,7 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f.hang {
-		<-r.Context().Done()
+		o.wait(r)
 		return
 	}
 	h := w.Header()
@@ -164,6 +166,25 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("Content-Length", strconv.Itoa(len(f.body)))
 	w.Write(f.body)
+}
+
+// wait hangs until the client gives up, counting the requests that hang.
+func (o *origin) wait(r *http.Request) {
+	o.mu.Lock()
+	o.waiting++
+	o.mostWaiting = max(o.mostWaiting, o.waiting)
+	o.mu.Unlock()
+	<-r.Context().Done()
+	o.mu.Lock()
+	o.waiting--
+	o.mu.Unlock()
+}
+
+// mostAtOnce is the most requests that hung at once.
+func (o *origin) mostAtOnce() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.mostWaiting
 }
 
 // testKey is a fixed Ed25519 key (not a secret): the seed is n repeated.

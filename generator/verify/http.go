@@ -99,6 +99,8 @@ func (c *checker) checkHTTP(u *url.URL, k kind, h http.Header) {
 	}
 	resp, err := c.src.get(c.ctx, u, etag)
 	switch {
+	case err != nil && c.pastDeadline():
+		c.late = append(c.late, doc+" (revalidation)")
 	case err != nil:
 		problem(codeETag, fmt.Sprintf("revalidating with If-None-Match: %v", err))
 	case resp.status != http.StatusNotModified:

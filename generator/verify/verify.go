@@ -42,6 +42,8 @@ type Options struct {
 	MaxBytes int64
 	// Timeout bounds every request; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Deadline bounds the whole run; 0 means DefaultDeadline.
+	Deadline time.Duration
 }
 
 // Severity says whether a finding fails the run.
@@ -121,8 +123,8 @@ func (o Options) parse() (target, error) {
 	if o.DID != "" && !strings.HasPrefix(o.DID, "did:") {
 		return target{}, diag.Errorf("", 0, "--did %q is not a DID", o.DID).WithHint("write it like did:web:example.com")
 	}
-	if o.MaxBytes < 0 || o.Timeout < 0 {
-		return target{}, diag.Errorf("", 0, "the size cap and the timeout must not be negative")
+	if o.MaxBytes < 0 || o.Timeout < 0 || o.Deadline < 0 {
+		return target{}, diag.Errorf("", 0, "the size cap, the timeout and the deadline must not be negative")
 	}
 	if strings.Contains(o.Target, "://") {
 		if o.Base != "" {
@@ -180,6 +182,11 @@ func Verify(ctx context.Context, opt Options) (*Report, error) {
 	if opt.Timeout == 0 {
 		opt.Timeout = DefaultTimeout
 	}
+	if opt.Deadline == 0 {
+		opt.Deadline = DefaultDeadline
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, opt.Deadline, errDeadline)
+	defer cancel()
 	st, err := loadState(opt.StatePath)
 	if err != nil {
 		return nil, err

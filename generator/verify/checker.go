@@ -92,7 +92,7 @@ type checker struct {
 	docs map[string]fetched // by URL
 	// prefetched holds what prefetch read and get has not yet asked for,
 	// by URL.
-	prefetched map[string]prefetch
+	prefetched map[string]reading
 	// late are the documents not read because the run's deadline passed.
 	late     []string
 	keys     []key           // usable keys, in document order
@@ -115,7 +115,7 @@ func newChecker(ctx context.Context, src source, base *url.URL, opt Options) *ch
 		opt:        opt,
 		rep:        &Origin{URL: base.String(), DID: did, Findings: []Finding{}},
 		docs:       map[string]fetched{},
-		prefetched: map[string]prefetch{},
+		prefetched: map[string]reading{},
 		servers:    map[string]*server{},
 	}
 }
@@ -182,13 +182,13 @@ func (c *checker) get(u *url.URL, k kind, need string) ([]byte, bool) {
 
 func (c *checker) fetch(u *url.URL, k kind, need string) ([]byte, bool) {
 	doc := c.where(u)
-	p, ok := c.prefetched[u.String()]
+	r, ok := c.prefetched[u.String()]
 	if ok {
 		delete(c.prefetched, u.String())
 	} else {
-		p.resp, p.err = c.src.get(c.ctx, u, "")
+		r = c.read(u)
 	}
-	resp, err := p.resp, p.err
+	resp, err := r.resp, r.err
 	if err != nil {
 		c.fetchFailed(doc, err)
 		return nil, false
@@ -204,7 +204,7 @@ func (c *checker) fetch(u *url.URL, k kind, need string) ([]byte, bool) {
 		return nil, false
 	}
 	if resp.header != nil {
-		c.checkHTTP(u, k, resp.header)
+		c.checkHTTP(u, k, r)
 	}
 	return resp.body, true
 }
@@ -230,10 +230,26 @@ func (c *checker) checkFormat(u *url.URL, k kind, body []byte) {
 	}
 }
 
-// prefetch is a document prefetch read.
-type prefetch struct {
-	resp *response
-	err  error
+// reading is a document as read: the response, and on a live origin the
+// answer to a request revalidating it with its ETag.
+type reading struct {
+	resp        *response
+	err         error
+	revalidated *response
+	revalidErr  error
+}
+
+// read reads a document, and revalidates it when it came with an ETag.
+func (c *checker) read(u *url.URL) reading {
+	var r reading
+	r.resp, r.err = c.src.get(c.ctx, u, "")
+	if r.err != nil || r.resp.status != http.StatusOK || r.resp.header == nil {
+		return r
+	}
+	if etag := r.resp.header.Get("ETag"); etag != "" {
+		r.revalidated, r.revalidErr = c.src.get(c.ctx, u, etag)
+	}
+	return r
 }
 
 // prefetch reads the documents of this origin that get will ask for next,
@@ -247,14 +263,12 @@ func (c *checker) prefetch(urls []*url.URL) {
 			continue
 		}
 		if _, queued := c.prefetched[key]; !queued {
-			c.prefetched[key] = prefetch{}
+			c.prefetched[key] = reading{}
 			todo = append(todo, u)
 		}
 	}
-	read := make([]prefetch, len(todo))
-	parallel.ForAtMost(MaxConcurrent, len(todo), func(i int) {
-		read[i].resp, read[i].err = c.src.get(c.ctx, todo[i], "")
-	})
+	read := make([]reading, len(todo))
+	parallel.ForAtMost(MaxConcurrent, len(todo), func(i int) { read[i] = c.read(todo[i]) })
 	for i, u := range todo {
 		c.prefetched[u.String()] = read[i]
 	}

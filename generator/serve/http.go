@@ -268,7 +268,5 @@ func loopbackHost(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	// Host names are case-insensitive: LOCALHOST is localhost.
-	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
-	return site.IsLoopback(host) || strings.HasSuffix(host, ".localhost")
+	return site.IsThisMachine(strings.Trim(host, "[]"))
 }

@@ -82,7 +82,7 @@ func checkScheme(u *url.URL) error {
 		return &fetchError{codeInsecureURL, fmt.Sprintf("%s is not an absolute URL", u)}
 	case u.Scheme == "https":
 		return nil
-	case u.Scheme == "http" && site.IsLoopback(u.Hostname()):
+	case u.Scheme == "http" && site.IsThisMachine(u.Hostname()):
 		return nil
 	}
 	return &fetchError{codeInsecureURL, fmt.Sprintf("%s: https is required (http only for localhost and loopback addresses)", u)}
@@ -166,7 +166,7 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	if err := checkScheme(req.URL); err != nil {
 		return err
 	}
-	if site.IsLoopback(req.URL.Hostname()) && !site.IsLoopback(via[0].URL.Hostname()) {
+	if site.IsThisMachine(req.URL.Hostname()) && !site.IsThisMachine(via[0].URL.Hostname()) {
 		return &fetchError{codeInsecureURL, fmt.Sprintf("redirect from %s to this machine (%s)", via[0].URL.Host, req.URL)}
 	}
 	return nil

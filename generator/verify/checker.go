@@ -210,7 +210,7 @@ func (c *checker) fetch(u *url.URL, k kind, need string) ([]byte, bool) {
 }
 
 func (c *checker) fetchFailed(doc string, err error) {
-	if c.pastDeadline() {
+	if err == errDeadline {
 		c.late = append(c.late, doc)
 		return
 	}
@@ -239,17 +239,28 @@ type reading struct {
 	revalidErr  error
 }
 
-// read reads a document, and revalidates it when it came with an ETag.
+// read reads a document, and revalidates it when it came with an ETag. A
+// request that failed because the run's deadline passed fails with
+// errDeadline.
 func (c *checker) read(u *url.URL) reading {
 	var r reading
-	r.resp, r.err = c.src.get(c.ctx, u, "")
+	r.resp, r.err = c.request(u, "")
 	if r.err != nil || r.resp.status != http.StatusOK || r.resp.header == nil {
 		return r
 	}
 	if etag := r.resp.header.Get("ETag"); etag != "" {
-		r.revalidated, r.revalidErr = c.src.get(c.ctx, u, etag)
+		r.revalidated, r.revalidErr = c.request(u, etag)
 	}
 	return r
+}
+
+// request sends one request.
+func (c *checker) request(u *url.URL, ifNoneMatch string) (*response, error) {
+	resp, err := c.src.get(c.ctx, u, ifNoneMatch)
+	if err != nil && errors.Is(context.Cause(c.ctx), errDeadline) {
+		err = errDeadline
+	}
+	return resp, err
 }
 
 // prefetch reads the documents of this origin that get will ask for next,
@@ -273,9 +284,6 @@ func (c *checker) prefetch(urls []*url.URL) {
 		c.prefetched[u.String()] = read[i]
 	}
 }
-
-// pastDeadline reports whether the run's deadline has passed.
-func (c *checker) pastDeadline() bool { return errors.Is(context.Cause(c.ctx), errDeadline) }
 
 // reportLate names, in one finding, the documents the deadline left unread.
 func (c *checker) reportLate() {

@@ -115,7 +115,7 @@ func (c *checker) verifyEntries() {
 
 // replay replays the verified entries one at a time, holding each against
 // the payloads applied on earlier runs and the rules of a strict reader
-// (see strict), and records what it applied while trusted.
+// (see strictReader), and records what it applied while trusted.
 func (c *checker) replay(trusted bool) {
 	if c.feed == nil {
 		return

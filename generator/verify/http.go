@@ -100,7 +100,7 @@ func (c *checker) checkHTTP(u *url.URL, k kind, r reading) {
 	}
 	resp, err := r.revalidated, r.revalidErr
 	switch {
-	case err != nil && c.pastDeadline():
+	case err == errDeadline:
 		c.late = append(c.late, doc+" (revalidation)")
 	case err != nil:
 		problem(codeETag, fmt.Sprintf("revalidating with If-None-Match: %v", err))

@@ -32,6 +32,8 @@ func (c *cli) verify(args []string) int {
 		opt.ProviderKeys[provider] = src
 		return nil
 	})
+	fs.DurationVar(&opt.Timeout, "timeout", verify.DefaultTimeout, "give up on one request after this long")
+	fs.DurationVar(&opt.Deadline, "deadline", verify.DefaultDeadline, fmt.Sprintf("give up on the whole run after this long, naming what was not read (%d requests at a time)", verify.MaxConcurrent))
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	if code, done := c.parse(fs, args); done {
 		return code

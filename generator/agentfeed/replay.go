@@ -76,20 +76,28 @@ func (st *State) Endpoint(id string) (Endpoint, bool) {
 // field the state needs is an error. Replay does not verify signatures:
 // give it only entries that verified.
 func Replay(entries []Entry) (*State, error) {
-	st := &State{
-		ByProtocol: map[string]string{},
-		index:      map[string]int{},
-		applied:    map[string][]byte{},
-	}
+	st := NewState()
 	for i, e := range entries {
-		if err := st.apply(i, e); err != nil {
+		if err := st.Apply(i, e); err != nil {
 			return nil, fmt.Errorf("%s: %w", entryRef(i, e.ID), err)
 		}
 	}
 	return st, nil
 }
 
-func (st *State) apply(i int, e Entry) error {
+// NewState is the state of an empty feed, for a reader that applies entries
+// one at a time.
+func NewState() *State {
+	return &State{
+		ByProtocol: map[string]string{},
+		index:      map[string]int{},
+		applied:    map[string][]byte{},
+	}
+}
+
+// Apply applies the entry at index i as Replay does; on an error the state
+// is unchanged.
+func (st *State) Apply(i int, e Entry) error {
 	if prev, seen := st.applied[e.ID]; seen {
 		if !bytes.Equal(prev, e.Content) {
 			st.skip(i, e, SkipReplayMismatch)

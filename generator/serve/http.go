@@ -206,16 +206,33 @@ func acceptable(e *entry, accept []string) bool {
 	if strings.TrimSpace(ranges) == "" {
 		return true
 	}
+	// The most specific range that matches decides (RFC 9110, section
+	// 12.5.1): "application/mcp-server-card+json;q=0, */*" refuses it.
+	best, zero := 0, false
 	for _, r := range strings.Split(ranges, ",") {
 		t, params, err := mime.ParseMediaType(r)
-		if err != nil || params["q"] != "" && qZero(params["q"]) {
+		if err != nil {
 			continue
 		}
-		if t == serverCardType || t == "application/*" || t == "*/*" {
-			return true
+		if s := specificity(t); s > best {
+			best, zero = s, qZero(params["q"])
 		}
 	}
-	return false
+	return best > 0 && !zero
+}
+
+// specificity ranks the media ranges that match a Server Card: its type
+// above application/* above */*; 0 for one that does not match.
+func specificity(mediaRange string) int {
+	switch mediaRange {
+	case serverCardType:
+		return 3
+	case "application/*":
+		return 2
+	case "*/*":
+		return 1
+	}
+	return 0
 }
 
 // qZero reports whether a quality value rules a media range out.
@@ -251,6 +268,5 @@ func loopbackHost(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
-	return site.IsLoopback(host) || strings.HasSuffix(host, ".localhost")
+	return site.IsThisMachine(strings.Trim(host, "[]"))
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
@@ -277,6 +279,12 @@ func TestNotAcceptable(t *testing.T) {
 		{"application/mcp-server-card+json;q=0", http.StatusNotAcceptable},
 		{"application/*;q=0.0, text/html", http.StatusNotAcceptable},
 		{"*/*;q=0", http.StatusNotAcceptable},
+		// The most specific matching range decides.
+		{"application/mcp-server-card+json;q=0, */*", http.StatusNotAcceptable},
+		{"application/mcp-server-card+json;q=0.000, application/*", http.StatusNotAcceptable},
+		{"application/*;q=0, */*", http.StatusNotAcceptable},
+		{"*/*;q=0, application/*;q=0, application/mcp-server-card+json", http.StatusOK},
+		{"*/*;q=0, application/*;q=0.1", http.StatusOK},
 	} {
 		for _, path := range []string{"/mcp/forecast/server-card.json", "/.well-known/mcp/server-card.json", "/mcp/server-card"} {
 			var header []string
@@ -432,10 +440,42 @@ func TestForeignHostRefused(t *testing.T) {
 		"127.0.0.1":         http.StatusOK,
 		"[::1]:1313":        http.StatusOK,
 		"preview.localhost": http.StatusOK,
+		// Host names are case-insensitive.
+		"LOCALHOST":              http.StatusOK,
+		"LocalHost:1313":         http.StatusOK,
+		"Preview.LOCALHOST:1313": http.StatusOK,
+		"EVIL.example":           http.StatusMisdirectedRequest,
 	} {
 		resp, _ := h.do(http.MethodGet, "/", "Host", host)
 		if resp.StatusCode != want {
 			t.Errorf("Host %s: %s, want %d", host, resp.Status, want)
 		}
+	}
+}
+
+// A kept-alive connection that sends nothing more is closed after the idle
+// timeout.
+func TestIdleConnectionClosed(t *testing.T) {
+	h := serveSite(t, exampleSite(t), Options{IdleTimeout: 100 * time.Millisecond})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(h.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	r := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Close {
+		t.Fatalf("GET /: %s, close %v; want 200 on a kept-alive connection", resp.Status, resp.Close)
+	}
+	// The read deadline only turns a hang into a failure.
+	conn.SetReadDeadline(time.Now().Add(deadline))
+	if n, err := r.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("after the response the idle connection read %d bytes, %v; want it closed (EOF)", n, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // EventsPath is the Server-Sent Events stream open pages listen to. It is
@@ -114,7 +115,13 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	version := s.state.Load().version // after subscribing: no rebuild is missed
+	rc := http.NewResponseController(w)
 	for {
+		// The server's write timeout would end the stream; each event
+		// gets its own instead.
+		if err := rc.SetWriteDeadline(time.Now().Add(s.http.WriteTimeout)); err != nil {
+			return
+		}
 		fmt.Fprintf(w, "event: reload\ndata: %s\n\n", version)
 		flusher.Flush()
 		select {

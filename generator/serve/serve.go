@@ -16,7 +16,13 @@
 //     headers. Any other method gets 405 with "Allow: GET, HEAD, OPTIONS".
 //   - A Server Card (application/mcp-server-card+json) requested with an
 //     Accept header that admits neither its type nor application/* nor */*
-//     gets 406. A request without Accept is fine.
+//     gets 406; the most specific range that matches decides, so "its
+//     type;q=0, */*" gets 406 too. A request without Accept is fine.
+//   - Listening on loopback, only Host names of this machine are answered
+//     (localhost, *.localhost, loopback addresses, in any letter case).
+//   - A request's header must arrive within 10 s, a response be written
+//     within WriteTimeout (each event, for a live-reload stream), and a
+//     kept-alive connection is closed after IdleTimeout without a request.
 //   - "/dir/" serves /dir/index.html and "/dir" redirects to "/dir/" when
 //     that exists. There are no directory listings.
 //   - _redirects rules apply when no file answers the path, as on Netlify: a
@@ -44,6 +50,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net"
@@ -65,6 +72,17 @@ const DefaultAddr = "127.0.0.1:1313"
 // shutdownTimeout bounds how long Run waits for requests in flight.
 const shutdownTimeout = 5 * time.Second
 
+// Connection timeouts: no client holds a connection for nothing.
+const (
+	// readHeaderTimeout bounds reading a request's header.
+	readHeaderTimeout = 10 * time.Second
+	// DefaultIdleTimeout closes a kept-alive connection that sends nothing.
+	DefaultIdleTimeout = time.Minute
+	// DefaultWriteTimeout bounds writing one response, or one event of a
+	// live-reload stream (a stream itself lasts as long as its page).
+	DefaultWriteTimeout = 30 * time.Second
+)
+
 // Options configure a Server.
 type Options struct {
 	// Build says what to build. Strict is ignored and CI=true does not
@@ -73,6 +91,9 @@ type Options struct {
 	Addr     string        // host:port to listen on; "" means DefaultAddr
 	Poll     time.Duration // > 0: poll for changes at this interval instead of using file-system events
 	Debounce time.Duration // quiet time that ends a batch of changes; 0: watch.DefaultDebounce
+	// IdleTimeout and WriteTimeout override DefaultIdleTimeout and
+	// DefaultWriteTimeout when not 0.
+	IdleTimeout, WriteTimeout time.Duration
 
 	// OnBuild receives the outcome of every rebuild, and of the first build
 	// when it succeeds (a failed first build is New's error). OnWatchError
@@ -131,7 +152,12 @@ func New(opt Options) (_ *Server, err error) {
 	if err != nil {
 		return nil, err
 	}
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.http = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: readHeaderTimeout,
+		IdleTimeout:       cmp.Or(opt.IdleTimeout, DefaultIdleTimeout),
+		WriteTimeout:      cmp.Or(opt.WriteTimeout, DefaultWriteTimeout),
+	}
 	s.http.RegisterOnShutdown(s.events.close)
 	s.report(Build{Result: res, Elapsed: time.Since(start)})
 	return s, nil

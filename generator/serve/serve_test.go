@@ -143,6 +143,22 @@ func TestReloadEvents(t *testing.T) {
 	}
 }
 
+// A live-reload stream outlasts the write timeout, which bounds each event
+// instead.
+func TestReloadStreamOutlastsWriteTimeout(t *testing.T) {
+	const writeTimeout = 50 * time.Millisecond
+	config := exampleSite(t)
+	h := serveSite(t, config, Options{WriteTimeout: writeTimeout})
+	events := h.events()
+	first := events.next(t)
+	time.Sleep(2 * writeTimeout) // the server's own deadline has passed
+	editFile(t, filepath.Join(filepath.Dir(config), "content", "servers", "forecast", "tools", "get_forecast.json"),
+		`"name": "get_forecast"`, `"name": "get_daily_forecast"`)
+	if second := events.next(t); second == first {
+		t.Errorf("the reload event repeats the version %s", first)
+	}
+}
+
 // A commit, a checkout and packing refs each rebuild the site, whose feed
 // comes from git history.
 func TestGitRefsRebuild(t *testing.T) {

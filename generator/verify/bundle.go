@@ -204,6 +204,11 @@ func (c *checker) checkCatalog() {
 	if json.Unmarshal(data, &cat) != nil {
 		return // reported by the catalog's check
 	}
+	var refs []string
+	for _, e := range cat.Entries {
+		refs = append(refs, e.URL)
+	}
+	c.prefetchRefs(u, refs)
 	for i, e := range cat.Entries {
 		need := fmt.Sprintf("the AI Catalog lists it (entries[%d])", i)
 		card, body, ok := c.resolve(u, e.URL, kindOfCard(e.Type), need)
@@ -213,10 +218,22 @@ func (c *checker) checkCatalog() {
 	}
 }
 
-// failedAt reports whether a finding was made about u.
+// prefetchRefs prefetches the documents a listing at u points to.
+func (c *checker) prefetchRefs(listing *url.URL, refs []string) {
+	var urls []*url.URL
+	for _, ref := range refs {
+		if u, err := listing.Parse(ref); err == nil {
+			urls = append(urls, u)
+		}
+	}
+	c.prefetch(urls)
+}
+
+// failedAt reports whether a finding was made about u, or the deadline left
+// it unread.
 func (c *checker) failedAt(u *url.URL) bool {
 	doc := c.where(u)
-	return slices.ContainsFunc(c.rep.Findings, func(f Finding) bool { return f.Document == doc })
+	return slices.Contains(c.late, doc) || slices.ContainsFunc(c.rep.Findings, func(f Finding) bool { return f.Document == doc })
 }
 
 // checkWellKnown checks the other discovery documents a site may publish,
@@ -261,6 +278,11 @@ func (c *checker) checkAICards() {
 	if json.Unmarshal(data, &doc) != nil {
 		return // reported by the document's check
 	}
+	var refs []string
+	for _, p := range doc.Protocols {
+		refs = append(refs, p.Metadata.URL)
+	}
+	c.prefetchRefs(u, refs)
 	for i, p := range doc.Protocols {
 		need := fmt.Sprintf("the AI Card discovery document points to it (protocols[%d])", i)
 		switch p.Metadata.Type {
@@ -312,34 +334,52 @@ var safeSegment = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*$`)
 // checkArchive checks every archived tool version a verified entry binds
 // with x-schema-sha256.
 func (c *checker) checkArchive() {
+	type binding struct {
+		entryID string
+		ref     archiveRef
+	}
+	var bound []binding
+	var urls []*url.URL
 	for _, e := range c.verified {
 		var ref archiveRef
 		if json.Unmarshal(e.Content, &ref) != nil || ref.SchemaSHA256 == "" {
 			continue
 		}
-		version := ref.Version
 		if e.Type == agentfeed.TypeSchemaChange {
-			version = ref.ToVersion
+			ref.Version = ref.ToVersion
 		}
-		c.checkArchived(e.ID, ref.EndpointID, version, ref.SchemaSHA256)
+		bound = append(bound, binding{e.ID, ref})
+		if u, _, _ := c.archived(ref); u != nil {
+			urls = append(urls, u)
+		}
+	}
+	c.prefetch(urls)
+	for _, b := range bound {
+		c.checkArchived(b.entryID, b.ref)
 	}
 }
 
-func (c *checker) checkArchived(entryID, endpointID, version, sum string) {
-	doc := c.where(c.feedURL)
-	serverName, tool, ok := strings.Cut(endpointID, "#")
+// archived locates the archived schema an entry binds, or says why it
+// cannot, and how bad that is.
+func (c *checker) archived(ref archiveRef) (*url.URL, Severity, string) {
+	serverName, tool, ok := strings.Cut(ref.EndpointID, "#")
 	if !ok {
-		c.add(Finding{Severity: SeverityWarning, Code: codeInvalidPayload, Document: doc, Entry: entryID,
-			Message: fmt.Sprintf("x-schema-sha256 on %s, which is not a tool (<server>#<tool>); not checked", endpointID)})
-		return
+		return nil, SeverityWarning, fmt.Sprintf("x-schema-sha256 on %s, which is not a tool (<server>#<tool>); not checked", ref.EndpointID)
 	}
 	slug := c.slugFor(serverName)
-	if !safeSegment.MatchString(slug) || !safeSegment.MatchString(tool) || !safeSegment.MatchString(version) {
-		c.add(Finding{Severity: SeverityError, Code: codeInvalidPayload, Document: doc, Entry: entryID,
-			Message: fmt.Sprintf("cannot locate the archived schema of %s %s: the names are not safe path segments", endpointID, version)})
+	if !safeSegment.MatchString(slug) || !safeSegment.MatchString(tool) || !safeSegment.MatchString(ref.Version) {
+		return nil, SeverityError, fmt.Sprintf("cannot locate the archived schema of %s %s: the names are not safe path segments", ref.EndpointID, ref.Version)
+	}
+	return c.at(pathSchemas + slug + "/" + tool + "/" + ref.Version + ".json"), "", ""
+}
+
+func (c *checker) checkArchived(entryID string, ref archiveRef) {
+	doc := c.where(c.feedURL)
+	u, sev, why := c.archived(ref)
+	if u == nil {
+		c.add(Finding{Severity: sev, Code: codeInvalidPayload, Document: doc, Entry: entryID, Message: why})
 		return
 	}
-	u := c.at(pathSchemas + slug + "/" + tool + "/" + version + ".json")
 	data, ok := c.get(u, kindSchema, fmt.Sprintf("entry %s binds it with x-schema-sha256", entryID))
 	if !ok {
 		return
@@ -350,9 +390,9 @@ func (c *checker) checkArchived(entryID, endpointID, version, sum string) {
 		return
 	}
 	got := sha256.Sum256(canonical)
-	if !strings.EqualFold(hex.EncodeToString(got[:]), sum) {
+	if !strings.EqualFold(hex.EncodeToString(got[:]), ref.SchemaSHA256) {
 		c.add(Finding{Severity: SeverityError, Code: codeSchemaHash, Document: c.where(u), Entry: entryID,
-			Message: fmt.Sprintf("SHA-256 of its RFC 8785 form is %x; the signed entry says %s", got, sum)})
+			Message: fmt.Sprintf("SHA-256 of its RFC 8785 form is %x; the signed entry says %s", got, ref.SchemaSHA256)})
 	}
 }
 

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
 // Finding codes (see the package documentation).
@@ -31,6 +33,9 @@ const (
 	codeUnknownType          = "unknown-entry-type"
 	codeInvalidPayload       = "invalid-payload"
 	codeReplayMismatch       = "replay-mismatch"
+	codeDuplicatePayload     = "duplicate-payload"
+	codeFromVersion          = "from-version-mismatch"
+	codeTypeMismatch         = "type-mismatch"
 	codeDeprecationOfUnknown = "deprecation-of-unknown"
 	codeVanished             = "entry-vanished"
 	codeNoSnapshot           = "no-snapshot"
@@ -54,6 +59,7 @@ const (
 	codeEDPExpired           = "edp-expired"
 	codeEDPExpiring          = "edp-expiring"
 	codeEDPKey               = "edp-key"
+	codeDeadline             = "deadline"
 )
 
 // Paths of the documents on an origin: the agent-feed, AI Catalog, MCP,
@@ -89,9 +95,14 @@ type checker struct {
 	state   *stateFile // nil without Options.StatePath
 	rep     *Origin
 
-	docs     map[string]fetched // by URL
-	keys     []key              // usable keys, in document order
-	feed     *agentfeed.Feed    // nil when unread
+	docs map[string]fetched // by URL
+	// prefetched holds what prefetch read and get has not yet asked for,
+	// by URL.
+	prefetched map[string]reading
+	// late are the documents not read because the run's deadline passed.
+	late     []string
+	keys     []key           // usable keys, in document order
+	feed     *agentfeed.Feed // nil when unread
 	verified []agentfeed.Entry
 	replayed *agentfeed.State   // nil when the feed is unread
 	servers  map[string]*server // Server Cards by server name
@@ -116,6 +127,7 @@ func newChecker(ctx context.Context, src source, base *url.URL, opt Options, key
 		opt:             opt,
 		rep:             &Origin{URL: base.String(), DID: did, Findings: []Finding{}},
 		docs:            map[string]fetched{},
+		prefetched:      map[string]reading{},
 		servers:         map[string]*server{},
 	}
 }
@@ -133,6 +145,7 @@ func (c *checker) run() *Origin {
 	c.checkWellKnown()
 	c.checkCardsAgainstFeed()
 	c.checkArchive()
+	c.reportLate()
 	return c.rep
 }
 
@@ -181,7 +194,13 @@ func (c *checker) get(u *url.URL, k kind, need string) ([]byte, bool) {
 
 func (c *checker) fetch(u *url.URL, k kind, need string) ([]byte, bool) {
 	doc := c.where(u)
-	resp, err := c.src.get(c.ctx, u, "")
+	r, ok := c.prefetched[u.String()]
+	if ok {
+		delete(c.prefetched, u.String())
+	} else {
+		r = c.read(u)
+	}
+	resp, err := r.resp, r.err
 	if err != nil {
 		c.fetchFailed(doc, err)
 		return nil, false
@@ -197,12 +216,16 @@ func (c *checker) fetch(u *url.URL, k kind, need string) ([]byte, bool) {
 		return nil, false
 	}
 	if resp.header != nil {
-		c.checkHTTP(u, k, resp.header)
+		c.checkHTTP(u, k, r)
 	}
 	return resp.body, true
 }
 
 func (c *checker) fetchFailed(doc string, err error) {
+	if err == errDeadline {
+		c.late = append(c.late, doc)
+		return
+	}
 	code, msg := codeUnreachable, err.Error()
 	if fe, ok := err.(*fetchError); ok {
 		code = fe.code
@@ -217,4 +240,69 @@ func (c *checker) checkFormat(u *url.URL, k kind, body []byte) {
 	for _, p := range k.check(body, c.base.Hostname()) {
 		c.errorf(codeInvalidDocument, c.where(u), "%s: %s", k.name, p.Error())
 	}
+}
+
+// reading is a document as read: the response, and on a live origin the
+// answer to a request revalidating it with its ETag.
+type reading struct {
+	resp        *response
+	err         error
+	revalidated *response
+	revalidErr  error
+}
+
+// read reads a document, and revalidates it when it came with an ETag. A
+// request that failed because the run's deadline passed fails with
+// errDeadline.
+func (c *checker) read(u *url.URL) reading {
+	var r reading
+	r.resp, r.err = c.request(u, "")
+	if r.err != nil || r.resp.status != http.StatusOK || r.resp.header == nil {
+		return r
+	}
+	if etag := r.resp.header.Get("ETag"); etag != "" {
+		r.revalidated, r.revalidErr = c.request(u, etag)
+	}
+	return r
+}
+
+// request sends one request.
+func (c *checker) request(u *url.URL, ifNoneMatch string) (*response, error) {
+	resp, err := c.src.get(c.ctx, u, ifNoneMatch)
+	if err != nil && errors.Is(context.Cause(c.ctx), errDeadline) {
+		err = errDeadline
+	}
+	return resp, err
+}
+
+// prefetch reads the documents of this origin that get will ask for next,
+// MaxConcurrent at a time, so that slow ones are waited for together
+// rather than one after another.
+func (c *checker) prefetch(urls []*url.URL) {
+	var todo []*url.URL
+	for _, u := range urls {
+		key := u.String()
+		if _, done := c.docs[key]; done || !c.onOrigin(u) {
+			continue
+		}
+		if _, queued := c.prefetched[key]; !queued {
+			c.prefetched[key] = reading{}
+			todo = append(todo, u)
+		}
+	}
+	read := make([]reading, len(todo))
+	parallel.ForAtMost(MaxConcurrent, len(todo), func(i int) { read[i] = c.read(todo[i]) })
+	for i, u := range todo {
+		c.prefetched[u.String()] = read[i]
+	}
+}
+
+// reportLate names, in one finding, the documents the deadline left unread.
+func (c *checker) reportLate() {
+	if len(c.late) == 0 {
+		return
+	}
+	c.add(Finding{Severity: SeverityError, Code: codeDeadline,
+		Message: fmt.Sprintf("not read when the run's deadline (%s) passed: %s", c.opt.Deadline, strings.Join(c.late, ", ")),
+		Hint:    "allow the run more time with --deadline"})
 }

@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 )
 
 // writeSite writes a did.json for did and a feed of one entry under dir's
@@ -61,5 +63,15 @@ func TestDirectorySymlinkOut(t *testing.T) {
 	rep := run(t, Options{Target: dir, Base: "https://example.com"})
 	if got := codes(rep, SeverityError); !slices.Equal(got, []string{codeUnreachable}) {
 		t.Errorf("errors = %v, want unreachable:%s", got, dump(rep))
+	}
+}
+
+// A DIR whose feed is above --max-bytes names the cap, not only --base.
+func TestDirectoryFeedAboveCap(t *testing.T) {
+	dir := t.TempDir()
+	writeSite(t, dir, "did:web:example.com")
+	_, err := Verify(t.Context(), Options{Target: dir, MaxBytes: 10})
+	if err == nil || !strings.Contains(err.Error(), "larger than the 10-byte cap") || !strings.Contains(diag.Hint(err), "--max-bytes") {
+		t.Errorf("error %v (hint %q), want the 10-byte cap and --max-bytes named", err, diag.Hint(err))
 	}
 }

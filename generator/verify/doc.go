@@ -44,6 +44,14 @@
 //     An entry of an unknown type is skipped and reported as a warning, not
 //     a failure; a malformed payload, or an id repeated with other content,
 //     is a failure.
+//  6. Stricter than the contract, since a signature covers the payload and
+//     nothing else, so that anyone serving the feed can copy, reorder and
+//     relabel signed payloads: a payload whose keys are those of another
+//     type than its af:type (type-mismatch), a payload applied before under
+//     another id (duplicate-payload), and a schema-change whose from-version
+//     is not the endpoint's current version (from-version-mismatch) are
+//     failures, and the entry is not applied. An entry repeated whole (same
+//     id, same payload) is passed over, as the contract says.
 //
 // # State between runs
 //
@@ -56,13 +64,17 @@
 //	  "origins": {
 //	    "https://example.com/": {
 //	      "revoked": "feed-terminated",
-//	      "applied": {"urn:af:example.com:…": "{\"asserted-at\":…}"}
+//	      "applied": {"urn:af:example.com:…": "{\"asserted-at\":…}"},
+//	      "versions": {"com.example/weather#forecast": "2.0.0"}
 //	    }
 //	  }
 //	}
 //
 // A known id whose payload differs is a replay-mismatch (a failure; the
-// entry is not applied). A known id that is no longer in the feed is a
+// entry is not applied). A new id with a payload applied before under
+// another id is a duplicate-payload, and a new schema-change whose
+// from-version is not the version the applied entries left its endpoint at
+// is a from-version-mismatch (both failures; versions remembers those). A known id that is no longer in the feed is a
 // warning. A feed seen terminated or migrated revokes trust in its origin,
 // and a later run that finds it active again does not restore it: that
 // takes an operator's decision, Options.ResetTrust (or deleting the origin
@@ -111,9 +123,14 @@
 // its Server header) gets warnings instead of failures for content type,
 // CORS and revalidation.
 //
-// Every request has a timeout, every document a size cap (DefaultMaxBytes),
-// and at most MaxRedirects redirects are followed; a redirect must stay on
-// https, or on this machine when it started there.
+// Every request has a timeout (DefaultTimeout), every document a size cap
+// (DefaultMaxBytes), and at most MaxRedirects redirects are followed; a
+// redirect must stay on https, or on this machine when it started there.
+// The documents a listing points to (the catalog's cards, the AI Card
+// discovery document's, the archived schemas) are read MaxConcurrent at a
+// time, and the whole run has a deadline (DefaultDeadline): what it leaves
+// unread is named in one deadline finding, and a DIR is read only through
+// regular files (a named pipe or a device is refused, never opened).
 //
 // # Findings
 //
@@ -137,6 +154,9 @@
 //	unknown-entry-type      an entry of a type v0 does not define (warning)
 //	invalid-payload         a verified entry's payload is malformed
 //	replay-mismatch         a known id with another payload
+//	type-mismatch           a payload whose keys are another type's than its af:type
+//	duplicate-payload       a payload applied before under another id
+//	from-version-mismatch   a schema-change not from the endpoint's current version
 //	deprecation-of-unknown  a deprecation of an endpoint never announced (warning)
 //	entry-vanished          an id applied on an earlier run is gone (warning)
 //	no-snapshot             no snapshot (warning)
@@ -155,7 +175,8 @@
 //	too-large               a document above the size cap
 //	too-many-redirects      more than MaxRedirects redirects
 //	insecure-url            an http URL off this machine, or a redirect to it
-//	unreachable             a network error or timeout
+//	unreachable             a network error or timeout, or not a regular file
+//	deadline                documents left unread when the run's deadline passed
 //	edp-attestation         an EDP attestation that fails a check
 //	edp-expired             an EDP attestation that has expired
 //	edp-expiring            one that expires within 30 days (warning)

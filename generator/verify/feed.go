@@ -113,33 +113,30 @@ func (c *checker) verifyEntries() {
 	c.rep.Verified = len(c.verified)
 }
 
-// replay replays the verified entries, holding them against the payloads
-// applied on earlier runs, and records what it applied while trusted.
+// replay replays the verified entries one at a time, holding each against
+// the payloads applied on earlier runs and the rules of a strict reader
+// (see strictReader), and records what it applied while trusted.
 func (c *checker) replay(trusted bool) {
 	if c.feed == nil {
 		return
 	}
 	doc := c.where(c.feedURL)
 	origin := c.state.origin(c.rep.URL)
+	strict := newStrictReader(origin)
+	st := agentfeed.NewState()
 	var kept []agentfeed.Entry
 	for _, e := range c.verified {
-		// Replay stops at the first malformed payload; trying each entry
-		// alone first reports every one and lets the rest be applied.
-		if _, err := agentfeed.Replay([]agentfeed.Entry{e}); err != nil {
-			c.add(Finding{Severity: SeverityError, Code: codeInvalidPayload, Document: doc, Entry: e.ID, Message: replayMessage(err)})
+		if code, msg := strict.refuse(st, e); code != "" {
+			c.add(Finding{Severity: SeverityError, Code: code, Document: doc, Entry: e.ID, Message: msg})
 			continue
 		}
-		if prev, seen := origin.Applied[e.ID]; seen && prev != string(e.Content) {
-			c.add(Finding{Severity: SeverityError, Code: codeReplayMismatch, Document: doc, Entry: e.ID,
-				Message: "its payload differs from the one applied on an earlier run; not applied"})
+		skipped := len(st.Skipped)
+		if err := st.Apply(len(kept), e); err != nil {
+			c.add(Finding{Severity: SeverityError, Code: codeInvalidPayload, Document: doc, Entry: e.ID, Message: err.Error()})
 			continue
 		}
+		strict.kept(e, len(st.Skipped) > skipped)
 		kept = append(kept, e)
-	}
-	st, err := agentfeed.Replay(kept)
-	if err != nil {
-		c.errorf(codeInvalidPayload, doc, "%v", err)
-		return
 	}
 	c.replayed = st
 	passed := c.reportSkipped(doc, kept, st.Skipped)
@@ -149,6 +146,7 @@ func (c *checker) replay(trusted bool) {
 				origin.Applied[e.ID] = string(e.Content)
 			}
 		}
+		origin.Versions = strict.versions
 	}
 	c.reportVanished(doc, origin)
 }
@@ -188,14 +186,4 @@ func (c *checker) reportVanished(doc string, origin *originState) {
 		c.add(Finding{Severity: SeverityWarning, Code: codeVanished, Document: doc, Entry: id,
 			Message: "applied on an earlier run, and no longer in the feed"})
 	}
-}
-
-// replayMessage drops the entry reference Replay puts first: the finding
-// names the entry.
-func replayMessage(err error) string {
-	msg := err.Error()
-	if _, rest, ok := strings.Cut(msg, "): "); ok && strings.HasPrefix(msg, "entry ") {
-		return rest
-	}
-	return msg
 }

@@ -24,7 +24,16 @@ const (
 	DefaultTimeout = 30 * time.Second
 	// MaxRedirects is how many redirects a request may follow.
 	MaxRedirects = 3
+	// DefaultDeadline bounds a whole run: with MaxConcurrent requests at a
+	// time, it is four rounds of requests that each take DefaultTimeout.
+	DefaultDeadline = 2 * time.Minute
+	// MaxConcurrent is how many documents are read at a time.
+	MaxConcurrent = 4
 )
+
+// errDeadline is the cause of the run's context when Options.Deadline
+// passes.
+var errDeadline = errors.New("the run's deadline passed")
 
 // response is a document as a source returned it.
 type response struct {
@@ -52,6 +61,20 @@ func tooLarge(max int64) error {
 	return &fetchError{codeTooLarge, fmt.Sprintf("larger than the %d-byte cap", max)}
 }
 
+// notRegular refuses a file that is not a regular one, saying what it is.
+func notRegular(mode fs.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a regular file"
+	case mode&fs.ModeDevice != 0:
+		what = "a device, not a regular file"
+	case mode&fs.ModeSocket != 0:
+		what = "a socket, not a regular file"
+	}
+	return &fetchError{codeUnreachable, what + "; not read"}
+}
+
 // checkScheme requires https, or http to this machine (a local preview).
 func checkScheme(u *url.URL) error {
 	switch {
@@ -59,7 +82,7 @@ func checkScheme(u *url.URL) error {
 		return &fetchError{codeInsecureURL, fmt.Sprintf("%s is not an absolute URL", u)}
 	case u.Scheme == "https":
 		return nil
-	case u.Scheme == "http" && site.IsLoopback(u.Hostname()):
+	case u.Scheme == "http" && site.IsThisMachine(u.Hostname()):
 		return nil
 	}
 	return &fetchError{codeInsecureURL, fmt.Sprintf("%s: https is required (http only for localhost and loopback addresses)", u)}
@@ -83,20 +106,30 @@ func (s *dirSource) file(rel string) (*response, error) {
 	if rel == "" {
 		return &response{status: http.StatusNotFound}, nil
 	}
-	f, err := s.root.Open(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &response{status: http.StatusNotFound}, nil
-	}
-	if err != nil {
-		return nil, &fetchError{codeUnreachable, err.Error()}
-	}
-	defer f.Close()
-	info, err := f.Stat()
+	// Opening a named pipe waits for a writer, and a device may never end:
+	// only a regular file is opened, and only one is read.
+	info, err := s.root.Stat(rel)
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &response{status: http.StatusNotFound}, nil
 	case err != nil:
 		return nil, &fetchError{codeUnreachable, err.Error()}
 	case info.IsDir():
 		return &response{status: http.StatusNotFound}, nil
+	case !info.Mode().IsRegular():
+		return nil, notRegular(info.Mode())
+	}
+	f, err := s.root.Open(rel)
+	if err != nil {
+		return nil, &fetchError{codeUnreachable, err.Error()}
+	}
+	defer f.Close()
+	info, err = f.Stat()
+	switch {
+	case err != nil:
+		return nil, &fetchError{codeUnreachable, err.Error()}
+	case !info.Mode().IsRegular():
+		return nil, notRegular(info.Mode())
 	case info.Size() > s.max:
 		return nil, tooLarge(s.max)
 	}
@@ -133,7 +166,7 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	if err := checkScheme(req.URL); err != nil {
 		return err
 	}
-	if site.IsLoopback(req.URL.Hostname()) && !site.IsLoopback(via[0].URL.Hostname()) {
+	if site.IsThisMachine(req.URL.Hostname()) && !site.IsThisMachine(via[0].URL.Hostname()) {
 		return &fetchError{codeInsecureURL, fmt.Sprintf("redirect from %s to this machine (%s)", via[0].URL.Host, req.URL)}
 	}
 	return nil

@@ -54,6 +54,8 @@ type origin struct {
 	style hostStyle
 	mu    sync.Mutex
 	files map[string]*served
+	// waiting is how many requests hang now; mostWaiting the most at once.
+	waiting, mostWaiting int
 }
 
 func newOrigin(t *testing.T, style hostStyle) *origin {
@@ -128,7 +130,7 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f.hang {
-		<-r.Context().Done()
+		o.wait(r)
 		return
 	}
 	h := w.Header()
@@ -166,6 +168,25 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(f.body)
 }
 
+// wait hangs until the client gives up, counting the requests that hang.
+func (o *origin) wait(r *http.Request) {
+	o.mu.Lock()
+	o.waiting++
+	o.mostWaiting = max(o.mostWaiting, o.waiting)
+	o.mu.Unlock()
+	<-r.Context().Done()
+	o.mu.Lock()
+	o.waiting--
+	o.mu.Unlock()
+}
+
+// mostAtOnce is the most requests that hung at once.
+func (o *origin) mostAtOnce() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.mostWaiting
+}
+
 // testKey is a fixed Ed25519 key (not a secret): the seed is n repeated.
 func testKey(n byte) ed25519.PrivateKey {
 	return ed25519.NewKeyFromSeed(bytes.Repeat([]byte{n}, ed25519.SeedSize))
@@ -201,6 +222,20 @@ func announce(t *testing.T, s agentfeed.Signer, id, endpointID, version string) 
 		EndpointID: endpointID, Endpoint: "https://api.example.com/" + endpointID, Protocol: "rest",
 		Version: version, AssertedAt: "2026-04-27T12:00:00Z",
 	})
+}
+
+func change(t *testing.T, s agentfeed.Signer, id, endpointID, from, to string) agentfeed.Entry {
+	t.Helper()
+	return entry(t, s, id, agentfeed.TypeSchemaChange, agentfeed.SchemaChange{
+		EndpointID: endpointID, FromVersion: from, ToVersion: to, EffectiveAt: "2026-04-28T12:00:00Z",
+	})
+}
+
+// relabel is a signed entry served under another id and af:type, which no
+// signature covers.
+func relabel(e agentfeed.Entry, id, typ string) agentfeed.Entry {
+	e.ID, e.Type = id, typ
+	return e
 }
 
 func entry(t *testing.T, s agentfeed.Signer, id, typ string, payload any) agentfeed.Entry {

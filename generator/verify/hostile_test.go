@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"net/http"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -181,6 +183,62 @@ func hostileCases() []hostileCase {
 					announce(t, o.signer(), "urn:af:test:1", "orders-api", "2.0"),
 				)
 			}},
+		{name: "a signed payload copied under a new id, rolling 2.0 back to 1.1", errors: []string{codeDuplicatePayload},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(append(orders20(t, o), relabel(orders20(t, o)[1], "urn:af:test:4", agentfeed.TypeSchemaChange))...)
+			},
+			check: onlyEntry(codeDuplicatePayload, "urn:af:test:4", "entry urn:af:test:2")},
+		{name: "schema changes swapped", errors: []string{codeFromVersion},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				e := orders20(t, o)
+				o.minimal(e[0], e[2], e[1])
+			},
+			check: onlyEntry(codeFromVersion, "urn:af:test:3", "from-version is 1.1, but orders-api is at version 1.0")},
+		{name: "a schema change from a version the endpoint is not at", errors: []string{codeFromVersion},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"), change(t, o.signer(), "urn:af:test:2", "orders-api", "1.5", "2.0"))
+			},
+			check: onlyEntry(codeFromVersion, "urn:af:test:2", "from-version is 1.5")},
+		{name: "a schema change relabelled as an unknown type, to be skipped", errors: []string{codeTypeMismatch},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				e := orders20(t, o)
+				o.minimal(e[0], e[1], relabel(e[2], e[2].ID, "x-note"))
+			},
+			check: onlyEntry(codeTypeMismatch, "urn:af:test:3", "af:type is x-note, but its signed payload is of type schema-change")},
+		{name: "an announcement relabelled as a deprecation", errors: []string{codeTypeMismatch},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				e := orders20(t, o)
+				o.minimal(e[0], relabel(e[0], "urn:af:test:9", agentfeed.TypeDeprecation))
+			},
+			check: onlyEntry(codeTypeMismatch, "urn:af:test:9", "signed payload is of type endpoint-announcement")},
+		{name: "across --state runs: a payload applied before, back under a new id", errors: []string{codeDuplicatePayload},
+			warnings: []string{codeVanished},
+			setup: func(t *testing.T, o *origin, opt *Options) {
+				e := orders20(t, o)
+				ranBefore(t, o, opt, e...)
+				o.minimal(e[0], relabel(e[1], "urn:af:test:4", agentfeed.TypeSchemaChange))
+			},
+			check: onlyEntry(codeDuplicatePayload, "urn:af:test:4", "entry urn:af:test:2, applied on an earlier run")},
+		{name: "across --state runs: a schema change from a version an earlier run moved past", errors: []string{codeFromVersion},
+			warnings: []string{codeVanished},
+			setup: func(t *testing.T, o *origin, opt *Options) {
+				e := orders20(t, o)
+				ranBefore(t, o, opt, e...)
+				// History rewritten: the feed now starts later, from 1.1.
+				o.minimal(change(t, o.signer(), "urn:af:test:5", "orders-api", "1.1", "1.2"))
+			},
+			check: onlyEntry(codeFromVersion, "urn:af:test:5", "an earlier run left orders-api at version 2.0")},
+		{name: "across --state runs: new entries that follow on pass", warnings: []string{codeNoSnapshot},
+			setup: func(t *testing.T, o *origin, opt *Options) {
+				e := orders20(t, o)
+				ranBefore(t, o, opt, e[:2]...)
+				o.minimal(e...)
+			}},
+		{name: "the same entry twice is passed over", warnings: []string{codeNoSnapshot},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				e := orders20(t, o)
+				o.minimal(e[0], e[1], e[1], e[2])
+			}},
 		{name: "a malformed payload among good ones", errors: []string{codeInvalidPayload},
 			setup: func(t *testing.T, o *origin, _ *Options) {
 				o.minimal(
@@ -297,6 +355,38 @@ func hostileCases() []hostileCase {
 	}
 }
 
+// orders20 is orders-api announced at 1.0, then changed to 1.1 and to 2.0,
+// as urn:af:test:1 to 3.
+func orders20(t *testing.T, o *origin) []agentfeed.Entry {
+	return []agentfeed.Entry{
+		announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"),
+		change(t, o.signer(), "urn:af:test:2", "orders-api", "1.0", "1.1"),
+		change(t, o.signer(), "urn:af:test:3", "orders-api", "1.1", "2.0"),
+	}
+}
+
+// ranBefore gives opt a new state file and runs it once over a feed of
+// entries, which must pass.
+func ranBefore(t *testing.T, o *origin, opt *Options, entries ...agentfeed.Entry) {
+	t.Helper()
+	opt.StatePath = statePath(t)
+	o.minimal(entries...)
+	if rep := run(t, *opt); !rep.OK {
+		t.Fatalf("first run:%s", dump(rep))
+	}
+}
+
+// onlyEntry checks that the findings of a code are one, about the entry,
+// with a message containing msg.
+func onlyEntry(code, entry, msg string) func(t *testing.T, rep *Report) {
+	return func(t *testing.T, rep *Report) {
+		f := findings(rep, code)
+		if len(f) != 1 || f[0].Entry != entry || !strings.Contains(f[0].Message, msg) {
+			t.Errorf("%s findings = %+v, want one about %s saying %q", code, f, entry, msg)
+		}
+	}
+}
+
 // replace replaces old, which must occur, in data.
 func replace(t *testing.T, data []byte, old, new string) []byte {
 	t.Helper()
@@ -336,4 +426,28 @@ func TestInsecureTargets(t *testing.T) {
 			t.Errorf("%s: %v", target, err)
 		}
 	}
+}
+
+// A redirect from another host to this machine is refused however the name
+// is written.
+func TestRedirectToThisMachine(t *testing.T) {
+	from := &http.Request{URL: mustURL(t, "https://example.com/.well-known/did.json")}
+	for _, to := range []string{"https://localhost/x", "https://LOCALHOST/x", "https://Preview.LocalHost/x", "https://127.0.0.1/x", "http://LOCALHOST/x"} {
+		err := checkRedirect(&http.Request{URL: mustURL(t, to)}, []*http.Request{from})
+		if fe, ok := err.(*fetchError); !ok || fe.code != codeInsecureURL {
+			t.Errorf("redirect to %s: %v, want insecure-url", to, err)
+		}
+	}
+	if err := checkRedirect(&http.Request{URL: mustURL(t, "https://www.example.com/x")}, []*http.Request{from}); err != nil {
+		t.Errorf("redirect to another https host: %v", err)
+	}
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }

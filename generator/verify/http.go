@@ -70,7 +70,8 @@ const limitedHint = "GitHub Pages cannot set response headers; this is expected 
 
 // checkHTTP checks what a live origin sends with a document besides its
 // body: content type, CORS, and revalidation with its ETag.
-func (c *checker) checkHTTP(u *url.URL, k kind, h http.Header) {
+func (c *checker) checkHTTP(u *url.URL, k kind, r reading) {
+	h := r.resp.header
 	sev, hint := SeverityError, ""
 	if headerLimited(h) {
 		sev, hint = SeverityWarning, limitedHint
@@ -97,8 +98,10 @@ func (c *checker) checkHTTP(u *url.URL, k kind, h http.Header) {
 		}
 		return
 	}
-	resp, err := c.src.get(c.ctx, u, etag)
+	resp, err := r.revalidated, r.revalidErr
 	switch {
+	case err == errDeadline:
+		c.late = append(c.late, doc+" (revalidation)")
 	case err != nil:
 		problem(codeETag, fmt.Sprintf("revalidating with If-None-Match: %v", err))
 	case resp.status != http.StatusNotModified:

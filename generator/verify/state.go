@@ -28,6 +28,9 @@ type originState struct {
 	Revoked string `json:"revoked,omitempty"`
 	// Applied maps the id of every entry applied so far to its payload text.
 	Applied map[string]string `json:"applied"`
+	// Versions maps each endpoint id to its version after the entries
+	// applied so far.
+	Versions map[string]string `json:"versions,omitempty"`
 }
 
 // loadState reads the state file; a file that does not exist yet is an

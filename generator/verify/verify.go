@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -48,6 +49,8 @@ type Options struct {
 	ProviderKeys map[string]string
 	// Now is the time attestations' expiry is judged at; nil means time.Now.
 	Now func() time.Time
+	// Deadline bounds the whole run; 0 means DefaultDeadline.
+	Deadline time.Duration
 }
 
 // Severity says whether a finding fails the run.
@@ -130,8 +133,8 @@ func (o Options) parse() (target, error) {
 	if o.DID != "" && !strings.HasPrefix(o.DID, "did:") {
 		return target{}, diag.Errorf("", 0, "--did %q is not a DID", o.DID).WithHint("write it like did:web:example.com")
 	}
-	if o.MaxBytes < 0 || o.Timeout < 0 {
-		return target{}, diag.Errorf("", 0, "the size cap and the timeout must not be negative")
+	if o.MaxBytes < 0 || o.Timeout < 0 || o.Deadline < 0 {
+		return target{}, diag.Errorf("", 0, "the size cap, the timeout and the deadline must not be negative")
 	}
 	if err := parseProviderKeys(o.ProviderKeys); err != nil {
 		return target{}, diag.Errorf("", 0, "%v", err)
@@ -192,6 +195,11 @@ func Verify(ctx context.Context, opt Options) (*Report, error) {
 	if opt.Timeout == 0 {
 		opt.Timeout = DefaultTimeout
 	}
+	if opt.Deadline == 0 {
+		opt.Deadline = DefaultDeadline
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, opt.Deadline, errDeadline)
+	defer cancel()
 	st, err := loadState(opt.StatePath)
 	if err != nil {
 		return nil, err
@@ -275,8 +283,16 @@ func openDir(t target, max int64) (*dirSource, error) {
 // link of its feed.
 func (s *dirSource) baseFromFeed(dir string) (*url.URL, error) {
 	resp, err := s.file(strings.TrimPrefix(pathFeed, "/"))
-	if err != nil || resp.status != http.StatusOK {
-		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL", dir, pathFeed).
+	var fe *fetchError
+	switch {
+	case errors.As(err, &fe) && fe.code == codeTooLarge:
+		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: %s", dir, pathFeed, fe.msg).
+			WithHint("raise the cap with --max-bytes, or pass --base with the URL the directory is published at")
+	case err != nil:
+		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: %v", dir, pathFeed, err).
+			WithHint("pass --base with the URL the directory is published at")
+	case resp.status != http.StatusOK:
+		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: there is no such file", dir, pathFeed).
 			WithHint("pass --base with the URL the directory is published at")
 	}
 	feed, err := agentfeed.Decode(resp.body)

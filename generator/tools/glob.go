@@ -3,11 +3,13 @@ package tools
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // Match reports whether the slash-separated path name matches pattern.
@@ -96,12 +98,16 @@ func Load(root, pattern string, display func(rel string) string) ([]Tool, error)
 	if err != nil {
 		return nil, err
 	}
+	repo, err := inputfile.RepoRoot(root)
+	if err != nil {
+		return nil, err
+	}
 	var ts []Tool
 	var problems []error
 	for _, rel := range files {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		data, err := inputfile.ReadFile(repo, filepath.Join(root, filepath.FromSlash(rel)), inputfile.MaxSize)
 		if err != nil {
-			problems = append(problems, err)
+			problems = append(problems, diag.Errorf(display(rel), 0, "%v", diag.Cause(err)))
 			continue
 		}
 		t, err := Parse(display(rel), data)

@@ -13,8 +13,9 @@
 // Every pattern is at least minLen bytes long, so each occurrence covers a
 // whole window of 8 bytes starting at a multiple of step (step = minLen-7).
 // The scan looks up only those windows in a table of every 8-byte window
-// of every pattern, and compares a whole pattern only where a window
-// matches: about one table probe per step bytes of output, whatever the
+// of every pattern (behind a bitmap of their hashes, which rules out almost
+// every window without a map lookup), and compares a whole pattern only
+// where a window matches: one probe per step bytes of output, whatever the
 // number of patterns.
 package keyscan
 
@@ -33,6 +34,7 @@ const window = 8
 type Scanner struct {
 	patterns []pattern
 	windows  map[uint64][]hit
+	maybe    [1 << 16 / 64]uint64 // bit hash(w) is set for every window w in windows
 	step     int
 }
 
@@ -78,6 +80,8 @@ func (s *Scanner) add(encoding string, b []byte) {
 	for off := 0; off+window <= len(b); off++ {
 		w := binary.LittleEndian.Uint64(b[off:])
 		s.windows[w] = append(s.windows[w], hit{i, off})
+		h := hash(w)
+		s.maybe[h/64] |= 1 << (h % 64)
 	}
 }
 
@@ -85,11 +89,11 @@ func (s *Scanner) add(encoding string, b []byte) {
 // whether there is one.
 func (s *Scanner) Find(data []byte) (encoding string, found bool) {
 	for i := 0; i+window <= len(data); i += s.step {
-		hits, ok := s.windows[binary.LittleEndian.Uint64(data[i:])]
-		if !ok {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if h := hash(w); s.maybe[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
-		for _, h := range hits {
+		for _, h := range s.windows[w] {
 			p := s.patterns[h.pattern].bytes
 			start := i - h.offset
 			if start >= 0 && start+len(p) <= len(data) && bytes.Equal(data[start:start+len(p)], p) {
@@ -99,3 +103,6 @@ func (s *Scanner) Find(data []byte) (encoding string, found bool) {
 	}
 	return "", false
 }
+
+// hash maps a window to 16 bits (Fibonacci hashing).
+func hash(w uint64) uint64 { return w * 0x9e3779b97f4a7c15 >> 48 }

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/didweb"
 )
 
 // Hostile input: what anyone who can commit to the repository (or a server,
@@ -31,6 +34,21 @@ func TestHostileInput(t *testing.T) {
 			`^site\.toml:\d+: cannot read import content/servers/alerts/server\.json: is a symlink to /etc/passwd, outside the repository$`},
 		{"asset directory symlinked out of the repository", symlink("/etc", "templates/assets/etc"), nil,
 			`^templates/assets/etc: is a symlink to /etc, outside the repository$`},
+		{"tool file symlinked to the key file", edits(writeFile("signing.key", testKey), symlink("../../../../signing.key", "content/servers/forecast/tools/k.json")),
+			[]string{"--key-file", "signing.key"},
+			`^content/servers/forecast/tools/k\.json: is a symlink, not a regular file: a tool file's history is read from git, which keeps a symlink, not what it points to$`},
+		{"tool file is a FIFO", fifo("content/servers/forecast/tools/pipe.json"), nil,
+			`^content/servers/forecast/tools/pipe\.json: is a FIFO, not a regular file`},
+		{"page quoting the key as PEM", func(t *testing.T, dir string) {
+			key, err := didweb.ParsePrivateKey([]byte(testKey))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile("content/pages/notes.md", "# Notes\n\n"+string(didweb.MarshalPEM(key)))(t, dir)
+		}, nil,
+			`^the signing key \(base64\) would be published in /notes/index\.html$`},
+		{"asset quoting the key in hex", edits(mkdir("templates/assets"), writeFile("templates/assets/notes.txt", "seed: "+strings.Repeat("42", 32))), nil,
+			`^the signing key \(hex\) would be published in /assets/notes\.txt$`},
 		{"asset symlinked to /dev/zero", symlink("/dev/zero", "templates/assets/zero.txt"), nil,
 			`^templates/assets/zero\.txt: is a symlink to /dev/zero, outside the repository$`},
 		{"page symlinked to /dev/zero", symlink("/dev/zero", "content/pages/zero.md"), nil,

@@ -67,7 +67,7 @@ func Resolve(root, name string) (string, fs.FileInfo, error) {
 		return refuse(diag.Cause(err))
 	}
 	if !info.Mode().IsRegular() {
-		return refuse(fmt.Errorf("is %s, not a regular file", kind(info.Mode())))
+		return refuse(fmt.Errorf("is %s, not a regular file", Kind(info.Mode())))
 	}
 	return real, info, nil
 }
@@ -128,10 +128,13 @@ func outside(name, real string) error {
 	return fmt.Errorf("leads through a symlinked directory to %s, outside the repository", real)
 }
 
-func kind(m fs.FileMode) string {
+// Kind names what a file of mode m is, for messages: "a FIFO", "a symlink".
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
 	case m&fs.ModeNamedPipe != 0:
 		return "a FIFO"
 	case m&fs.ModeSocket != 0:

@@ -54,6 +54,9 @@ func Resolve(root, name string) (string, fs.FileInfo, error) {
 	}
 	real, err := filepath.EvalSymlinks(name)
 	if err != nil {
+		if _, statErr := os.Stat(name); statErr != nil {
+			err = statErr // says "too many levels of symbolic links" for a cycle
+		}
 		return refuse(diag.Cause(err))
 	}
 	if real, err = filepath.Abs(real); err != nil {

@@ -66,6 +66,7 @@ func TestReadFile(t *testing.T) {
 		{"device", link("/dev/zero", "zero"), "", "is a symlink to /dev/zero, outside the repository"},
 		{"FIFO", fifo, "", "is a FIFO, not a regular file"},
 		{"directory", filepath.Join(root, "sub"), "", "is a directory, not a regular file"},
+		{"cycle of symlinks", link("cycle", "cycle"), "", "too many levels of symbolic links"},
 		{"over the cap", filepath.Join(root, "sub", "b.txt"), "", "is larger than the limit of 1 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

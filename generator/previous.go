@@ -83,7 +83,8 @@ var errNoPreviousFeed = errors.New("no previous feed")
 
 func readPrevious(src string) ([]byte, error) {
 	if !strings.HasPrefix(src, "https://") && !strings.HasPrefix(src, "http://") {
-		return inputfile.ReadFile("", src, maxPreviousFeed)
+		data, err := inputfile.ReadFile("", src, maxPreviousFeed)
+		return data, diag.Cause(err) // the message names src already
 	}
 	if err := checkFetchURL(src); err != nil {
 		return nil, err

@@ -93,7 +93,7 @@ func read(root, name string, max int64) ([]byte, fs.FileInfo, error) {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: diag.Cause(err)}
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("changed while being read")}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))

@@ -1,6 +1,15 @@
 package main
 
-import "testing"
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+)
 
 // Hostile input: what anyone who can commit to the repository (or a server,
 // through sync) can put there. Each case is a build that must fail with one
@@ -10,6 +19,58 @@ func TestHostileInput(t *testing.T) {
 	for _, tc := range []badCase{
 		// The signing key and the file system: symlinks, devices, FIFOs, key
 		// files in published or output directories.
+		{"asset symlinked to the key file", edits(writeFile("signing.key", testKey), symlink("../../signing.key", "templates/assets/k.txt")),
+			[]string{"--key-file", "signing.key"},
+			`^the signing key \(base64(url)?\) would be published in /assets/k\.txt$`},
+		{"asset symlinked to the environment", edits(symlink("/proc/self/environ", "templates/assets/env.txt"), setenv("CI", "true")),
+			[]string{"--strict"},
+			`^templates/assets/env\.txt: is a symlink to /proc/self/environ, outside the repository$`},
+		{"page symlinked to the key file", edits(writeFile("signing.key", testKey), symlink("../../signing.key", "content/pages/key.md")),
+			[]string{"--key-file", "signing.key"},
+			`^the signing key \(base64(url)?\) would be published in /key/index\.html$`},
+		{"page symlinked out of the repository", symlink("/etc/passwd", "content/pages/passwd.md"), nil,
+			`^content/pages/passwd\.md: is a symlink to /etc/passwd, outside the repository$`},
+		{"import symlinked out of the repository", edits(remove("content/servers/alerts/server.json"), symlink("/etc/passwd", "content/servers/alerts/server.json")), nil,
+			`^site\.toml:\d+: cannot read import content/servers/alerts/server\.json: is a symlink to /etc/passwd, outside the repository$`},
+		{"asset directory symlinked out of the repository", symlink("/etc", "templates/assets/etc"), nil,
+			`^templates/assets/etc: is a symlink to /etc, outside the repository$`},
+		{"tool file symlinked to the key file", edits(writeFile("signing.key", testKey), symlink("../../../../signing.key", "content/servers/forecast/tools/k.json")),
+			[]string{"--key-file", "signing.key"},
+			`^content/servers/forecast/tools/k\.json: is a symlink, not a regular file: a tool file's history is read from git, which keeps a symlink, not what it points to$`},
+		{"tool file is a FIFO", fifo("content/servers/forecast/tools/pipe.json"), nil,
+			`^content/servers/forecast/tools/pipe\.json: is a FIFO, not a regular file`},
+		{"page quoting the key as PEM", func(t *testing.T, dir string) {
+			key, err := didweb.ParsePrivateKey([]byte(testKey))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile("content/pages/notes.md", "# Notes\n\n"+string(didweb.MarshalPEM(key)))(t, dir)
+		}, nil,
+			`^the signing key \(base64\) would be published in /notes/index\.html$`},
+		{"asset quoting the key in hex", edits(mkdir("templates/assets"), writeFile("templates/assets/notes.txt", "seed: "+strings.Repeat("42", 32))), nil,
+			`^the signing key \(hex\) would be published in /assets/notes\.txt$`},
+		{"asset symlinked to /dev/zero", symlink("/dev/zero", "templates/assets/zero.txt"), nil,
+			`^templates/assets/zero\.txt: is a symlink to /dev/zero, outside the repository$`},
+		{"page symlinked to /dev/zero", symlink("/dev/zero", "content/pages/zero.md"), nil,
+			`^content/pages/zero\.md: is a symlink to /dev/zero, outside the repository$`},
+		{"asset is a FIFO", fifo("templates/assets/pipe.txt"), nil,
+			`^templates/assets/pipe\.txt: is a FIFO, not a regular file$`},
+		{"page is a FIFO", fifo("content/pages/pipe.md"), nil,
+			`^content/pages/pipe\.md: is a FIFO, not a regular file$`},
+		{"key file is a FIFO", fifo("key.fifo"), []string{"--key-file", "key.fifo"},
+			`^key\.fifo: cannot read the signing key: is a FIFO, not a regular file$`},
+		{"site definition is a FIFO", fifo("pipe.toml"), []string{"--config", "pipe.toml"},
+			`^pipe\.toml: cannot read the site definition: is a FIFO, not a regular file$`},
+		{"previous feed is a FIFO", fifo("feed.fifo"), []string{"--previous", "feed.fifo"},
+			`^--previous feed\.fifo: is a FIFO, not a regular file$`},
+		{"key file is a directory", mkdir("keys"), []string{"--key-file", "keys"},
+			`^keys: cannot read the signing key: is a directory, not a regular file$`},
+		{"key file symlinked to a tracked key", edits(trackedKey, symlink("tracked.key", "link.key")), []string{"--key-file", "link.key"},
+			`^link\.key: the signing key is tracked by git, so it is not private$`},
+		{"key file in published assets", edits(mkdir("templates/assets"), writeFile("templates/assets/site.key", testKey)), []string{"--key-file", "templates/assets/site.key"},
+			`^templates/assets/site\.key: the signing key is inside templates, whose files are published$`},
+		{"key file in the output directory", keyInOutput("out"), []string{"--key-file", "out/signing.key", "--out", "out"},
+			`^out/signing\.key: the signing key is inside the output directory out, which a build replaces$`},
 
 		// Output paths: symlinked parents, the output directory as an input.
 
@@ -32,5 +93,55 @@ func TestHostileInput(t *testing.T) {
 			`^site\.toml:36: server com\.example\.weather/forecast: remote https://weather\.example\.com/mcp/forecast/server-card\.json: its card cannot be published at /mcp/forecast/server-card\.json/server-card: `},
 	} {
 		t.Run(tc.name, tc.run)
+	}
+}
+
+func symlink(target, name string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		mkdir(filepath.Dir(name))(t, dir)
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func fifo(name string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		mkdir(filepath.Dir(name))(t, dir)
+		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func mkdir(name string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func remove(name string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func setenv(name, value string) func(*testing.T, string) {
+	return func(t *testing.T, _ string) { t.Setenv(name, value) }
+}
+
+// keyInOutput builds the site into out, then puts a new key file there.
+func keyInOutput(out string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		var stderr bytes.Buffer
+		for _, args := range [][]string{{"build", "--out", out}, {"keygen", "-o", filepath.Join(out, "signing.key")}} {
+			if code := run(args, new(bytes.Buffer), &stderr); code != 0 {
+				t.Fatalf("%v: %s", args, stderr.String())
+			}
+		}
 	}
 }

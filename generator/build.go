@@ -118,6 +118,9 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r := &Result{Bundle: bundle.New(), Config: cfg, Key: key}
+	if key.Warning != "" {
+		r.Warnings = append(r.Warnings, key.Warning)
+	}
 	r.Stages.Read = time.Since(start)
 	if r.Timeline, err = r.readHistory(opt, strict); err != nil {
 		return nil, err
@@ -154,6 +157,9 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r.Warnings = append(r.Warnings, warnings...)
+	if err := r.scanForKey(); err != nil {
+		return nil, err
+	}
 	r.Stages.Render = time.Since(start)
 	r.count(servers)
 	return r, nil
@@ -164,7 +170,7 @@ func loadKey(opt Options, cfg *site.Config, strict bool, getenv func(string) str
 	if opt.Key != nil {
 		return *opt.Key, nil
 	}
-	return didweb.LoadSigningKey(didweb.KeySources{
+	key, err := didweb.LoadSigningKey(didweb.KeySources{
 		FlagFile:   opt.KeyFile,
 		EnvName:    cfg.Signing.KeyEnv,
 		EnvValue:   getenv(cfg.Signing.KeyEnv),
@@ -172,6 +178,10 @@ func loadKey(opt Options, cfg *site.Config, strict bool, getenv func(string) str
 		SiteDir:    cfg.Dir,
 		Strict:     strict,
 	})
+	if err != nil {
+		return key, err
+	}
+	return key, refuseKeyPublished(key, cfg)
 }
 
 // loadServers checks imported registry documents and reads every server's
@@ -209,6 +219,10 @@ func loadServers(cfg *site.Config) ([]Server, error) {
 func (r *Result) Write(dir string, force bool) error {
 	start := time.Now()
 	defer func() { r.Stages.Write = time.Since(start) }()
+	if keyInside(r.Key, dir) {
+		return diag.Errorf(r.Key.File, 0, "the signing key is inside the output directory %s, which a build replaces", dir).
+			WithHint("keep the key outside the output, e.g. create one with: wellknown keygen -o signing.key")
+	}
 	return r.Bundle.WriteDir(dir, bundle.WriteOptions{Root: r.Config.Dir, Force: force})
 }
 

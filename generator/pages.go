@@ -22,6 +22,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/templates"
 )
 
@@ -36,7 +37,7 @@ const pathArchive = "/.well-known/mcp/schemas/"
 func (r *Result) addPages(servers []Server) error {
 	cfg := r.Config
 	contentDir := cfg.Path(cfg.ContentDir)
-	content, err := pages.ReadContent(os.DirFS(contentDir), func(rel string) string {
+	content, err := pages.ReadContent(inputfile.FS(cfg.Root, contentDir, inputfile.MaxSize), func(rel string) string {
 		return filepath.Join(contentDir, filepath.FromSlash(rel))
 	})
 	if err != nil {
@@ -49,7 +50,7 @@ func (r *Result) addPages(servers []Server) error {
 	}
 	r.warnOrphanDocs(s, contentDir)
 	r.warnStrayMarkdown(contentDir)
-	tfs := pages.Templates(os.DirFS(cfg.Path(cfg.TemplatesDir)), templates.FS)
+	tfs := pages.Templates(inputfile.FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize), templates.FS)
 	files, err := pages.Render(s, tfs)
 	if err != nil {
 		return err

@@ -7,13 +7,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // Bounds of the fetch of a previous feed for the append-only check.
@@ -83,7 +83,8 @@ var errNoPreviousFeed = errors.New("no previous feed")
 
 func readPrevious(src string) ([]byte, error) {
 	if !strings.HasPrefix(src, "https://") && !strings.HasPrefix(src, "http://") {
-		return os.ReadFile(src)
+		data, err := inputfile.ReadFile("", src, maxPreviousFeed)
+		return data, diag.Cause(err) // the message names src already
 	}
 	if err := checkFetchURL(src); err != nil {
 		return nil, err

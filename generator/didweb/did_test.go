@@ -152,6 +152,25 @@ func TestDevKey(t *testing.T) {
 	}
 }
 
+// .wellknown/ ignores itself: made with the key, and added to the directory
+// of an earlier version, which had none.
+func TestDevKeyDirectoryIgnoresItself(t *testing.T) {
+	dir := t.TempDir()
+	ignore := filepath.Join(dir, ".wellknown", ".gitignore")
+	for _, step := range []string{"created", "restored"} {
+		if _, err := LoadSigningKey(KeySources{SiteDir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(ignore)
+		if err != nil || !strings.HasSuffix(string(data), "\n*\n") {
+			t.Errorf("%s: .wellknown/.gitignore = %q, %v; want it to end in the line *", step, data, err)
+		}
+		if err := os.Remove(ignore); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestTrackedKeyRefused(t *testing.T) {
 	dir := t.TempDir()
 	key := filepath.Join(dir, "site.key")

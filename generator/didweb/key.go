@@ -17,6 +17,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // DevKeyPath is where a local build keeps its development key, relative to
@@ -42,7 +43,15 @@ type SigningKey struct {
 	Source  string // for messages: "--key-file signing.key", "$WELLKNOWN_SIGNING_KEY", …
 	Dev     bool   // a development key: fine for previews, never for a deploy
 	Created bool   // the development key was created by this call
+	// File is the key file as named (by a flag, site.toml or the
+	// development key's place); "" for a key from the environment.
+	File string
+	// Warning is a problem that does not stop a build ("" when none).
+	Warning string
 }
+
+// maxKeyFile caps what is read of a key file: a PEM key is 119 bytes.
+const maxKeyFile = 64 << 10
 
 // Public returns the public half.
 func (k SigningKey) Public() ed25519.PublicKey { return k.Private.Public().(ed25519.PublicKey) }
@@ -67,11 +76,17 @@ func LoadSigningKey(src KeySources) (SigningKey, error) {
 	return devKey(src.SiteDir)
 }
 
+// loadFile reads a key file: a regular file (never a FIFO, which would
+// block), judged by what a symlink leads to.
 func loadFile(path, source string) (SigningKey, error) {
-	if err := refuseTracked(path); err != nil {
+	real, info, err := inputfile.Resolve("", path)
+	if err != nil {
+		return SigningKey{}, diag.Errorf(path, 0, "cannot read the signing key: %v", diag.Cause(err))
+	}
+	if err := refuseTracked(path, real); err != nil {
 		return SigningKey{}, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile("", real, maxKeyFile)
 	if err != nil {
 		return SigningKey{}, diag.Errorf(path, 0, "cannot read the signing key: %v", diag.Cause(err))
 	}
@@ -79,12 +94,19 @@ func loadFile(path, source string) (SigningKey, error) {
 	if err != nil {
 		return SigningKey{}, diag.Errorf(path, 0, "%v", err)
 	}
-	return SigningKey{Private: key, Source: source}, nil
+	k := SigningKey{Private: key, Source: source, File: path}
+	if perm := info.Mode().Perm(); perm&0o077 != 0 {
+		k.Warning = fmt.Sprintf("%s: the signing key is readable by other users (mode %04o); make it private with: chmod 600 %s", path, perm, path)
+	}
+	return k, nil
 }
 
 // devKey reads the development key, creating it on first use.
 func devKey(siteDir string) (SigningKey, error) {
 	path := filepath.Join(siteDir, filepath.FromSlash(DevKeyPath))
+	if err := ignoreDevDir(filepath.Dir(path)); err != nil {
+		return SigningKey{}, err
+	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		if err := WriteNewKey(path); err != nil {
 			return SigningKey{}, err
@@ -98,18 +120,59 @@ func devKey(siteDir string) (SigningKey, error) {
 	return key, err
 }
 
-// refuseTracked fails when git tracks the key file: a committed private key
-// is published to everyone who can read the repository.
-func refuseTracked(path string) error {
-	repo, err := history.Open(filepath.Dir(path))
+// devIgnore is .wellknown/.gitignore: the directory keeps itself out of
+// git, so that `git add -A` never stages the development key, whether or
+// not the site was made by init.
+const devIgnore = "# Written by wellknown: nothing here belongs in git (the development signing key).\n*\n"
+
+// ignoreDevDir creates dir (private) with its .gitignore, unless it has one.
+func ignoreDevDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return diag.Errorf(dir, 0, "cannot create the development key's directory: %v", diag.Cause(err))
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return diag.Errorf(dir, 0, "cannot create .gitignore: %v", diag.Cause(err))
+	}
+	if _, err := f.WriteString(devIgnore); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// refuseTracked fails when git tracks the key file, judged at its real path
+// (a symlink to a tracked key is no less public): a committed private key is
+// published to everyone who can read the repository.
+func refuseTracked(path, real string) error {
+	repo, err := history.Open(filepath.Dir(real))
 	if err != nil {
 		return nil // not in a repository, or no git: nothing to refuse
 	}
-	if tracked, err := repo.Tracked(path); err != nil || !tracked {
+	if tracked, err := repo.Tracked(real); err != nil || !tracked {
 		return err
 	}
 	return diag.Errorf(path, 0, "the signing key is tracked by git, so it is not private").
-		WithHint("remove it from the index (git rm --cached %s), add it to .gitignore, and generate a new key: the old one is in your history", filepath.Base(path))
+		WithHint("remove it from the index (git rm --cached %s), add it to .gitignore, and generate a new key: the old one is in your history", typable(real))
+}
+
+// typable is path as the user can type it here: relative to the working
+// directory when inside it.
+func typable(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	if rel, err := filepath.Rel(wd, path); err == nil && inputfile.Within(wd, path) {
+		return rel
+	}
+	return path
 }
 
 // ParsePrivateKey reads an Ed25519 private key: PEM (PKCS#8 "PRIVATE KEY"),

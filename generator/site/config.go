@@ -40,6 +40,9 @@ type Config struct {
 	// which every relative path in the config is resolved.
 	File string `toml:"-"`
 	Dir  string `toml:"-"`
+	// Root is the top of the repository holding Dir (absolute, symlinks
+	// resolved): no input file may lie outside it (see inputfile).
+	Root string `toml:"-"`
 
 	base  *url.URL
 	lines *locator

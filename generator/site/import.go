@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"regexp"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // placeholder matches a ${VAR}-style template left in a registry server.json
@@ -37,7 +37,7 @@ func (c *Config) importServer(i int) error {
 		return nil
 	}
 	file := c.Path(s.Import)
-	data, err := os.ReadFile(file)
+	data, err := inputfile.ReadFile(c.Root, file, inputfile.MaxSize)
 	if err != nil {
 		return c.Errorf(fmt.Sprintf("servers.%d.import", i), "cannot read import %s: %v", s.Import, diag.Cause(err))
 	}

@@ -3,7 +3,6 @@ package site
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // Defaults for settings site.toml may leave out.
@@ -25,7 +25,7 @@ const (
 // overrides are "key=value" settings applied after decoding (see Override).
 // The error lists every problem found, each a *diag.Error.
 func Load(path string, overrides []string) (*Config, error) {
-	src, err := os.ReadFile(path)
+	src, err := inputfile.ReadFile("", path, inputfile.MaxSize)
 	if err != nil {
 		return nil, diag.Errorf(path, 0, "cannot read the site definition: %v", diag.Cause(err)).
 			WithHint("pass --config FILE, or create a site with: wellknown init")
@@ -37,6 +37,11 @@ func Load(path string, overrides []string) (*Config, error) {
 // and anchors its relative paths.
 func Parse(path, src string, overrides []string) (*Config, error) {
 	c := &Config{File: path, Dir: filepath.Dir(path), lines: newLocator(src)}
+	root, err := inputfile.RepoRoot(c.Dir)
+	if err != nil {
+		return nil, diag.Errorf(path, 0, "cannot find the site's directory: %v", err)
+	}
+	c.Root = root
 	md, err := toml.Decode(src, c)
 	if err != nil {
 		return nil, decodeError(path, err)

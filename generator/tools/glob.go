@@ -3,11 +3,13 @@ package tools
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // Match reports whether the slash-separated path name matches pattern.
@@ -39,9 +41,10 @@ func matchSegments(pat, name []string) bool {
 	return len(name) == 0
 }
 
-// Glob returns the regular files under root whose slash-separated path
-// relative to root matches pattern, sorted. Directories named .git are not
-// entered.
+// Glob returns the files under root whose slash-separated path relative to
+// root matches pattern, sorted. Directories named .git are not entered. A
+// match that is not a regular file is an error naming it: a tool's history
+// is read from git, which keeps a symlink, not what it points to.
 func Glob(root, pattern string) ([]string, error) {
 	start := Dir(pattern)
 	var out []string
@@ -58,16 +61,17 @@ func Glob(root, pattern string) ([]string, error) {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
 		rel, err := filepath.Rel(root, p)
 		if err != nil {
 			return err
 		}
-		if rel = filepath.ToSlash(rel); Match(pattern, rel) {
-			out = append(out, rel)
+		if rel = filepath.ToSlash(rel); !Match(pattern, rel) {
+			return nil
 		}
+		if !d.Type().IsRegular() {
+			return diag.Errorf(p, 0, "is %s, not a regular file: a tool file's history is read from git, which keeps a symlink, not what it points to", inputfile.Kind(d.Type()))
+		}
+		out = append(out, rel)
 		return nil
 	})
 	sort.Strings(out)
@@ -96,12 +100,16 @@ func Load(root, pattern string, display func(rel string) string) ([]Tool, error)
 	if err != nil {
 		return nil, err
 	}
+	repo, err := inputfile.RepoRoot(root)
+	if err != nil {
+		return nil, err
+	}
 	var ts []Tool
 	var problems []error
 	for _, rel := range files {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		data, err := inputfile.ReadFile(repo, filepath.Join(root, filepath.FromSlash(rel)), inputfile.MaxSize)
 		if err != nil {
-			problems = append(problems, err)
+			problems = append(problems, diag.Errorf(display(rel), 0, "%v", diag.Cause(err)))
 			continue
 		}
 		t, err := Parse(display(rel), data)

@@ -1,0 +1,65 @@
+package generator
+
+import (
+	"path/filepath"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/keyscan"
+	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
+	"github.com/wellknown-dev/wellknown/internal/parallel"
+)
+
+// refuseKeyPublished fails when the key file lies in a directory whose
+// files the site publishes: content/ and templates/ (assets are copied as
+// they are).
+func refuseKeyPublished(key didweb.SigningKey, cfg *site.Config) error {
+	for _, dir := range []string{cfg.ContentDir, cfg.TemplatesDir} {
+		if keyInside(key, cfg.Path(dir)) {
+			return diag.Errorf(key.File, 0, "the signing key is inside %s, whose files are published", dir).
+				WithHint("move the key out of the site's content and templates, and make a new one if it was ever published")
+		}
+	}
+	return nil
+}
+
+// keyInside reports whether the key's file, symlinks resolved, is in dir.
+func keyInside(key didweb.SigningKey, dir string) bool {
+	if key.File == "" {
+		return false
+	}
+	file, err1 := realPath(key.File)
+	dir, err2 := realPath(dir)
+	return err1 == nil && err2 == nil && inputfile.Within(dir, file)
+}
+
+// realPath is path made absolute with its symlinks resolved, as far as it
+// exists.
+func realPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real, nil
+	}
+	return abs, nil
+}
+
+// scanForKey fails when any file of the bundle holds the signing key in any
+// encoding (see keyscan): the last defence, after the inputs' own checks,
+// before anything is written or served.
+func (r *Result) scanForKey() error {
+	scan := keyscan.New(r.Key.Private)
+	files := r.Bundle.Files()
+	found := make([]string, len(files))
+	parallel.For(len(files), func(i int) { found[i], _ = scan.Find(files[i].Body) })
+	for i, encoding := range found {
+		if encoding != "" {
+			return diag.Errorf("", 0, "the signing key (%s) would be published in %s", encoding, files[i].Path).
+				WithHint("find the input that holds the key (a symlink, a copied key file) and remove it; then make a new key")
+		}
+	}
+	return nil
+}

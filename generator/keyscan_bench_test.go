@@ -1,0 +1,36 @@
+package generator
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
+)
+
+// BenchmarkKeyScan scans a Bundle of 4,000 files for the signing key: the
+// example site's files (documents, pages, the feed, assets, deploy files)
+// repeated to 4,000, a large site.
+func BenchmarkKeyScan(b *testing.B) {
+	res, err := Build(Options{ConfigPath: gittest.ExampleSite(b), Getenv: testEnv})
+	if err != nil {
+		b.Fatal(err)
+	}
+	files := res.Bundle.Files()
+	site := &Result{Bundle: bundle.New(), Key: res.Key}
+	size := 0
+	for i := range 4000 {
+		f := files[i%len(files)]
+		if err := site.Bundle.Add(fmt.Sprintf("/%04d%s", i, f.Path), f.Body, f.ContentType); err != nil {
+			b.Fatal(err)
+		}
+		size += len(f.Body)
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		if err := site.scanForKey(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(size)/1e6, "MB/site")
+}

@@ -1,0 +1,54 @@
+package serve
+
+import (
+	"encoding/base64"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator"
+)
+
+// A symlink that would publish the signing key is never served: serve
+// builds as build does, so the first build fails, and a rebuild that fails
+// keeps serving the last good build, in which the link is not.
+func TestSymlinkedKeyNotServed(t *testing.T) {
+	config := exampleSite(t)
+	dir := filepath.Dir(config)
+	key := filepath.Join(dir, "signing.key")
+	if err := os.WriteFile(key, []byte(base64.RawURLEncoding.EncodeToString(testSeed)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Build: generator.Options{ConfigPath: config, KeyFile: key}, Addr: "127.0.0.1:0"}
+	assets := filepath.Join(dir, "templates", "assets")
+	link := filepath.Join(assets, "k.txt")
+	writeFile(t, filepath.Join(assets, "note.txt"), "an asset")
+	if err := os.Symlink("../../signing.key", link); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := New(opt); err == nil || !strings.Contains(err.Error(), "would be published in /assets/k.txt") {
+		t.Fatalf("New with the key linked into assets = %v, want the key scan's error", err)
+	}
+
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	h := serveSite(t, config, opt)
+	n := len(h.rebuilds())
+	if err := os.Symlink("../../signing.key", link); err != nil {
+		t.Fatal(err)
+	}
+	b := h.awaitRebuild(n, assets)
+	if b.Err == nil || !strings.Contains(b.Err.Error(), "/assets/k.txt") {
+		t.Fatalf("the rebuild with the link = %v, want the key scan's error", b.Err)
+	}
+	if resp, body := h.get("/assets/k.txt"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /assets/k.txt: %s, %q", resp.Status, body)
+	}
+	if h.page("/assets/note.txt") != "an asset" {
+		t.Error("the last good build is not served")
+	}
+}

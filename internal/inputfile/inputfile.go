@@ -1,0 +1,220 @@
+// Package inputfile reads the files a build takes as input the way a reader
+// must when anyone who can commit may have written them: regular files
+// only (a device, FIFO or socket is never opened, so it can neither block
+// nor stream forever), symlinks resolved and kept inside a root directory
+// (the repository), and never more than a cap of bytes.
+package inputfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+)
+
+// MaxSize is the cap for an input no other limit applies to: far above any
+// page, template or asset a site keeps in git, far below what exhausts
+// memory.
+const MaxSize = 64 << 20
+
+// RepoRoot returns the top of the git work tree holding dir (the nearest
+// directory upwards with a .git entry), or dir itself outside any, as an
+// absolute path with its symlinks resolved.
+func RepoRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return abs, nil
+		}
+	}
+}
+
+// Resolve returns the real path of name, which must be a regular file, and
+// inside root unless root is "". The error is an *fs.PathError naming name,
+// its Err saying what name is instead.
+func Resolve(root, name string) (string, fs.FileInfo, error) {
+	refuse := func(err error) (string, fs.FileInfo, error) {
+		return "", nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	real, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		if _, statErr := os.Stat(name); statErr != nil {
+			err = statErr // says "too many levels of symbolic links" for a cycle
+		}
+		return refuse(diag.Cause(err))
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return refuse(err)
+	}
+	if root != "" && !Within(root, real) {
+		return refuse(outside(name, real))
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return refuse(diag.Cause(err))
+	}
+	if !info.Mode().IsRegular() {
+		return refuse(fmt.Errorf("is %s, not a regular file", Kind(info.Mode())))
+	}
+	return real, info, nil
+}
+
+// ReadFile reads the regular file name (see Resolve), at most max bytes.
+func ReadFile(root, name string, max int64) ([]byte, error) {
+	data, _, err := read(root, name, max)
+	return data, err
+}
+
+func read(root, name string, max int64) ([]byte, fs.FileInfo, error) {
+	real, info, err := Resolve(root, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	// O_NONBLOCK: should the file be swapped for a FIFO after Resolve, the
+	// open does not wait for a writer; the check after opening refuses it.
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: diag.Cause(err)}
+	}
+	defer f.Close()
+	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() {
+		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("changed while being read")}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: diag.Cause(err)}
+	}
+	if int64(len(data)) > max {
+		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("is larger than the limit of %s", Size(max))}
+	}
+	return data, info, nil
+}
+
+// Within reports whether path is dir or inside it; both absolute and clean.
+func Within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// Size formats a byte count for messages: "64 MiB", "512 KiB", "100 bytes".
+func Size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// outside says how name, whose real path is real, leaves the repository.
+func outside(name, real string) error {
+	if t, err := os.Readlink(name); err == nil {
+		return fmt.Errorf("is a symlink to %s, outside the repository", t)
+	}
+	return fmt.Errorf("leads through a symlinked directory to %s, outside the repository", real)
+}
+
+// Kind names what a file of mode m is, for messages: "a FIFO", "a symlink".
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// FS returns the tree under dir as an fs.FS whose files are read with
+// ReadFile (inside root, at most max bytes each). A file it refuses is a
+// *diag.Error naming the file by its path under dir.
+func FS(root, dir string, max int64) fs.FS { return inputFS{root: root, dir: dir, max: max} }
+
+type inputFS struct {
+	root, dir string
+	max       int64
+}
+
+// Open opens a directory inside root as it is, and reads a file whole.
+func (f inputFS) Open(name string) (fs.File, error) {
+	p, err := f.path("open", name)
+	if err != nil {
+		return nil, err
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		if info, err := os.Stat(real); err == nil && info.IsDir() {
+			return f.openDir(p, real)
+		}
+	}
+	data, info, err := read(f.root, p, f.max)
+	if err != nil {
+		return nil, located(err)
+	}
+	return &memFile{Reader: bytes.NewReader(data), info: info}, nil
+}
+
+func (f inputFS) openDir(p, real string) (fs.File, error) {
+	if real, err := filepath.Abs(real); err != nil || !Within(f.root, real) {
+		return nil, diag.Errorf(p, 0, "%v", outside(p, real))
+	}
+	return os.Open(p)
+}
+
+// ReadFile reads a file with ReadFile.
+func (f inputFS) ReadFile(name string) ([]byte, error) {
+	p, err := f.path("read", name)
+	if err != nil {
+		return nil, err
+	}
+	data, _, err := read(f.root, p, f.max)
+	return data, located(err)
+}
+
+func (f inputFS) path(op, name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return filepath.Join(f.dir, filepath.FromSlash(name)), nil
+}
+
+// located turns a refusal into a *diag.Error; a missing file stays an
+// fs.ErrNotExist, which callers of an fs.FS test for.
+func located(err error) error {
+	var pe *fs.PathError
+	if errors.Is(err, fs.ErrNotExist) || !errors.As(err, &pe) {
+		return err
+	}
+	return diag.Errorf(pe.Path, 0, "%v", pe.Err)
+}
+
+// memFile is a file already read.
+type memFile struct {
+	*bytes.Reader
+	info fs.FileInfo
+}
+
+func (m *memFile) Stat() (fs.FileInfo, error) { return m.info, nil }
+func (m *memFile) Close() error               { return nil }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 )
@@ -151,15 +152,16 @@ func (r *repeated) String() string     { return strings.Join(*r, ", ") }
 func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
 type buildSummary struct {
-	OK       bool              `json:"ok"`
-	Out      string            `json:"out,omitempty"`
-	BaseURL  string            `json:"base_url,omitempty"`
-	Counts   *generator.Counts `json:"counts,omitempty"`
-	Stages   map[string]int64  `json:"stages_ms,omitempty"`
-	Key      string            `json:"key,omitempty"`
-	Warnings []string          `json:"warnings"`
-	Errors   []string          `json:"errors,omitempty"`
-	Millis   int64             `json:"ms"`
+	OK       bool               `json:"ok"`
+	Out      string             `json:"out,omitempty"`
+	BaseURL  string             `json:"base_url,omitempty"`
+	Counts   *generator.Counts  `json:"counts,omitempty"`
+	Written  *bundle.WriteStats `json:"written,omitempty"`
+	Stages   map[string]int64   `json:"stages_ms,omitempty"`
+	Key      string             `json:"key,omitempty"`
+	Warnings []string           `json:"warnings"`
+	Errors   []string           `json:"errors,omitempty"`
+	Millis   int64              `json:"ms"`
 }
 
 func (c *cli) build(args []string) int {
@@ -167,7 +169,7 @@ func (c *cli) build(args []string) int {
 	var opt generator.Options
 	var sets repeated
 	fs.StringVar(&opt.ConfigPath, "config", "site.toml", "the site definition")
-	out := fs.String("out", "public", "output directory, replaced atomically")
+	out := fs.String("out", "public", "output directory; only changed files are written, each atomically")
 	fs.StringVar(&opt.KeyFile, "key-file", "", "signing key file (default: $WELLKNOWN_SIGNING_KEY, signing.key_file, or a development key)")
 	fs.Var(&sets, "set", "override a setting, key=value (base_url, title, feed.status, servers.<slug>.version); repeatable")
 	fs.BoolVar(&opt.Strict, "strict", false, "fail instead of using a development key, missing history or uncommitted changes (implied by CI=true)")
@@ -197,6 +199,9 @@ func (c *cli) build(args []string) int {
 	sum := buildSummary{OK: err == nil, Out: *out, Warnings: []string{}, Millis: time.Since(start).Milliseconds()}
 	if res != nil {
 		sum.BaseURL, sum.Counts, sum.Key, sum.Warnings = res.Config.URL("/"), &res.Counts, res.Key.Source, nonNil(res.Warnings)
+		if err == nil {
+			sum.Written = &res.Written
+		}
 		st := res.Stages
 		sum.Stages = map[string]int64{"read": st.Read.Milliseconds(), "diff": st.Diff.Milliseconds(),
 			"sign": st.Sign.Milliseconds(), "render": st.Render.Milliseconds(), "write": st.Write.Milliseconds()}
@@ -223,6 +228,8 @@ func (c *cli) build(args []string) int {
 		*out, sum.BaseURL, sum.Millis, plural(n.Files, "file"), plural(n.Documents, "document"), plural(n.Pages, "page"),
 		plural(n.Servers, "server"), plural(n.Tools, "tool"), plural(n.Agents, "agent"),
 		plural(n.Entries, "feed entry"), plural(n.Versions, "tool version"), res.Key.Source)
+	w := res.Written
+	fmt.Fprintf(c.stdout, "wrote %s, removed %d, %d unchanged\n", plural(w.Written, "file"), w.Removed, w.Unchanged)
 	return 0
 }
 

@@ -26,13 +26,7 @@ type badCase struct {
 }
 
 func (tc badCase) run(t *testing.T) {
-	dir := t.TempDir()
-	if err := commitExampleSite(dir); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir)
-	t.Setenv("WELLKNOWN_SIGNING_KEY", testKey)
-	t.Setenv("CI", "")
+	dir := enterExampleSite(t)
 	if code := run([]string{"build"}, new(bytes.Buffer), new(bytes.Buffer)); code != 0 {
 		t.Fatal("the unedited example site does not build")
 	}

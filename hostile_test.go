@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // Hostile input: what anyone who can commit to the repository (or a server,
 // through sync) can put there. Each case is a build that must fail with one
@@ -12,11 +16,31 @@ func TestHostileInput(t *testing.T) {
 		// files in published or output directories.
 
 		// Output paths: symlinked parents, the output directory as an input.
+		{"output path under a symlink to a directory outside the site", symlinkOutside("sub"), []string{"--out", "sub/public"},
+			`^refusing to write output to sub/public: it is /.+/public, outside the site's repository$`},
+		{"output path is a symlink to a directory outside the site", symlinkOutside("out"), []string{"--out", "out"},
+			`^refusing to write output to out: it is /.+, outside the site's repository$`},
 
 		// Tool files beyond the limits: size, nesting, properties, encodings.
 
 		// Configuration values: base_url, --set, remote URLs.
 	} {
 		t.Run(tc.name, tc.run)
+	}
+}
+
+// symlinkOutside makes link in the site a symlink to a new directory
+// outside it, and fails the test if anything is ever written there.
+func symlinkOutside(link string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		elsewhere := t.TempDir()
+		if err := os.Symlink(elsewhere, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if entries, _ := os.ReadDir(elsewhere); len(entries) > 0 {
+				t.Errorf("the build wrote %v outside the site", entries)
+			}
+		})
 	}
 }

@@ -27,6 +27,21 @@ func TestScripts(t *testing.T) {
 	})
 }
 
+// enterExampleSite commits the example site to a new repository, makes it
+// the working directory and returns it, with the test key in the
+// environment and CI unset.
+func enterExampleSite(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := commitExampleSite(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	t.Setenv("WELLKNOWN_SIGNING_KEY", testKey)
+	t.Setenv("CI", "")
+	return dir
+}
+
 // commitExampleSite commits a copy of the example site to a new repository
 // in dir.
 func commitExampleSite(dir string) error {

@@ -23,6 +23,13 @@ const Marker = ".wellknown-output"
 
 const markerText = "This directory is written by wellknown build; files not in the site are removed on every build.\n"
 
+// IsOutput reports whether dir is build output: it holds the Marker. Input
+// walks skip such a directory, so a build never reads its own output.
+func IsOutput(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, Marker))
+	return err == nil
+}
+
 // tempPrefix starts the name of every file a write creates before renaming
 // it into place. One left by an interrupted write is removed by the next.
 const tempPrefix = ".wellknown-new-"
@@ -170,7 +177,7 @@ func prepareOutputDir(dir, out string) error {
 	if !info.IsDir() {
 		return diag.Errorf("", 0, "refusing to write output to %s: it is a file", dir)
 	}
-	if _, err := os.Lstat(filepath.Join(out, Marker)); err == nil {
+	if IsOutput(out) {
 		return nil
 	}
 	entries, err := os.ReadDir(out)

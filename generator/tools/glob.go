@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 )
 
 // Match reports whether the slash-separated path name matches pattern.
@@ -40,8 +42,9 @@ func matchSegments(pat, name []string) bool {
 }
 
 // Glob returns the regular files under root whose slash-separated path
-// relative to root matches pattern, sorted. Directories named .git are not
-// entered.
+// relative to root matches pattern, sorted. Directories named .git and
+// build output (a directory holding bundle.Marker) are not entered: a
+// build never reads its own output.
 func Glob(root, pattern string) ([]string, error) {
 	start := Dir(pattern)
 	var out []string
@@ -53,7 +56,7 @@ func Glob(root, pattern string) ([]string, error) {
 			return err
 		}
 		if d.IsDir() {
-			if d.Name() == ".git" {
+			if d.Name() == ".git" || bundle.IsOutput(p) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -156,7 +156,7 @@ type buildSummary struct {
 	Out      string             `json:"out,omitempty"`
 	BaseURL  string             `json:"base_url,omitempty"`
 	Counts   *generator.Counts  `json:"counts,omitempty"`
-	Written  *bundle.WriteStats `json:"written,omitempty"`
+	Output   *bundle.WriteStats `json:"output,omitempty"`
 	Stages   map[string]int64   `json:"stages_ms,omitempty"`
 	Key      string             `json:"key,omitempty"`
 	Warnings []string           `json:"warnings"`
@@ -200,7 +200,7 @@ func (c *cli) build(args []string) int {
 	if res != nil {
 		sum.BaseURL, sum.Counts, sum.Key, sum.Warnings = res.Config.URL("/"), &res.Counts, res.Key.Source, nonNil(res.Warnings)
 		if err == nil {
-			sum.Written = &res.Written
+			sum.Output = &res.Written
 		}
 		st := res.Stages
 		sum.Stages = map[string]int64{"read": st.Read.Milliseconds(), "diff": st.Diff.Milliseconds(),

@@ -89,7 +89,30 @@ func (b *Bundle) WriteDir(dir string, opt WriteOptions) (WriteStats, error) {
 		return WriteStats{}, err
 	}
 	defer marker.Close()
+	if err := removeOldCopies(out); err != nil {
+		return WriteStats{}, err
+	}
 	return b.update(out)
+}
+
+// removeOldCopies removes the whole-tree copies that versions before this
+// writer made beside out (.public.new-123 and .public.new-123.old) and left
+// behind when interrupted; only those holding the Marker.
+func removeOldCopies(out string) error {
+	parent := filepath.Dir(out)
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		c := filepath.Join(parent, e.Name())
+		if e.IsDir() && strings.HasPrefix(e.Name(), "."+filepath.Base(out)+".new-") && IsOutput(c) {
+			if err := os.RemoveAll(c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // resolve returns the absolute form of dir with every symlink in it

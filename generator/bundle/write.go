@@ -96,8 +96,9 @@ func (b *Bundle) WriteDir(dir string, opt WriteOptions) (WriteStats, error) {
 }
 
 // removeOldCopies removes the whole-tree copies that versions before this
-// writer made beside out (.public.new-123 and .public.new-123.old) and left
-// behind when interrupted; only those holding the Marker.
+// writer made beside out and left behind when interrupted: the new tree,
+// .public.new-123 (its Marker was written last, so it may lack one), and the
+// previous output moved aside, .public.new-123.old (which holds one).
 func removeOldCopies(out string) error {
 	parent := filepath.Dir(out)
 	entries, err := os.ReadDir(parent)
@@ -105,14 +106,21 @@ func removeOldCopies(out string) error {
 		return err
 	}
 	for _, e := range entries {
+		suffix, ours := strings.CutPrefix(e.Name(), "."+filepath.Base(out)+".new-")
+		number, moved := strings.CutSuffix(suffix, ".old")
 		c := filepath.Join(parent, e.Name())
-		if e.IsDir() && strings.HasPrefix(e.Name(), "."+filepath.Base(out)+".new-") && IsOutput(c) {
-			if err := os.RemoveAll(c); err != nil {
-				return err
-			}
+		if !e.IsDir() || !ours || !isNumber(number) || moved && !IsOutput(c) {
+			continue
+		}
+		if err := os.RemoveAll(c); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+func isNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // resolve returns the absolute form of dir with every symlink in it

@@ -152,16 +152,18 @@ func (r *repeated) String() string     { return strings.Join(*r, ", ") }
 func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
 type buildSummary struct {
-	OK       bool               `json:"ok"`
-	Out      string             `json:"out,omitempty"`
-	BaseURL  string             `json:"base_url,omitempty"`
-	Counts   *generator.Counts  `json:"counts,omitempty"`
-	Output   *bundle.WriteStats `json:"output,omitempty"`
-	Stages   map[string]int64   `json:"stages_ms,omitempty"`
-	Key      string             `json:"key,omitempty"`
-	Warnings []string           `json:"warnings"`
-	Errors   []string           `json:"errors,omitempty"`
-	Millis   int64              `json:"ms"`
+	OK       bool              `json:"ok"`
+	Out      string            `json:"out,omitempty"`
+	BaseURL  string            `json:"base_url,omitempty"`
+	Counts   *generator.Counts `json:"counts,omitempty"`
+	Stages   map[string]int64  `json:"stages_ms,omitempty"`
+	Key      string            `json:"key,omitempty"`
+	Warnings []string          `json:"warnings"`
+	Errors   []string          `json:"errors,omitempty"`
+	Millis   int64             `json:"ms"`
+
+	// Output says what the write changed, after a build that wrote.
+	Output *bundle.WriteStats `json:"output,omitempty"`
 }
 
 func (c *cli) build(args []string) int {

@@ -204,7 +204,7 @@ func TestWriterProcess(t *testing.T) {
 	}
 }
 
-const helperFiles = 600
+const helperFiles = 300
 
 func writerProcess(dir string, version, killAt int) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestWriterProcess$", "-test.count=1")

@@ -73,6 +73,10 @@ func TestHostileInput(t *testing.T) {
 			`^out/signing\.key: the signing key is inside the output directory out, which a build replaces$`},
 
 		// Output paths: symlinked parents, the output directory as an input.
+		{"output path under a symlink to a directory outside the site", symlinkOutside("sub"), []string{"--out", "sub/public"},
+			`^refusing to write output to sub/public: it is /.+/public, outside the site's repository$`},
+		{"output path is a symlink to a directory outside the site", symlinkOutside("out"), []string{"--out", "out"},
+			`^refusing to write output to out: it is /.+, outside the site's repository$`},
 
 		// Tool files beyond the limits: size, nesting, properties, encodings.
 
@@ -143,5 +147,21 @@ func keyInOutput(out string) func(*testing.T, string) {
 				t.Fatalf("%v: %s", args, stderr.String())
 			}
 		}
+	}
+}
+
+// symlinkOutside makes link in the site a symlink to a new directory
+// outside it, and fails the test if anything is ever written there.
+func symlinkOutside(link string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		elsewhere := t.TempDir()
+		if err := os.Symlink(elsewhere, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if entries, _ := os.ReadDir(elsewhere); len(entries) > 0 {
+				t.Errorf("the build wrote %v outside the site", entries)
+			}
+		})
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/internal/english"
@@ -248,6 +249,9 @@ type buildSummary struct {
 	Warnings []string          `json:"warnings"`
 	Errors   []jsonError       `json:"errors,omitempty"`
 	Millis   int64             `json:"ms"`
+
+	// Output says what the write changed, after a build that wrote.
+	Output *bundle.WriteStats `json:"output,omitempty"`
 }
 
 func (c *cli) build(args []string) int {
@@ -255,7 +259,7 @@ func (c *cli) build(args []string) int {
 	var opt generator.Options
 	var sets repeated
 	fs.StringVar(&opt.ConfigPath, "config", "site.toml", "the site definition")
-	out := fs.String("out", "public", "output directory, replaced atomically")
+	out := fs.String("out", "public", "output directory; only changed files are written, each atomically")
 	fs.StringVar(&opt.KeyFile, "key-file", "", "signing key file (default: $WELLKNOWN_SIGNING_KEY, signing.key_file, or a development key)")
 	fs.Var(&sets, "set", "override a setting, key=value (base_url, title, feed.status, servers.<slug>.version); repeatable")
 	fs.BoolVar(&opt.Strict, "strict", false, "fail instead of using a development key, missing history or uncommitted changes (implied by CI=true)")
@@ -285,6 +289,9 @@ func (c *cli) build(args []string) int {
 	sum := buildSummary{OK: err == nil, Out: *out, Warnings: []string{}, Millis: time.Since(start).Milliseconds()}
 	if res != nil {
 		sum.BaseURL, sum.Counts, sum.Key, sum.Warnings = res.Config.URL("/"), &res.Counts, res.Key.Source, nonNil(res.Warnings)
+		if err == nil {
+			sum.Output = &res.Written
+		}
 		st := res.Stages
 		sum.Stages = map[string]int64{"read": st.Read.Milliseconds(), "diff": st.Diff.Milliseconds(),
 			"sign": st.Sign.Milliseconds(), "render": st.Render.Milliseconds(), "write": st.Write.Milliseconds()}
@@ -309,6 +316,8 @@ func (c *cli) build(args []string) int {
 		*out, sum.BaseURL, sum.Millis, english.Count(n.Files, "file"), english.Count(n.Documents, "document"), english.Count(n.Pages, "page"),
 		english.Count(n.Servers, "server"), english.Count(n.Tools, "tool"), english.Count(n.Agents, "agent"),
 		english.Count(n.Entries, "feed entry"), english.Count(n.Versions, "tool version"), res.Key.Source)
+	w := res.Written
+	fmt.Fprintf(c.stdout, "wrote %s, removed %d, %d unchanged\n", english.Count(w.Written, "file"), w.Removed, w.Unchanged)
 	return 0
 }
 

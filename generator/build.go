@@ -65,6 +65,7 @@ type Result struct {
 	Attestations map[string]attestation.Token
 	Counts       Counts
 	Stages       Stages
+	Written      bundle.WriteStats // what Write changed on disk
 }
 
 // Stages says how long each stage of a build took: for benchmarks and the
@@ -74,7 +75,7 @@ type Stages struct {
 	Diff   time.Duration `json:"diff"`   // replaying history: parsing, diffing, versions, events
 	Sign   time.Duration `json:"sign"`   // signing entries; feed, snapshot and archive
 	Render time.Duration `json:"render"` // documents, pages, deploy files
-	Write  time.Duration `json:"write"`  // the atomic write to disk
+	Write  time.Duration `json:"write"`  // writing what changed to disk
 }
 
 // Counts says what a build produced.
@@ -214,8 +215,9 @@ func loadServers(cfg *site.Config) ([]Server, error) {
 	return servers, errors.Join(problems...)
 }
 
-// Write writes the bundle to dir (see bundle.WriteDir). The site's directory
-// bounds where output may go unless force.
+// Write writes the bundle to dir (see bundle.WriteDir) and records what it
+// changed in r.Written. The site's directory bounds where output may go
+// unless force.
 func (r *Result) Write(dir string, force bool) error {
 	start := time.Now()
 	defer func() { r.Stages.Write = time.Since(start) }()
@@ -223,7 +225,9 @@ func (r *Result) Write(dir string, force bool) error {
 		return diag.Errorf(r.Key.File, 0, "the signing key is inside the output directory %s, which a build replaces", dir).
 			WithHint("keep the key outside the output, e.g. create one with: wellknown keygen -o signing.key")
 	}
-	return r.Bundle.WriteDir(dir, bundle.WriteOptions{Root: r.Config.Dir, Force: force})
+	var err error
+	r.Written, err = r.Bundle.WriteDir(dir, bundle.WriteOptions{Root: r.Config.Dir, Force: force})
+	return err
 }
 
 func (r *Result) count(servers []Server) {

@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,10 +53,10 @@ func TestWriteDirReplacesOwnOutput(t *testing.T) {
 	out := filepath.Join(root, "public")
 	first := New()
 	must(t, first.Add("/old.txt", []byte("old"), "text/plain"))
-	must(t, first.WriteDir(out, WriteOptions{Root: root}))
+	write(t, first, out, WriteOptions{Root: root})
 	second := New()
 	must(t, second.Add("/.well-known/did.json", []byte("{}"), "application/json"))
-	must(t, second.WriteDir(out, WriteOptions{Root: root}))
+	write(t, second, out, WriteOptions{Root: root})
 	if info, err := os.Stat(out); err != nil || info.Mode().Perm() != 0o755 {
 		t.Errorf("output directory mode = %v, %v; want 0755, readable by a web server", info.Mode(), err)
 	}
@@ -75,13 +76,13 @@ func TestWriteDirFailureLeavesOutputUntouched(t *testing.T) {
 	out := filepath.Join(root, "public")
 	good := New()
 	must(t, good.Add("/index.html", []byte("v1"), "text/html"))
-	must(t, good.WriteDir(out, WriteOptions{Root: root}))
+	write(t, good, out, WriteOptions{Root: root})
 	before := snapshot(t, out)
 
 	bad := New()
 	must(t, bad.Add("/index.html", []byte("v2"), "text/html"))
 	must(t, bad.Add("/"+strings.Repeat("x", 300), []byte("too long a name for any file system"), "text/plain"))
-	if err := bad.WriteDir(out, WriteOptions{Root: root}); err == nil {
+	if _, err := bad.WriteDir(out, WriteOptions{Root: root}); err == nil {
 		t.Fatal("WriteDir with an unwritable file succeeded")
 	}
 	if after := snapshot(t, out); after != before {
@@ -110,7 +111,7 @@ func TestWriteDirRefusals(t *testing.T) {
 	} {
 		b := New()
 		must(t, b.Add("/index.html", nil, "text/html"))
-		err := b.WriteDir(tc.dir, tc.opt)
+		_, err := b.WriteDir(tc.dir, tc.opt)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: WriteDir(%s) = %v, want an error containing %q", tc.name, tc.dir, err, tc.want)
 		}
@@ -121,7 +122,7 @@ func TestWriteDirRefusals(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "out")
 	b := New()
 	must(t, b.Add("/index.html", nil, "text/html"))
-	must(t, b.WriteDir(outside, WriteOptions{Root: root, Force: true}))
+	write(t, b, outside, WriteOptions{Root: root, Force: true})
 }
 
 func must(t *testing.T, err error) {
@@ -131,17 +132,39 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// snapshot lists every file under dir with its content.
+func write(t *testing.T, b *Bundle, dir string, opt WriteOptions) WriteStats {
+	t.Helper()
+	stats, err := b.WriteDir(dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stats
+}
+
+// snapshot lists every entry under dir, relative to it, with its mode and
+// a file's content.
 func snapshot(t *testing.T, dir string) string {
 	t.Helper()
 	var b strings.Builder
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil {
 			return err
 		}
-		data, err := os.ReadFile(p)
-		b.WriteString(p + "=" + string(data) + ";")
-		return err
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fmt.Fprintf(&b, "%s %v", rel, info.Mode())
+		if info.Mode().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, " %q", data)
+		}
+		b.WriteString("\n")
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -149,12 +172,14 @@ func snapshot(t *testing.T, dir string) string {
 	return b.String()
 }
 
+// assertNoTemporaries fails when anything under root looks like a
+// temporary file or directory of a write.
 func assertNoTemporaries(t *testing.T, root string) {
 	t.Helper()
-	entries, _ := os.ReadDir(root)
-	for _, e := range entries {
-		if strings.Contains(e.Name(), ".new-") {
-			t.Errorf("temporary directory %s left behind", e.Name())
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && (strings.HasPrefix(d.Name(), tempPrefix) || strings.Contains(d.Name(), ".new-")) {
+			t.Errorf("temporary %s left behind", p)
 		}
-	}
+		return nil
+	})
 }

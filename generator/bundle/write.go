@@ -1,22 +1,42 @@
 package bundle
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
 // Marker is written into every output directory we create. Only a directory
-// holding it is ever replaced or deleted.
+// holding it is ever written into or deleted from; while a build writes, it
+// holds a lock on the marker, so builds into one directory take turns.
 const Marker = ".wellknown-output"
 
-const markerText = "This directory is written by wellknown build and replaced on every build.\n"
+const markerText = "This directory is written by wellknown build; files not in the site are removed on every build.\n"
+
+// IsOutput reports whether dir is build output: it holds the Marker. Input
+// walks skip such a directory, so a build never reads its own output.
+func IsOutput(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, Marker))
+	return err == nil
+}
+
+// tempPrefix starts the name of every file a write creates before renaming
+// it into place. One left by an interrupted write is removed by the next.
+const tempPrefix = ".wellknown-new-"
+
+// DefaultLockWait is how long a write waits for another build writing into
+// the same directory.
+const DefaultLockWait = time.Minute
 
 // WriteOptions qualify WriteDir.
 type WriteOptions struct {
@@ -25,77 +45,143 @@ type WriteOptions struct {
 	Root string
 	// Force allows an output directory outside Root.
 	Force bool
+	// LockWait bounds the wait for another build writing into the same
+	// directory; zero means DefaultLockWait.
+	LockWait time.Duration
 }
 
-// WriteDir writes the bundle to dir atomically: it renders into a temporary
-// sibling directory, then swaps it into place. When anything fails, dir is
-// left exactly as it was. An existing dir is replaced only when it holds the
-// Marker (or is empty).
-func (b *Bundle) WriteDir(dir string, opt WriteOptions) error {
-	abs, err := filepath.Abs(dir)
+// WriteStats says what a write did to the files of the output directory.
+type WriteStats struct {
+	Written   int `json:"written"`   // new or changed
+	Removed   int `json:"removed"`   // no longer in the site
+	Unchanged int `json:"unchanged"` // already held the same bytes
+}
+
+// testHook, when set by a test, is called after each file a write stages
+// ("staged") and after each it renames into place ("renamed").
+var testHook func(event string)
+
+// WriteDir makes dir hold exactly the bundle, writing only what changed.
+// Each new or changed file is first written beside its target and then
+// renamed over it, so no reader ever sees a torn file; every file is staged
+// before the first rename, so a write that fails (a full disk, a name too
+// long) leaves dir as it was. Files no longer in the bundle, empty
+// directories and the temporary files of an interrupted write are removed.
+// An existing dir is written into only when it holds the Marker (or is
+// empty).
+func (b *Bundle) WriteDir(dir string, opt WriteOptions) (WriteStats, error) {
+	out, err := resolve(dir)
+	if err != nil {
+		return WriteStats{}, err
+	}
+	if err := checkOutputDir(dir, out, opt); err != nil {
+		return WriteStats{}, err
+	}
+	if err := prepareOutputDir(dir, out); err != nil {
+		return WriteStats{}, err
+	}
+	wait := opt.LockWait
+	if wait == 0 {
+		wait = DefaultLockWait
+	}
+	marker, err := lockMarker(dir, filepath.Join(out, Marker), wait)
+	if err != nil {
+		return WriteStats{}, err
+	}
+	defer marker.Close()
+	if err := removeOldCopies(out); err != nil {
+		return WriteStats{}, err
+	}
+	return b.update(out)
+}
+
+// removeOldCopies removes the whole-tree copies that versions before this
+// writer made beside out and left behind when interrupted: the new tree,
+// .public.new-123 (its Marker was written last, so it may lack one), and the
+// previous output moved aside, .public.new-123.old (which holds one).
+func removeOldCopies(out string) error {
+	parent := filepath.Dir(out)
+	entries, err := os.ReadDir(parent)
 	if err != nil {
 		return err
 	}
-	if err := checkOutputDir(dir, abs, opt); err != nil {
-		return err
-	}
-	existed, err := checkReplaceable(dir, abs)
-	if err != nil {
-		return err
-	}
-	parent := filepath.Dir(abs)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".new-")
-	if err != nil {
-		return err
-	}
-	// MkdirTemp makes a private directory; the output is read by web
-	// servers and deploy tools running as other users.
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	if err := b.writeTree(tmp); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	if err := swap(tmp, abs, existed); err != nil {
-		os.RemoveAll(tmp)
-		return err
+	for _, e := range entries {
+		suffix, ours := strings.CutPrefix(e.Name(), "."+filepath.Base(out)+".new-")
+		number, moved := strings.CutSuffix(suffix, ".old")
+		c := filepath.Join(parent, e.Name())
+		if !e.IsDir() || !ours || !isNumber(number) || moved && !IsOutput(c) {
+			continue
+		}
+		if err := os.RemoveAll(c); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// checkOutputDir refuses output paths whose replacement would destroy
-// something that is not build output.
-func checkOutputDir(dir, abs string, opt WriteOptions) error {
+func isNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// resolve returns the absolute form of dir with every symlink in it
+// resolved; the part that does not exist yet is kept as written.
+func resolve(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	var missing []string
+	for p := abs; ; p = filepath.Dir(p) {
+		real, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return filepath.Join(append([]string{real}, missing...)...), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) || p == filepath.Dir(p) {
+			return "", err
+		}
+		missing = append([]string{filepath.Base(p)}, missing...)
+	}
+}
+
+// checkOutputDir refuses output paths whose rewriting would destroy
+// something that is not build output. out is dir resolved.
+func checkOutputDir(dir, out string, opt WriteOptions) error {
 	refuse := func(why string) error {
 		return diag.Errorf("", 0, "refusing to write output to %s: %s", dir, why).
 			WithHint("choose a dedicated directory such as public/ with --out")
 	}
-	if abs == filepath.Dir(abs) {
+	if out == filepath.Dir(out) {
 		return refuse("it is the file-system root")
 	}
-	if home, err := os.UserHomeDir(); err == nil && abs == filepath.Clean(home) {
+	if home, err := os.UserHomeDir(); err == nil && out == resolvedOrClean(home) {
 		return refuse("it is your home directory")
 	}
 	if opt.Root == "" {
 		return nil
 	}
-	root, err := filepath.Abs(opt.Root)
+	root, err := resolve(opt.Root)
 	if err != nil {
 		return err
 	}
-	if abs == root || within(root, abs) {
+	if out == root || within(root, out) {
 		return refuse("it is the site's root or contains it")
 	}
-	if !within(abs, root) && !opt.Force {
-		return diag.Errorf("", 0, "refusing to write output to %s: it is outside the site's repository", dir).
+	if !within(out, root) && !opt.Force {
+		why := "it is outside the site's repository"
+		if abs, err := filepath.Abs(dir); err == nil && abs != out {
+			why = fmt.Sprintf("it is %s, outside the site's repository", out)
+		}
+		return diag.Errorf("", 0, "refusing to write output to %s: %s", dir, why).
 			WithHint("pass --force to write there anyway")
 	}
 	return nil
+}
+
+func resolvedOrClean(p string) string {
+	if real, err := resolve(p); err == nil {
+		return real
+	}
+	return filepath.Clean(p)
 }
 
 // within reports whether path is strictly inside dir.
@@ -104,92 +190,307 @@ func within(path, dir string) bool {
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// checkReplaceable reports whether dir exists, failing when it exists but was
-// not created by us.
-func checkReplaceable(dir, abs string) (bool, error) {
-	info, err := os.Stat(abs)
+// prepareOutputDir creates out, or checks that the existing one is ours to
+// write into: it holds the Marker or is empty.
+func prepareOutputDir(dir, out string) error {
+	info, err := os.Stat(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return err
+		}
+		// The output is read by web servers and deploy tools running as
+		// other users, whatever the umask.
+		return os.Chmod(out, 0o755)
+	}
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		return diag.Errorf("", 0, "refusing to write output to %s: it is a file", dir)
+	}
+	if IsOutput(out) {
+		return nil
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		return err
+	}
+	if len(entries) > 0 {
+		return diag.Errorf("", 0, "refusing to write into %s: it was not created by wellknown (no %s marker) and is not empty", dir, Marker).
+			WithHint("remove it yourself, or choose another directory with --out")
+	}
+	return nil
+}
+
+// lockMarker opens the marker file, waits up to wait for the lock on it and
+// makes sure it says what it is. Closing the file releases the lock.
+func lockMarker(dir, path string, wait time.Duration) (*os.File, error) {
+	f, err := openMarker(path)
+	if err != nil {
+		return nil, err
+	}
+	for delay, deadline := time.Millisecond, time.Now().Add(wait); ; delay = min(2*delay, 100*time.Millisecond) {
+		locked, err := tryLock(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("locking %s: %w", path, err)
+		}
+		if locked {
+			break
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, diag.Errorf("", 0, "another build is writing to %s; gave up waiting after %s", dir, wait).
+				WithHint("let it finish, or build into another directory with --out")
+		}
+		time.Sleep(delay)
+	}
+	if err := writeMarker(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+func writeMarker(f *os.File) error {
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if info.Size() == int64(len(markerText)) && info.Mode().Perm() == 0o644 {
+		return nil
+	}
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := f.WriteAt([]byte(markerText), 0); err != nil {
+		return err
+	}
+	return f.Chmod(0o644)
+}
+
+// existing is what a directory tree holds: file paths and directory paths,
+// slash-separated and absolute within the site like File.Path.
+type existing struct {
+	files map[string]bool // anything that is not a directory, symlinks included
+	dirs  map[string]bool
+}
+
+// scan lists the tree under out without following symlinks.
+func scan(out string) (existing, error) {
+	ex := existing{files: map[string]bool{}, dirs: map[string]bool{}}
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(out, p)
+		if err != nil || rel == "." {
+			return err
+		}
+		site := "/" + filepath.ToSlash(rel)
+		if d.IsDir() {
+			ex.dirs[site] = true
+		} else if site != "/"+Marker {
+			ex.files[site] = true
+		}
+		return nil
+	})
+	return ex, err
+}
+
+// staged is a file written beside its target, to be renamed over it.
+type staged struct{ temp, target string }
+
+// update makes out hold exactly the bundle.
+func (b *Bundle) update(out string) (WriteStats, error) {
+	ex, err := scan(out)
+	if err != nil {
+		return WriteStats{}, err
+	}
+	created, err := b.makeDirs(out)
+	if err != nil {
+		removeDirs(created)
+		return WriteStats{}, err
+	}
+	changes, unchanged, err := b.stage(out)
+	if err != nil {
+		for _, s := range changes {
+			os.Remove(s.temp)
+		}
+		removeDirs(created)
+		return WriteStats{}, err
+	}
+	stats := WriteStats{Unchanged: unchanged}
+	for _, s := range changes {
+		if err := renameOver(s.temp, s.target); err != nil {
+			return stats, err
+		}
+		stats.Written++
+		if testHook != nil {
+			testHook("renamed")
+		}
+	}
+	removed, err := b.removeStale(out, ex)
+	stats.Removed = removed
+	return stats, err
+}
+
+// makeDirs creates every directory of the bundle that out lacks, parents
+// first, and returns those it created. Anything else found where a
+// directory belongs (a file, a symlink) is stale output and is removed.
+func (b *Bundle) makeDirs(out string) ([]string, error) {
+	dirs := make([]string, 0, len(b.dirs))
+	for d := range b.dirs {
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	var created []string
+	for _, d := range dirs {
+		p := filepath.Join(out, filepath.FromSlash(d[1:]))
+		info, err := os.Lstat(p)
+		switch {
+		case err == nil && info.IsDir():
+			continue
+		case err == nil:
+			if err := os.Remove(p); err != nil {
+				return created, err
+			}
+		case !errors.Is(err, fs.ErrNotExist):
+			return created, err
+		}
+		if err := os.Mkdir(p, 0o755); err != nil {
+			return created, err
+		}
+		created = append(created, p)
+	}
+	return created, nil
+}
+
+// removeDirs removes directories makeDirs created, children first.
+func removeDirs(dirs []string) {
+	for _, d := range slices.Backward(dirs) {
+		os.Remove(d)
+	}
+}
+
+// stage writes every file whose bytes out lacks to a temporary file beside
+// its target, and counts the files already as they should be. On error the
+// files staged so far are returned too, for removal.
+func (b *Bundle) stage(out string) ([]staged, int, error) {
+	files := b.Files()
+	temps := make([]string, len(files))
+	errs := make([]error, len(files))
+	parallel.For(len(files), func(i int) {
+		target := filepath.Join(out, filepath.FromSlash(files[i].Path[1:]))
+		same, err := holds(target, files[i].Body)
+		if same || err != nil {
+			errs[i] = err
+			return
+		}
+		temps[i], errs[i] = writeTemp(filepath.Dir(target), files[i].Body)
+		if errs[i] == nil && testHook != nil {
+			testHook("staged")
+		}
+	})
+	var changes []staged
+	unchanged := 0
+	for i, f := range files {
+		switch {
+		case temps[i] != "":
+			changes = append(changes, staged{temps[i], filepath.Join(out, filepath.FromSlash(f.Path[1:]))})
+		case errs[i] == nil:
+			unchanged++
+		}
+	}
+	return changes, unchanged, errors.Join(errs...)
+}
+
+// holds reports whether path is a regular file, readable by others,
+// holding exactly body. An error other than its absence (a name too long)
+// would fail the rename, so it is returned now, before anything changed.
+func holds(path string, body []byte) (bool, error) {
+	info, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	if !info.IsDir() {
-		return false, diag.Errorf("", 0, "refusing to write output to %s: it is a file", dir)
+	if !info.Mode().IsRegular() || info.Mode().Perm() != 0o644 || info.Size() != int64(len(body)) {
+		return false, nil
 	}
-	if _, err := os.Stat(filepath.Join(abs, Marker)); err == nil {
-		return true, nil
-	}
-	entries, err := os.ReadDir(abs)
-	if err != nil {
-		return false, err
-	}
-	if len(entries) > 0 {
-		return false, diag.Errorf("", 0, "refusing to replace %s: it was not created by wellknown (no %s marker) and is not empty", dir, Marker).
-			WithHint("remove it yourself, or choose another directory with --out")
-	}
-	return true, nil
+	data, err := os.ReadFile(path)
+	return err == nil && bytes.Equal(data, body), nil
 }
 
-// writers is how many files are written at once: writing many small files
-// waits on the file system more than on the CPU.
-const writers = 8
-
-// writeTree writes every file under root: the directories first, parents
-// before children, then the files by several writers.
-func (b *Bundle) writeTree(root string) error {
-	dirs := make([]string, 0, len(b.dirs))
-	for d := range b.dirs {
-		dirs = append(dirs, d)
+// writeTemp writes body to a new temporary file in dir and returns its path.
+func writeTemp(dir string, body []byte) (string, error) {
+	f, err := os.CreateTemp(dir, tempPrefix+"*")
+	if err != nil {
+		return "", err
 	}
-	sort.Strings(dirs)
-	for _, d := range dirs {
-		if err := os.Mkdir(filepath.Join(root, filepath.FromSlash(d[1:])), 0o755); err != nil {
+	_, err = f.Write(body)
+	// CreateTemp makes a private file; the output is read by other users.
+	err = errors.Join(err, f.Chmod(0o644), f.Close())
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// renameOver renames temp to target, first removing a directory left at
+// target by an older build.
+func renameOver(temp, target string) error {
+	if info, err := os.Lstat(target); err == nil && info.IsDir() {
+		if err := os.RemoveAll(target); err != nil {
 			return err
 		}
 	}
-	files := make(chan *File)
-	errs := make(chan error, writers)
-	for range writers {
-		go func() {
-			var first error
-			for f := range files {
-				if first == nil {
-					first = os.WriteFile(filepath.Join(root, filepath.FromSlash(f.Path[1:])), f.Body, 0o644)
-				}
-			}
-			errs <- first
-		}()
-	}
-	for _, f := range b.files {
-		files <- f
-	}
-	close(files)
-	var err error
-	for range writers {
-		err = errors.Join(err, <-errs)
-	}
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(root, Marker), []byte(markerText), 0o644)
+	return os.Rename(temp, target)
 }
 
-// swap puts the new tree at abs, moving the old one aside first and deleting
-// it only once the new one is in place.
-func swap(tmp, abs string, existed bool) error {
-	if !existed {
-		return os.Rename(tmp, abs)
-	}
-	old := tmp + ".old"
-	if err := os.Rename(abs, old); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, abs); err != nil {
-		if restoreErr := os.Rename(old, abs); restoreErr != nil {
-			return fmt.Errorf("%v; the previous output is at %s", err, old)
+// removeStale removes what out held that the bundle does not: files (the
+// temporary files of an interrupted write among them), then directories,
+// deepest first. It returns how many of the files were the site's.
+func (b *Bundle) removeStale(out string, ex existing) (int, error) {
+	removed := 0
+	var errs []error
+	for p := range ex.files {
+		if _, keep := b.files[p]; keep || b.dirs[p] || b.replacedByFile(p) {
+			continue
 		}
-		return err
+		if err := os.Remove(filepath.Join(out, filepath.FromSlash(p[1:]))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		if !strings.HasPrefix(filepath.Base(p), tempPrefix) {
+			removed++
+		}
 	}
-	return os.RemoveAll(old)
+	var stale []string
+	for d := range ex.dirs {
+		if _, file := b.files[d]; !b.dirs[d] && !file && !b.replacedByFile(d) {
+			stale = append(stale, d)
+		}
+	}
+	// Longer paths first: a directory's children before it.
+	slices.SortFunc(stale, func(x, y string) int { return len(y) - len(x) })
+	for _, d := range stale {
+		if err := os.RemoveAll(filepath.Join(out, filepath.FromSlash(d[1:]))); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return removed, errors.Join(errs...)
+}
+
+// replacedByFile reports whether an ancestor of p is a file of the bundle:
+// the old directory there, with p, went when the file was renamed over it.
+func (b *Bundle) replacedByFile(p string) bool {
+	for d := path.Dir(p); d != "/"; d = path.Dir(d) {
+		if _, ok := b.files[d]; ok {
+			return true
+		}
+	}
+	return false
 }

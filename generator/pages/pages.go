@@ -61,6 +61,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -68,6 +69,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
@@ -571,12 +573,19 @@ func (r *renderer) run(j job) (File, error) {
 	return File{Path: j.file, Body: b.Bytes()}, nil
 }
 
-// assets are the files under assets/.
+// assets are the files under assets/, but for build output written there
+// (a directory holding bundle.Marker): a build never reads its own output.
 func (r *renderer) assets() ([]File, error) {
 	var files []File
 	err := fs.WalkDir(r.tfs, "assets", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil {
 			return err
+		}
+		if d.IsDir() {
+			if _, err := fs.Stat(r.tfs, path.Join(p, bundle.Marker)); err == nil {
+				return fs.SkipDir
+			}
+			return nil
 		}
 		body, err := fs.ReadFile(r.tfs, p)
 		if err != nil {

@@ -200,8 +200,13 @@ func Leftovers(dir string, opt Options) []string {
 }
 
 // Write writes files into dir, creating directories as needed. Unless force,
-// it writes nothing when any of them exists, and lists each.
+// it writes nothing when any of them exists, and lists each. Even with
+// force, it writes nothing when a symlink stands where one of the files or
+// its directories goes: writing through it would change a file elsewhere.
 func Write(dir string, files []File, force bool) error {
+	if err := checkNoSymlinks(dir, files); err != nil {
+		return err
+	}
 	if !force {
 		var existing []error
 		for _, f := range files {
@@ -225,4 +230,26 @@ func Write(dir string, files []File, force bool) error {
 		}
 	}
 	return nil
+}
+
+// checkNoSymlinks lists every symlink among the paths files would be
+// written to, and the directories under dir on the way there.
+func checkNoSymlinks(dir string, files []File) error {
+	seen := map[string]bool{}
+	var links []error
+	for _, f := range files {
+		p := dir
+		for _, name := range strings.Split(f.Path, "/") {
+			p = filepath.Join(p, name)
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if info, err := os.Lstat(p); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+				links = append(links, diag.Errorf(p, 0, "is a symbolic link; wellknown init never writes through one").
+					WithHint("remove the link, or create the site in another directory"))
+			}
+		}
+	}
+	return errors.Join(links...)
 }

@@ -92,6 +92,45 @@ func TestWriteNeverOverwritesUnlessForced(t *testing.T) {
 	}
 }
 
+// A symlink where a file or one of its directories goes is refused, even
+// with force, and nothing is written anywhere.
+func TestWriteNeverWritesThroughSymlinks(t *testing.T) {
+	outside := t.TempDir()
+	victim := filepath.Join(outside, "victim.txt")
+	for _, tc := range []struct{ name, link, target string }{
+		{"file", "old.txt", victim},
+		{"dangling file", "old.txt", filepath.Join(outside, "missing.txt")},
+		{"directory", "a", outside},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(victim, []byte("mine"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if err := os.Symlink(tc.target, filepath.Join(dir, tc.link)); err != nil {
+				t.Fatal(err)
+			}
+			files := []File{{Path: "a/new.txt", Data: []byte("new")}, {Path: "old.txt", Data: []byte("new")}, {Path: "z.txt", Data: []byte("new")}}
+			err := Write(dir, files, true)
+			want := filepath.Join(dir, tc.link) + ": is a symbolic link; wellknown init never writes through one"
+			if errs := diag.List(err); len(errs) != 1 || errs[0].Error() != want {
+				t.Fatalf("Write = %v, want one error: %s", err, want)
+			}
+			if data, _ := os.ReadFile(victim); string(data) != "mine" {
+				t.Errorf("the file behind the link was overwritten: %q", data)
+			}
+			for _, p := range []string{"z.txt", filepath.Join(outside, "new.txt"), filepath.Join(outside, "missing.txt")} {
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(dir, p)
+				}
+				if _, err := os.Stat(p); !os.IsNotExist(err) {
+					t.Errorf("a refused Write created %s", p)
+				}
+			}
+		})
+	}
+}
+
 func file(t *testing.T, files []File, path string) []byte {
 	t.Helper()
 	for _, f := range files {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
@@ -42,9 +43,11 @@ func matchSegments(pat, name []string) bool {
 }
 
 // Glob returns the files under root whose slash-separated path relative to
-// root matches pattern, sorted. Directories named .git are not entered. A
-// match that is not a regular file is an error naming it: a tool's history
-// is read from git, which keeps a symlink, not what it points to.
+// root matches pattern, sorted. Directories named .git and build output (a
+// directory holding bundle.Marker) are not entered: a build never reads its
+// own output. A match that is not a regular file is an error naming it: a
+// tool's history is read from git, which keeps a symlink, not what it
+// points to.
 func Glob(root, pattern string) ([]string, error) {
 	start := Dir(pattern)
 	var out []string
@@ -56,7 +59,7 @@ func Glob(root, pattern string) ([]string, error) {
 			return err
 		}
 		if d.IsDir() {
-			if d.Name() == ".git" {
+			if d.Name() == ".git" || bundle.IsOutput(p) {
 				return filepath.SkipDir
 			}
 			return nil

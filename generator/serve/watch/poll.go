@@ -37,7 +37,7 @@ func (p *poller) scan(t Targets) []string {
 			if err != nil {
 				return nil
 			}
-			if d.IsDir() && d.Name() == ".git" && path != root {
+			if d.IsDir() && skipped(root, path, d) {
 				return filepath.SkipDir
 			}
 			if fi, err := d.Info(); err == nil {

@@ -1,7 +1,8 @@
 // Package watch reports changes to the files a build reads, in batches.
 //
 // A Watcher covers Targets: directory trees, watched recursively (a .git
-// directory inside a tree is not entered), and single files, watched through
+// directory inside a tree is not entered, nor build output: a directory
+// holding bundle.Marker, which a build never reads), and single files, watched through
 // their directory so that an editor's save-by-rename (write a temporary file,
 // rename it over the original) keeps being seen. A target that does not exist
 // yet is watched through its nearest existing ancestor, so its creation is
@@ -32,6 +33,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 )
 
 // DefaultDebounce is the quiet time that ends a batch: long enough to join
@@ -325,7 +328,7 @@ func (t Targets) covers(p string) bool {
 		if isAncestor(p, d) {
 			return true
 		}
-		if rel, ok := below(d, p); ok && !inGitDir(rel) {
+		if rel, ok := below(d, p); ok && !inGitDir(rel) && !inOutput(d, p) {
 			return true
 		}
 	}
@@ -351,15 +354,15 @@ func (t Targets) dirs() []string {
 	return slices.Compact(out)
 }
 
-// treeDirs lists root and the directories under it, not entering .git.
-// Directories that can't be read are left out.
+// treeDirs lists root and the directories under it, not entering .git or
+// build output. Directories that can't be read are left out.
 func treeDirs(root string) []string {
 	var out []string
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil || !d.IsDir():
 			return nil
-		case d.Name() == ".git" && p != root:
+		case skipped(root, p, d):
 			return filepath.SkipDir
 		}
 		out = append(out, p)
@@ -399,6 +402,25 @@ func below(dir, p string) (string, bool) {
 		return "", false
 	}
 	return rel, true
+}
+
+// skipped reports whether the directory d at p, in the tree at root, is
+// left out: a .git directory or build output.
+func skipped(root, p string, d fs.DirEntry) bool {
+	return d.Name() == ".git" && p != root || bundle.IsOutput(p)
+}
+
+// inOutput reports whether p, in the tree at root, is build output or
+// inside it.
+func inOutput(root, p string) bool {
+	for dir := p; ; dir = filepath.Dir(dir) {
+		if bundle.IsOutput(dir) {
+			return true
+		}
+		if dir == root || dir == filepath.Dir(dir) {
+			return false
+		}
+	}
 }
 
 // inGitDir reports whether a relative path goes through a .git directory.

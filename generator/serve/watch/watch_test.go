@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 )
 
 // deadline bounds every wait for a batch; changes normally arrive within
@@ -164,6 +166,25 @@ func TestWatchIgnores(t *testing.T) {
 		s.write("site.toml")
 		awaitChange(t, w, s.path("site.toml"),
 			s.path("content/tools/a.json"), s.path("content/tools/.a.json.swp"), s.path("content/tools/a.json~"), s.path("README.md"))
+	})
+}
+
+// Build output inside a watched tree (a directory holding the marker, as
+// after build --out content/public) is not an input: a build writing there
+// is no change, whether the output was there before the watch or not.
+func TestWatchIgnoresBuildOutput(t *testing.T) {
+	backends(t, func(t *testing.T, opt Options) {
+		s := newSite(t)
+		s.write("content/public/" + bundle.Marker)
+		w := start(t, s.targets(), opt)
+		s.write("content/public/mcp/server-card.json")
+		s.write("content/public/" + bundle.Marker)
+		s.write("site.toml")
+		awaitChange(t, w, s.path("site.toml"),
+			s.path("content/public/mcp"), s.path("content/public/mcp/server-card.json"), s.path("content/public/"+bundle.Marker))
+		s.write("content/public/mcp/server-card.json")
+		s.write("content/tools/a.json")
+		awaitChange(t, w, s.path("content/tools/a.json"), s.path("content/public/mcp/server-card.json"))
 	})
 }
 

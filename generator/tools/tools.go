@@ -73,7 +73,7 @@ func overLimit(file string, line int, msg string) error {
 	return limitError{diag.Errorf(file, line, "%s", msg).WithHint("%s", limitsHint)}
 }
 
-var limitsHint = fmt.Sprintf("a tool file may hold at most %d bytes, nest objects and arrays %d deep and hold %d properties (README, \"Limits\")",
+var limitsHint = fmt.Sprintf(`a tool file may be at most 1 MiB (%d bytes), nest objects and arrays at most %d deep and hold at most %d properties; see README, "Limits"`,
 	MaxFileBytes, MaxDepth, MaxProperties)
 
 // Parse checks and decodes one tool file. file names it in errors.

@@ -1,0 +1,64 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/canonjson"
+)
+
+// limitTool is a tool file whose input schema has n properties, each with a
+// description of descLen bytes, in one object: the worst case for sorting.
+func limitTool(n, descLen int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"name": "at_limit", "description": "A tool at the limits.", "inputSchema": {"type": "object", "properties": {`)
+	desc := strings.Repeat("d", descLen)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		// Descending names: the reference transformer's worst case.
+		fmt.Fprintf(&b, `"p%06d": {"description": "%s"}`, n-i, desc)
+	}
+	b.WriteString("}}}")
+	return []byte(b.String())
+}
+
+// BenchmarkCanonicalAtLimits reads a tool file at the limits and writes its
+// canonical form (as every build does for every version of every tool): at
+// the size limit (1 MiB, with as many properties as allowed) and at the
+// property limit with short properties.
+func BenchmarkCanonicalAtLimits(b *testing.B) {
+	// The tool, inputSchema, type, properties, name and description are 6 of
+	// the properties; each listed property holds a description: 2 each.
+	n := (MaxProperties - 6) / 2
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"size limit", limitTool(n, 1<<20/n-40)},
+		{"property limit", limitTool(n, 0)},
+	} {
+		tool, err := Parse("bench.json", tc.data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(tc.name+"/parse and canonicalise", func(b *testing.B) {
+			b.SetBytes(int64(len(tc.data)))
+			for b.Loop() {
+				if _, err := Parse("bench.json", tc.data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(tc.name+"/canonicalise", func(b *testing.B) {
+			b.SetBytes(int64(len(tc.data)))
+			for b.Loop() {
+				if _, err := canonjson.Canonical(tool.Object); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

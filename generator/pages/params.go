@@ -201,6 +201,11 @@ func compactJSON(v any) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// maxIndent is the deepest indentation of a tool's JSON on its page: the
+// levels below it are shown flush with it, so that a page stays a bounded
+// multiple of its file (which may nest 64 deep) and not 130 times it.
+const maxIndent = 16 * len("  ")
+
 // indentJSON is v as indented JSON, keys sorted.
 func indentJSON(v any) string {
 	var b bytes.Buffer
@@ -210,5 +215,12 @@ func indentJSON(v any) string {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Sprint(v)
 	}
-	return b.String()
+	var out strings.Builder
+	out.Grow(b.Len())
+	for line := range strings.Lines(b.String()) {
+		text := strings.TrimLeft(line, " ")
+		out.WriteString(line[:min(len(line)-len(text), maxIndent)])
+		out.WriteString(text)
+	}
+	return out.String()
 }

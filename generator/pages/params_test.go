@@ -114,3 +114,21 @@ func TestToolPageLinearInNesting(t *testing.T) {
 		t.Errorf("30 more levels add %d bytes to the schema and %d to its page: more than 6 times", schemaGrowth, pageGrowth)
 	}
 }
+
+// The tool's JSON on its page is indented 16 levels at most: an array
+// nested 60 deep adds no more than 32 spaces to a line.
+func TestIndentJSONCapped(t *testing.T) {
+	var v any = []any{1.0, 2.0}
+	for range 60 {
+		v = []any{v}
+	}
+	got := indentJSON(v)
+	for line := range strings.Lines(got) {
+		if indent := len(line) - len(strings.TrimLeft(line, " ")); indent > maxIndent {
+			t.Fatalf("a line is indented %d spaces: %q", indent, line)
+		}
+	}
+	if !strings.Contains(got, "\n"+strings.Repeat(" ", maxIndent)+"1,\n") {
+		t.Errorf("the deepest values are not indented %d spaces:\n%s", maxIndent, got)
+	}
+}

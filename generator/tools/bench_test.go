@@ -8,8 +8,8 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/canonjson"
 )
 
-// limitTool is a tool file whose input schema has n properties, each with a
-// description of descLen bytes, in one object: the worst case for sorting.
+// limitTool is a tool file whose input schema has n properties in one
+// object, each with a description of descLen bytes.
 func limitTool(n, descLen int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"name": "at_limit", "description": "A tool at the limits.", "inputSchema": {"type": "object", "properties": {`)
@@ -18,8 +18,7 @@ func limitTool(n, descLen int) []byte {
 		if i > 0 {
 			b.WriteString(",\n")
 		}
-		// Descending names: the reference transformer's worst case.
-		fmt.Fprintf(&b, `"p%06d": {"description": "%s"}`, n-i, desc)
+		fmt.Fprintf(&b, `"p%06d": {"description": "%s"}`, i, desc)
 	}
 	b.WriteString("}}}")
 	return []byte(b.String())

@@ -20,9 +20,9 @@ const previous = `{"name": "get_forecast", "description": "Daily forecast.", "in
 	"required": ["city"], "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}}}}`
 
 // A tool page may be this many times larger than its tool file, plus the
-// page's own frame: a row of the parameter table per property and the file
-// indented at most MaxDepth levels.
-const pageGrowth = 64
+// page's own frame: a row of the parameter table per property (about 200
+// bytes for "a":{}) and the file, escaped and indented 16 levels at most.
+const pageGrowth = 48
 
 // FuzzToolFile reads arbitrary bytes as a tool file, with the limits on,
 // and takes what it accepts through what a build does with a tool: its

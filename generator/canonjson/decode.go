@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -218,7 +219,7 @@ func (d *decoder) array(depth int) (any, error) {
 
 func (d *decoder) number() (any, error) {
 	start := d.pos
-	for d.pos < len(d.data) && bytes.IndexByte([]byte("+-.0123456789eE"), d.data[d.pos]) >= 0 {
+	for d.pos < len(d.data) && strings.IndexByte("+-.0123456789eE", d.data[d.pos]) >= 0 {
 		d.pos++
 	}
 	text := string(d.data[start:d.pos])
@@ -272,7 +273,7 @@ func (d *decoder) escape(buf []byte) ([]byte, error) {
 	c := d.data[d.pos+1]
 	d.pos += 2
 	if c != 'u' {
-		i := bytes.IndexByte([]byte(`"\/bfnrt`), c)
+		i := strings.IndexByte(`"\/bfnrt`, c)
 		if i < 0 {
 			return nil, d.fail(at, "invalid escape \\%c", c)
 		}

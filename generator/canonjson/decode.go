@@ -62,8 +62,8 @@ func Decode(data []byte, lim Limits) (any, error) {
 	}
 	// encoding/json's scanner checks the syntax without building values, and
 	// words its errors as every other JSON input of the build does.
-	if err := json.Unmarshal(data, new(json.RawMessage)); err != nil {
-		return nil, err
+	if !json.Valid(data) {
+		return nil, json.Unmarshal(data, new(json.RawMessage))
 	}
 	d := decoder{data: data, lim: lim}
 	v, err := d.value(0)

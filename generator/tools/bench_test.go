@@ -29,15 +29,16 @@ func limitTool(n, descLen int) []byte {
 // the size limit (1 MiB, with as many properties as allowed) and at the
 // property limit with short properties.
 func BenchmarkCanonicalAtLimits(b *testing.B) {
-	// The tool, inputSchema, type, properties, name and description are 6 of
-	// the properties; each listed property holds a description: 2 each.
-	n := (MaxProperties - 6) / 2
+	// name, description, inputSchema, type and properties are 5 of the
+	// members; each listed property is 2: itself and its description.
+	n := (MaxProperties - 5) / 2
+	short := limitTool(n, 0)
 	for _, tc := range []struct {
 		name string
 		data []byte
 	}{
-		{"size limit", limitTool(n, 1<<20/n-40)},
-		{"property limit", limitTool(n, 0)},
+		{"size limit", limitTool(n, (MaxFileBytes-len(short))/n)},
+		{"property limit", short},
 	} {
 		tool, err := Parse("bench.json", tc.data)
 		if err != nil {

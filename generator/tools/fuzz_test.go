@@ -3,6 +3,8 @@ package tools_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -41,6 +43,14 @@ func FuzzToolFile(f *testing.F) {
 		`{"name": "a", "inputSchema": {"type": "object", "x": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}`,
 	} {
 		f.Add([]byte(seed))
+	}
+	examples, _ := filepath.Glob("../../content/servers/*/tools/*.json")
+	for _, file := range examples {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
 	}
 	before, err := tools.Parse("previous.json", []byte(previous))
 	if err != nil {

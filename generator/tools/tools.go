@@ -48,11 +48,10 @@ func (t Tool) Description() string {
 	return s
 }
 
-// The limits of one tool file. The largest real tool snapshots are a few
-// tens of KB, nest objects fewer than 20 deep and hold a few hundred
-// properties; the limits leave room for twenty times that, and bound what a
-// hostile file (a commit, or a server through sync) can cost each build:
-// its canonical form, diff and page all grow near-linearly with its size.
+// The limits of one tool file: far above real tool snapshots (a few KB to a
+// few tens of KB), and low enough to bound what a hostile file (a commit, or
+// a server through sync) costs each build. Within them the canonical form,
+// the diff and the page all grow near-linearly with the file.
 const (
 	MaxFileBytes  = 1 << 20 // 1 MiB
 	MaxDepth      = 64      // objects and arrays nested in one another

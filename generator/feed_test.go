@@ -21,6 +21,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/tools"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -511,6 +512,24 @@ tools = "tools/*.json"
 		}
 		if len(res.Entries) != 2 || !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "configured twice") }) {
 			t.Errorf("entries:\n%s warnings %q", summaries(res.Entries), res.Warnings)
+		}
+	})
+
+	t.Run("a past tool file over the limits", func(t *testing.T) {
+		g := gittest.New(t, t.TempDir())
+		g.Write("site.toml", base+server)
+		g.Write("tools/a.json", tool("x"))
+		g.Commit("server")
+		deep := strings.Repeat("[", tools.MaxDepth) + strings.Repeat("]", tools.MaxDepth)
+		g.Write("tools/a.json", `{"name": "a", "inputSchema": {"type": "object", "x": `+deep+`}}`)
+		g.Commit("too deep")
+		hash := strings.TrimSpace(g.Git("rev-parse", "--short=12", "HEAD"))
+		g.Write("tools/a.json", tool("y"))
+		g.Commit("fixed")
+		_, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv})
+		want := "commit " + hash + ": tools/a.json:1: objects and arrays nest more than 64 deep (the limit)"
+		if err == nil || err.Error() != want {
+			t.Errorf("Build = %v\nwant %s", err, want)
 		}
 	})
 }

@@ -321,7 +321,11 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		if step.repo == 0 && st.touchesConfig(step.commit) {
 			st.loadConfig(step.commit)
 		}
-		if err := tl.Commit(st.snapshot(step)); err != nil {
+		c := st.snapshot(step)
+		if st.err != nil {
+			return nil, st.err
+		}
+		if err := tl.Commit(c); err != nil {
 			return nil, err
 		}
 	}
@@ -362,6 +366,7 @@ type replayState struct {
 	trees   []history.Tree
 	config  *site.Config
 	servers map[string]*serverFiles // by server name
+	err     error                   // a tool file over the limits: the replay stops
 }
 
 // serverFiles are the tool files of one server at one point of history.
@@ -502,6 +507,13 @@ func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) 
 	var t tools.Tool
 	if blob != "" {
 		parsed := st.h.repos[f.repo].tool(p, blob)
+		if errors.Is(parsed.err, tools.ErrLimit) && st.err == nil {
+			// Refused, not skipped: the limits bound what every build costs,
+			// and history is as open to a hostile commit as the working tree.
+			st.err = diag.Errorf("", 0, "commit %s: %v", shortHash(c.Hash), parsed.err).
+				WithHint("tool files in history are held to the same limits (README, \"Limits\"); rewrite history to drop this version")
+			return
+		}
 		if parsed.err != nil {
 			st.h.result.Warnings = append(st.h.result.Warnings, fmt.Sprintf("commit %s: %v; this change of the file is left out of the feed", shortHash(c.Hash), parsed.err))
 			return

@@ -6,9 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
-	"github.com/gowebpki/jcs"
+	"github.com/wellknown-dev/wellknown/generator/canonjson"
 )
 
 // Canonical returns the RFC 8785 form of v as encoding/json marshals it.
@@ -20,17 +19,18 @@ func Canonical(v any) ([]byte, error) {
 	return CanonicalizeJSON(data)
 }
 
-// CanonicalizeJSON returns the RFC 8785 form of a JSON document. Unlike the
-// underlying transformer, which is not a validator (it turns [1 2] into
-// [12]), it first rejects anything that is not valid UTF-8 JSON.
+// CanonicalizeJSON returns the RFC 8785 form of a JSON document, which must
+// be valid UTF-8 JSON without duplicate keys or lone surrogates.
 func CanonicalizeJSON(data []byte) ([]byte, error) {
-	if !utf8.Valid(data) {
-		return nil, errors.New("canonical json: input is not valid UTF-8")
+	v, err := canonjson.Decode(data, canonjson.Limits{})
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return nil, fmt.Errorf("canonical json: input is not valid JSON: %w", err)
+	case err != nil:
+		return nil, fmt.Errorf("canonical json: %w", err)
 	}
-	if !json.Valid(data) {
-		return nil, errors.New("canonical json: input is not valid JSON")
-	}
-	out, err := jcs.Transform(data)
+	out, err := canonjson.Canonical(v)
 	if err != nil {
 		return nil, fmt.Errorf("canonical json: %w", err)
 	}

@@ -57,7 +57,8 @@ func TestCanonicalizeJSONRejects(t *testing.T) {
 		{"missing comma", `[1 2]`, "not valid JSON"},
 		{"trailing garbage", `{"a":1} x`, "not valid JSON"},
 		{"invalid UTF-8", "{\"a\":\"\xff\"}", "not valid UTF-8"},
-		{"duplicate key", `{"a":1,"a":2}`, "Duplicate key"},
+		{"duplicate key", `{"a":1,"a":2}`, `duplicate key "a"`},
+		{"lone surrogate", `["\ud800"]`, "lone UTF-16 surrogate"},
 		{"empty", ``, "not valid JSON"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

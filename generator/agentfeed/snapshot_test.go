@@ -133,7 +133,7 @@ func TestVerifySnapshotRejectsTampering(t *testing.T) {
 		{"signature changed", replace(sig.Value, sigEncoding.EncodeToString(flipped)), testVerifier(), "does not verify"},
 		{"signature removed", string(unsigned), testVerifier(), "no signature"},
 		{"other algorithm", replace(`"algorithm": "ed25519"`, `"algorithm": "rsa"`), testVerifier(), `algorithm "rsa"`},
-		{"duplicate member", replace(`"id":`, `"feed-status": "terminated", "id":`), testVerifier(), "Duplicate key"},
+		{"duplicate member", replace(`"id":`, `"feed-status": "terminated", "id":`), testVerifier(), `duplicate key "feed-status"`},
 		{"not JSON", "{", testVerifier(), "not valid JSON"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

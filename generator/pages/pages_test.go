@@ -204,7 +204,7 @@ func TestToolPages(t *testing.T) {
 		{"/servers/forecast/tools/get_forecast/index.html", `<li>parameter <code>city</code> renamed to <code>location</code></li>`},
 		{"/servers/forecast/tools/get_forecast/index.html", `href="../../../../.well-known/mcp/schemas/forecast/get_forecast/1.1.0.json"`},
 		// Nested parameters, constraints, enum values and defaults.
-		{"/servers/forecast/tools/get_forecast/index.html", `<code>filter.stations[].id</code>`},
+		{"/servers/forecast/tools/get_forecast/index.html", "<tr style=\"--depth: 2\">\n<td data-label=\"Name\"><code>id</code></td>"},
 		{"/servers/forecast/tools/get_forecast/index.html", `pattern ^[A-Z]{4}$`},
 		{"/servers/forecast/tools/get_forecast/index.html", `One of: <code>metric</code>, <code>imperial</code>`},
 		{"/servers/forecast/tools/get_forecast/index.html", `Default: <code>3</code>`},

@@ -12,7 +12,10 @@ import (
 // Param is one parameter of a tool, or one field nested in it, as a row of
 // a table.
 type Param struct {
-	Name        string // the path from the top: "filter.region", "stops[].name"
+	// Name is the property's own name. A nested field's row follows its
+	// parent's, one Depth deeper; its path is not repeated, so that a page
+	// grows linearly, not quadratically, with the schema's nesting.
+	Name        string
 	Depth       int    // 0 for a top-level parameter
 	Type        string // "string", "array of string", "string | null", "any"…
 	Required    bool
@@ -27,10 +30,10 @@ type Param struct {
 // object with properties has none.
 func Params(schema any) []Param {
 	s, _ := schema.(map[string]any)
-	return properties(s, "", 0)
+	return properties(s, 0)
 }
 
-func properties(s map[string]any, prefix string, depth int) []Param {
+func properties(s map[string]any, depth int) []Param {
 	props, _ := s["properties"].(map[string]any)
 	required := requiredSet(s)
 	names := make([]string, 0, len(props))
@@ -46,19 +49,19 @@ func properties(s map[string]any, prefix string, depth int) []Param {
 	var out []Param
 	for _, name := range names {
 		p, _ := props[name].(map[string]any)
-		out = append(out, param(prefix+name, depth, required[name], p))
-		out = append(out, nested(p, prefix+name, depth+1)...)
+		out = append(out, param(name, depth, required[name], p))
+		out = append(out, nested(p, depth+1)...)
 	}
 	return out
 }
 
 // nested lists the properties of an object property, or of the objects an
 // array property holds.
-func nested(p map[string]any, name string, depth int) []Param {
+func nested(p map[string]any, depth int) []Param {
 	if items, ok := p["items"].(map[string]any); ok {
-		return nested(items, name+"[]", depth)
+		return nested(items, depth)
 	}
-	return properties(p, name+".", depth)
+	return properties(p, depth)
 }
 
 func requiredSet(s map[string]any) map[string]bool {
@@ -198,6 +201,11 @@ func compactJSON(v any) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// maxIndent is the deepest indentation of a tool's JSON on its page: the
+// levels below it are shown flush with it, so that a page stays a bounded
+// multiple of its file (which may nest 64 deep) and not 130 times it.
+const maxIndent = 16 * len("  ")
+
 // indentJSON is v as indented JSON, keys sorted.
 func indentJSON(v any) string {
 	var b bytes.Buffer
@@ -207,5 +215,12 @@ func indentJSON(v any) string {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Sprint(v)
 	}
-	return b.String()
+	var out strings.Builder
+	out.Grow(b.Len())
+	for line := range strings.Lines(b.String()) {
+		text := strings.TrimLeft(line, " ")
+		out.WriteString(line[:min(len(line)-len(text), maxIndent)])
+		out.WriteString(text)
+	}
+	return out.String()
 }

@@ -2,7 +2,10 @@ package pages
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/templates"
 )
 
 func TestParams(t *testing.T) {
@@ -70,9 +73,9 @@ func TestParams(t *testing.T) {
 			}}`,
 			[]Param{
 				{Name: "filter", Type: "object"},
-				{Name: "filter.b", Depth: 1, Type: "array of object", Required: true},
-				{Name: "filter.b[].id", Depth: 2, Type: "string"},
-				{Name: "filter.a", Depth: 1, Type: "string"},
+				{Name: "b", Depth: 1, Type: "array of object", Required: true},
+				{Name: "id", Depth: 2, Type: "string"},
+				{Name: "a", Depth: 1, Type: "string"},
 			},
 		},
 	} {
@@ -85,5 +88,47 @@ func TestParams(t *testing.T) {
 				t.Errorf("Params:\n got %+v\nwant %+v", got, c.want)
 			}
 		})
+	}
+}
+
+// A tool page grows linearly with its schema's nesting: a field's path is
+// not repeated on every row below it (it was: 513 MB for a 1 MB file).
+func TestToolPageLinearInNesting(t *testing.T) {
+	key := strings.Repeat("k", 1000)
+	// nestedTool is a tool whose input schema nests levels object fields.
+	nestedTool := func(levels int) string {
+		schema := `{"type": "string"}`
+		for range levels {
+			schema = `{"type": "object", "properties": {"` + key + `": ` + schema + `}}`
+		}
+		return `{"name": "get_forecast", "inputSchema": ` + schema + `}`
+	}
+	page := func(src string) int {
+		s := fixtureSite(t)
+		s.Servers[0].Tools[0].Object = object(t, src)
+		return len(render(t, s, templates.FS)["/servers/forecast/tools/get_forecast/index.html"])
+	}
+	small, large := nestedTool(30), nestedTool(60)
+	pageGrowth, schemaGrowth := page(large)-page(small), len(large)-len(small)
+	if pageGrowth > 6*schemaGrowth {
+		t.Errorf("30 more levels add %d bytes to the schema and %d to its page: more than 6 times", schemaGrowth, pageGrowth)
+	}
+}
+
+// The tool's JSON on its page is indented 16 levels at most: an array
+// nested 60 deep adds no more than 32 spaces to a line.
+func TestIndentJSONCapped(t *testing.T) {
+	var v any = []any{1.0, 2.0}
+	for range 60 {
+		v = []any{v}
+	}
+	got := indentJSON(v)
+	for line := range strings.Lines(got) {
+		if indent := len(line) - len(strings.TrimLeft(line, " ")); indent > maxIndent {
+			t.Fatalf("a line is indented %d spaces: %q", indent, line)
+		}
+	}
+	if !strings.Contains(got, "\n"+strings.Repeat(" ", maxIndent)+"1,\n") {
+		t.Errorf("the deepest values are not indented %d spaces:\n%s", maxIndent, got)
 	}
 }

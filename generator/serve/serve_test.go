@@ -16,6 +16,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/tools"
 	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
@@ -201,6 +202,26 @@ func TestPollEdits(t *testing.T) {
 	h := serveSite(t, config, Options{Poll: 20 * time.Millisecond})
 	editFile(t, config, `title = "Example Weather Co."`, `title = "Example Weather Company"`)
 	h.awaitPage("/", "Example Weather Company")
+}
+
+// A tool file over the limits is refused by serve as by build: the
+// overlay names the file and the line, over the last good build.
+func TestToolFileOverLimits(t *testing.T) {
+	config := exampleSite(t)
+	h := serveSite(t, config, Options{})
+	deep := filepath.Join(filepath.Dir(config), "content", "servers", "forecast", "tools", "deep.json")
+	writeFile(t, deep, `{"name": "deep", "inputSchema": {"type": "object", "x": `+strings.Repeat("[", 1000)+strings.Repeat("]", 1000)+`}}`)
+	page := h.awaitPage("/", `id="wellknown-overlay"`)
+	if want := "deep.json:1: objects and arrays nest more than 64 deep (the limit)"; !strings.Contains(page, want) {
+		t.Errorf("the overlay does not say %q:\n%s", want, page)
+	}
+	eventually(t, "the build error to be tools.ErrLimit", func() error {
+		builds := h.rebuilds()
+		if last := builds[len(builds)-1]; !errors.Is(last.Err, tools.ErrLimit) {
+			return fmt.Errorf("the last build's error is %v", last.Err)
+		}
+		return nil
+	})
 }
 
 // A first build that fails is New's error, and the port is let go.

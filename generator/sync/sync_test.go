@@ -392,6 +392,32 @@ func TestInvalidTool(t *testing.T) {
 	}
 }
 
+// TestToolOverLimits: a server's tool over the limits of a tool file is an
+// error, as in build, at the line of the file sync would write; nothing is
+// written.
+func TestToolOverLimits(t *testing.T) {
+	wide := strings.Repeat(`{"a":1,"b":2,"c":3,"d":4},`, 3000)
+	for _, tc := range []struct{ name, schema, want string }{
+		{"nested 500 deep", strings.Repeat("[", 500) + strings.Repeat("]", 500), "tools/list item 2:66: objects and arrays nest more than 64 deep (the limit)"},
+		{"12,000 properties", "[" + wide + "{}]", "tools/list item 2:14999: more than 10000 properties (the limit)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newMCPServer(t, `[
+	{"name": "get_alerts", "description": "Active alerts.", "inputSchema": {"type": "object"}},
+	{"name": "huge", "description": "Over the limits.", "inputSchema": {"type": "object", "properties": {"x": {"type": "array", "default": `+tc.schema+`}}}}
+]`, "")
+			dir := t.TempDir()
+			_, err := Run(context.Background(), Options{Source: httpSource(t, srv.URL), Dir: dir})
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one starting %q", err, tc.want)
+			}
+			if names := listDir(t, dir); len(names) != 0 {
+				t.Errorf("wrote %q despite a tool over the limits", names)
+			}
+		})
+	}
+}
+
 // TestInvalidToolKeepsItsFile: with AllowInvalid, the file of a tool that
 // has become invalid stays, since the server still lists the tool.
 func TestInvalidToolKeepsItsFile(t *testing.T) {

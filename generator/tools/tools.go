@@ -8,15 +8,12 @@
 package tools
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"sort"
-	"unicode/utf8"
 
-	"github.com/gowebpki/jcs"
-
+	"github.com/wellknown-dev/wellknown/generator/canonjson"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 )
 
@@ -51,27 +48,83 @@ func (t Tool) Description() string {
 	return s
 }
 
+// The limits of one tool file: far above real tool snapshots (a few KB to a
+// few tens of KB), and low enough to bound what a hostile file (a commit, or
+// a server through sync) costs each build. Within them the canonical form,
+// the diff and the page all grow near-linearly with the file.
+const (
+	MaxFileBytes  = 1 << 20 // 1 MiB
+	MaxDepth      = 64      // objects and arrays nested in one another
+	MaxProperties = 10_000  // members of all objects in the file together
+)
+
+// ErrLimit matches (errors.Is) the error of a tool file over a limit.
+var ErrLimit = errors.New("tool file over a limit")
+
+// limitError is the located error of a tool file over a limit.
+type limitError struct{ err *diag.Error }
+
+func (e limitError) Error() string        { return e.err.Error() }
+func (e limitError) Unwrap() error        { return e.err }
+func (e limitError) Is(target error) bool { return target == ErrLimit }
+
+func overLimit(file string, line int, msg string) error {
+	return limitError{diag.Errorf(file, line, "%s", msg).WithHint("%s", limitsHint)}
+}
+
+var limitsHint = fmt.Sprintf(`a tool file may be at most 1 MiB (%d bytes), nest objects and arrays at most %d deep and hold at most %d properties; see README, "Limits"`,
+	MaxFileBytes, MaxDepth, MaxProperties)
+
 // Parse checks and decodes one tool file. file names it in errors.
 func Parse(file string, data []byte) (Tool, error) {
-	if !utf8.Valid(data) {
-		return Tool{}, diag.Errorf(file, 0, "tool file is not valid UTF-8")
+	if len(data) > MaxFileBytes {
+		return Tool{}, overLimit(file, 0, fmt.Sprintf("tool file is %d bytes; the limit is %d", len(data), MaxFileBytes))
 	}
-	var obj map[string]any
-	if err := json.Unmarshal(data, &obj); err != nil {
-		return Tool{}, diag.JSONError(file, data, err)
+	v, err := canonjson.Decode(data, canonjson.Limits{Depth: MaxDepth, Properties: MaxProperties})
+	if err != nil {
+		return Tool{}, decodeError(file, data, err)
 	}
-	if obj == nil {
-		return Tool{}, diag.Errorf(file, 0, "tool file must hold a JSON object, not null")
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return Tool{}, diag.Errorf(file, 0, "a tool file holds one JSON object (found %s)", kind(v))
 	}
 	if err := check(obj); err != nil {
 		return Tool{}, diag.Errorf(file, 0, "%v", err).
 			WithHint("a tool file holds one tool exactly as tools/list returns it: {\"name\": …, \"description\": …, \"inputSchema\": {\"type\": \"object\", …}}")
 	}
-	canonical, err := jcs.Transform(data)
+	canonical, err := canonjson.Canonical(obj)
 	if err != nil {
 		return Tool{}, diag.Errorf(file, 0, "cannot canonicalise: %v", err)
 	}
 	return Tool{Name: obj["name"].(string), File: file, Object: obj, Canonical: canonical}, nil
+}
+
+// decodeError locates a decoding error in file.
+func decodeError(file string, data []byte, err error) error {
+	var located *canonjson.Error
+	if !errors.As(err, &located) {
+		return diag.JSONError(file, data, err)
+	}
+	if errors.Is(err, canonjson.ErrLimit) {
+		return overLimit(file, located.Line, located.Msg)
+	}
+	return diag.Errorf(file, located.Line, "%s", located.Msg)
+}
+
+// kind names the JSON type of a decoded value, with its article.
+func kind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	default:
+		return "null"
+	}
 }
 
 func check(obj map[string]any) error {

@@ -1,0 +1,130 @@
+package canonjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gowebpki/jcs"
+)
+
+func transform(t *testing.T, data []byte) []byte {
+	t.Helper()
+	v, err := Decode(data, Limits{})
+	if err != nil {
+		t.Fatalf("Decode(%q): %v", data, err)
+	}
+	out, err := Canonical(v)
+	if err != nil {
+		t.Fatalf("Canonical(%q): %v", data, err)
+	}
+	return out
+}
+
+// The RFC 8785 vectors are checked through agentfeed.CanonicalizeJSON,
+// which signs with this package.
+func TestCanonical(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"b":1,"a":[true,false,null]}`, `{"a":[true,false,null],"b":1}`},
+		{`{"a":-0,"b":1e21,"c":1e-7,"d":0.000001,"e":100,"f":1.5e300}`, `{"a":0,"b":1e+21,"c":1e-7,"d":0.000001,"e":100,"f":1.5e+300}`},
+		{`"\u0000\u001f\u007f\b\f\n\r\t\"\\\/<>&\u2028"`, "\"\\u0000\\u001f\x7f\\b\\f\\n\\r\\t\\\"\\\\/<>&\u2028\""},
+		// U+10000 (surrogates D800 DC00) sorts before U+E000 in UTF-16 order.
+		{`{"\ue000":1,"\ud800\udc00":2,"a":3,"ab":4,"":5}`, "{\"\":5,\"a\":3,\"ab\":4,\"\U00010000\":2,\"\ue000\":1}"},
+		{`[]`, `[]`}, {`{}`, `{}`}, {` 1 `, `1`},
+	} {
+		if got := transform(t, []byte(tc.in)); string(got) != tc.want {
+			t.Errorf("canonical form of %s\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	deep := strings.Repeat("[", 5) + strings.Repeat("]", 5)
+	for _, tc := range []struct {
+		name, in string
+		lim      Limits
+		want     string
+		limit    bool
+	}{
+		{"byte-order mark", "\xEF\xBB\xBF{}", Limits{}, "starts with a UTF-8 byte-order mark; save it without one", false},
+		{"invalid UTF-8", "{\n\"a\": \"\xff\"}", Limits{}, "line 2: is not valid UTF-8", false},
+		{"duplicate key", "{\n \"a\": 1,\n \"b\": {\"x\": 1},\n \"a\": 2\n}", Limits{}, `line 4: duplicate key "a"`, false},
+		{"duplicate key after escapes", `{"a": 1, "\u0061": 2}`, Limits{}, `line 1: duplicate key "a"`, false},
+		{"lone high surrogate", "{\n\"a\": \"x\\ud800y\"}", Limits{}, `line 2: string holds a lone UTF-16 surrogate \ud800, which is not a character`, false},
+		{"lone low surrogate", `["\udc00"]`, Limits{}, `line 1: string holds a lone UTF-16 surrogate \udc00`, false},
+		{"high surrogate then another high", `["\ud800\ud800"]`, Limits{}, `line 1: string holds a lone UTF-16 surrogate \ud800`, false},
+		{"number out of range", "[\n1e400]", Limits{}, "line 2: number 1e400 is too large", false},
+		{"too deep", deep, Limits{Depth: 4}, "line 1: objects and arrays nest more than 4 deep (the limit)", true},
+		{"too many properties", "{\"a\": {\"b\": 1,\n\"c\": 2}}", Limits{Properties: 2}, "line 2: more than 2 properties (the limit)", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode([]byte(tc.in), tc.lim)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("Decode(%q) = %v, want %q", tc.in, err, tc.want)
+			}
+			if errors.Is(err, ErrLimit) != tc.limit {
+				t.Errorf("errors.Is(%v, ErrLimit) = %v", err, !tc.limit)
+			}
+		})
+	}
+	if _, err := Decode([]byte(deep), Limits{Depth: 5}); err != nil {
+		t.Errorf("depth 5 at limit 5: %v", err)
+	}
+	var syntax *json.SyntaxError
+	if _, err := Decode([]byte(`{"a": 1,}`), Limits{}); !errors.As(err, &syntax) || syntax.Offset != 9 {
+		t.Errorf("a syntax error is %v, want encoding/json's SyntaxError at offset 9", err)
+	}
+}
+
+// Decode agrees with encoding/json on every document both accept.
+func TestDecodeMatchesEncodingJSON(t *testing.T) {
+	in := `{"s": "a\u00e9\ud83d\ude00\n", "n": [0, -1.5, 2e10, 123456789012345678], "o": {"t": true, "f": false, "z": null}}`
+	got, err := Decode([]byte(in), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want any
+	if err := json.Unmarshal([]byte(in), &want); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if !bytes.Equal(g, w) {
+		t.Errorf("Decode = %s, encoding/json = %s", g, w)
+	}
+}
+
+// On any document both gowebpki/jcs (the reference this replaces) and
+// Decode accept, both give the same bytes; Decode accepts every valid UTF-8
+// document the reference does, bar a lone surrogate (which the reference
+// turns into another character).
+func FuzzCanonicalMatchesJCS(f *testing.F) {
+	for _, s := range []string{
+		`{"b":1,"a":[true,false,null]}`, `[1e21,1e-7,0.1,-0,5e-324,1.7976931348623157e308]`,
+		`{"\ue000":1,"\ud800\udc00":2,"a":3}`, `"\u0000\t\u2028<"`, `{"a":{"b":{"c":[{}]}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, refErr := jcs.Transform(data)
+		v, err := Decode(data, Limits{})
+		if err != nil {
+			if refErr == nil && utf8.Valid(data) && json.Valid(data) && !strings.Contains(err.Error(), "lone UTF-16 surrogate") {
+				t.Fatalf("Decode rejects %q (%v), the reference accepts it", data, err)
+			}
+			return
+		}
+		got, err := Canonical(v)
+		if err != nil {
+			t.Fatalf("Canonical after Decode: %v", err)
+		}
+		// The reference also rejects some valid documents (a bare number
+		// followed by white space): compare where both accept.
+		if refErr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("canonical form of %q\n got %q\nwant %q", data, got, want)
+		}
+	})
+}

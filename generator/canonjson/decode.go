@@ -1,0 +1,320 @@
+// Package canonjson reads JSON strictly, within limits, naming the line of
+// each problem, and writes the RFC 8785 (JCS) canonical form of what it read.
+//
+// Canonicalising the decoded value, rather than re-parsing the text, keeps
+// the cost near-linear: objects are sorted once, in O(n log n), and nothing
+// is copied once per level of nesting.
+package canonjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Limits bound what Decode accepts; zero means no limit.
+type Limits struct {
+	Depth      int // objects and arrays nested in one another, the outermost counting 1
+	Properties int // members of all objects together
+}
+
+// ErrLimit matches (errors.Is) an Error that reports an exceeded limit.
+var ErrLimit = errors.New("over a limit")
+
+// Error is a problem in a document: where (Line 0: the document as a whole)
+// and what, in words.
+type Error struct {
+	Line  int
+	Msg   string
+	limit bool
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// Is reports whether e is an exceeded limit.
+func (e *Error) Is(target error) bool { return e.limit && target == ErrLimit }
+
+var bom = []byte("\xEF\xBB\xBF")
+
+// Decode returns the value of a JSON document as encoding/json decodes into
+// an any (map[string]any, []any, string, float64, bool, nil). Beyond what
+// encoding/json checks, it rejects what RFC 8785 cannot canonicalise or what
+// makes a document ambiguous: a byte-order mark, invalid UTF-8, a duplicate
+// key, a lone UTF-16 surrogate, a number outside the range of a float64.
+// A syntax error is encoding/json's *json.SyntaxError; any other problem is
+// an *Error.
+func Decode(data []byte, lim Limits) (any, error) {
+	if bytes.HasPrefix(data, bom) {
+		return nil, &Error{Msg: "starts with a UTF-8 byte-order mark; save it without one"}
+	}
+	if !utf8.Valid(data) {
+		return nil, &Error{Line: lineAt(data, invalidUTF8At(data)), Msg: "is not valid UTF-8"}
+	}
+	// encoding/json's scanner checks the syntax without building values, and
+	// words its errors as every other JSON input of the build does.
+	if !json.Valid(data) {
+		return nil, json.Unmarshal(data, new(json.RawMessage))
+	}
+	d := decoder{data: data, lim: lim}
+	v, err := d.value(0)
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
+// lineAt is the 1-based line of byte offset off.
+func lineAt(data []byte, off int) int {
+	return bytes.Count(data[:min(off, len(data))], []byte("\n")) + 1
+}
+
+// decoder walks a document that encoding/json has found well-formed.
+type decoder struct {
+	data       []byte
+	pos        int
+	lim        Limits
+	properties int
+}
+
+func (d *decoder) fail(at int, format string, args ...any) error {
+	return &Error{Line: lineAt(d.data, at), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *decoder) overLimit(at int, format string, args ...any) error {
+	return &Error{Line: lineAt(d.data, at), Msg: fmt.Sprintf(format, args...), limit: true}
+}
+
+func (d *decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// value decodes the value at d.pos; depth is the number of objects and
+// arrays around it.
+func (d *decoder) value(depth int) (any, error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return nil, d.fail(d.pos, "unexpected end of JSON")
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{' || c == '[':
+		if d.lim.Depth > 0 && depth >= d.lim.Depth {
+			return nil, d.overLimit(d.pos, "objects and arrays nest more than %d deep (the limit)", d.lim.Depth)
+		}
+		if c == '{' {
+			return d.object(depth + 1)
+		}
+		return d.array(depth + 1)
+	case c == '"':
+		return d.string()
+	case c == 't':
+		return true, d.literal("true")
+	case c == 'f':
+		return false, d.literal("false")
+	case c == 'n':
+		return nil, d.literal("null")
+	default:
+		return d.number()
+	}
+}
+
+func (d *decoder) literal(word string) error {
+	if !bytes.HasPrefix(d.data[d.pos:], []byte(word)) {
+		return d.fail(d.pos, "invalid literal")
+	}
+	d.pos += len(word)
+	return nil
+}
+
+func (d *decoder) object(depth int) (any, error) {
+	d.pos++ // {
+	obj := map[string]any{}
+	for {
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.fail(d.pos, "unexpected end of JSON")
+		}
+		switch d.data[d.pos] {
+		case '}':
+			d.pos++
+			return obj, nil
+		case ',':
+			d.pos++
+			d.skipSpace()
+		}
+		at := d.pos
+		key, err := d.string()
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := obj[key]; dup {
+			return nil, d.fail(at, "duplicate key %s", strconv.Quote(key))
+		}
+		d.properties++
+		if d.lim.Properties > 0 && d.properties > d.lim.Properties {
+			return nil, d.overLimit(at, "more than %d properties (the limit)", d.lim.Properties)
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, d.fail(d.pos, "expected ':' after a key")
+		}
+		d.pos++
+		v, err := d.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		obj[key] = v
+	}
+}
+
+func (d *decoder) array(depth int) (any, error) {
+	d.pos++ // [
+	arr := []any{}
+	for {
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.fail(d.pos, "unexpected end of JSON")
+		}
+		switch d.data[d.pos] {
+		case ']':
+			d.pos++
+			return arr, nil
+		case ',':
+			d.pos++
+		}
+		v, err := d.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		arr = append(arr, v)
+	}
+}
+
+func (d *decoder) number() (any, error) {
+	start := d.pos
+	for d.pos < len(d.data) && strings.IndexByte("+-.0123456789eE", d.data[d.pos]) >= 0 {
+		d.pos++
+	}
+	text := string(d.data[start:d.pos])
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return nil, d.fail(start, "number %s is too large for a 64-bit floating-point number", text)
+	}
+	return f, nil
+}
+
+// string decodes the string at d.pos, its opening quote included.
+func (d *decoder) string() (string, error) {
+	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+		return "", d.fail(d.pos, "expected a string")
+	}
+	d.pos++
+	start := d.pos
+	for d.pos < len(d.data) && d.data[d.pos] != '"' && d.data[d.pos] != '\\' {
+		d.pos++
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '"' {
+		d.pos++
+		return string(d.data[start : d.pos-1]), nil // no escapes: the common case
+	}
+	buf := append([]byte(nil), d.data[start:d.pos]...)
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			return string(buf), nil
+		case c != '\\':
+			buf = append(buf, c)
+			d.pos++
+		default:
+			var err error
+			if buf, err = d.escape(buf); err != nil {
+				return "", err
+			}
+		}
+	}
+	return "", d.fail(d.pos, "unexpected end of JSON in a string")
+}
+
+// escape appends the character of the escape sequence at d.pos to buf.
+func (d *decoder) escape(buf []byte) ([]byte, error) {
+	at := d.pos
+	if d.pos+1 >= len(d.data) {
+		return nil, d.fail(at, "unexpected end of JSON in a string")
+	}
+	c := d.data[d.pos+1]
+	d.pos += 2
+	if c != 'u' {
+		i := strings.IndexByte(`"\/bfnrt`, c)
+		if i < 0 {
+			return nil, d.fail(at, "invalid escape \\%c", c)
+		}
+		return append(buf, "\"\\/\b\f\n\r\t"[i]), nil
+	}
+	r, ok := d.hex4()
+	if !ok {
+		return nil, d.fail(at, "invalid \\u escape")
+	}
+	if utf16.IsSurrogate(r) {
+		low, ok := d.lowSurrogate(r)
+		if !ok {
+			return nil, d.fail(at, "string holds a lone UTF-16 surrogate \\u%04x, which is not a character", r)
+		}
+		r = utf16.DecodeRune(r, low)
+	}
+	return utf8.AppendRune(buf, r), nil
+}
+
+// lowSurrogate reads the \u escape after the high surrogate high, if it is
+// the low surrogate that completes it.
+func (d *decoder) lowSurrogate(high rune) (rune, bool) {
+	if high >= 0xDC00 || !bytes.HasPrefix(d.data[d.pos:], []byte(`\u`)) {
+		return 0, false
+	}
+	d.pos += 2
+	low, ok := d.hex4()
+	if !ok || low < 0xDC00 || low > 0xDFFF {
+		return 0, false
+	}
+	return low, true
+}
+
+func (d *decoder) hex4() (rune, bool) {
+	if d.pos+4 > len(d.data) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(d.data[d.pos:d.pos+4]), 16, 16)
+	if err != nil {
+		return 0, false
+	}
+	d.pos += 4
+	return rune(n), true
+}

@@ -1,0 +1,109 @@
+package tools_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gowebpki/jcs"
+
+	"github.com/wellknown-dev/wellknown/generator/pages"
+	"github.com/wellknown-dev/wellknown/generator/schemadiff"
+	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/templates"
+)
+
+// previous is the version a fuzzed tool file is compared with.
+const previous = `{"name": "get_forecast", "description": "Daily forecast.", "inputSchema": {"type": "object",
+	"required": ["city"], "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}}}}`
+
+// A tool page may be this many times larger than its tool file, plus the
+// page's own frame: a row of the parameter table per property (about 200
+// bytes for "a":{}) and the file, escaped and indented 16 levels at most.
+const pageGrowth = 48
+
+// FuzzToolFile reads arbitrary bytes as a tool file, with the limits on,
+// and takes what it accepts through what a build does with a tool: its
+// canonical form, a diff against a previous version and its page. An
+// accepted file's canonical form is RFC 8785 (as the reference transformer
+// writes it) and stable; a refused one gets one located line naming the
+// file; the page grows linearly with the file.
+func FuzzToolFile(f *testing.F) {
+	for _, seed := range []string{
+		previous,
+		`{"name": "a", "inputSchema": {"type": "object", "properties": {"o": {"type": "object", "properties": {"p": {"type": "array", "items": {"type": "object", "properties": {"q": {"type": "string", "enum": ["x", null, 1e21]}}}}}}}}}`,
+		`{"name": "a", "title": "\u00e9\ud83d\ude00", "inputSchema": {"type": "object", "properties": {"<b>": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/X"}], "default": -0}}}}`,
+		`{"name": "a", "inputSchema": {"type": "object"}, "name": "b"}`,
+		"\xEF\xBB\xBF{}",
+		`[{"name": "a"}]`,
+		`{"name": "a", "inputSchema": {"type": "object", "x": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	examples, _ := filepath.Glob("../../content/servers/*/tools/*.json")
+	for _, file := range examples {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	before, err := tools.Parse("previous.json", []byte(previous))
+	if err != nil {
+		f.Fatal(err)
+	}
+	frame := len(toolPage(f, before))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tool, err := tools.Parse("t.json", data)
+		if err != nil {
+			if msg := err.Error(); !strings.HasPrefix(msg, "t.json") || strings.Contains(msg, "\n") {
+				t.Fatalf("the error for %q is not one line naming the file: %q", data, msg)
+			}
+			return
+		}
+		if want, err := jcs.Transform(data); err == nil && !bytes.Equal(tool.Canonical, want) {
+			t.Fatalf("canonical form of %q\n got %q\nwant %q", data, tool.Canonical, want)
+		}
+		again, err := tools.Parse("canonical.json", tool.Canonical)
+		if err != nil || !bytes.Equal(again.Canonical, tool.Canonical) {
+			t.Fatalf("the canonical form %q does not read back as itself: %v", tool.Canonical, err)
+		}
+		if got := schemadiff.Compare(tool.Object, tool.Object); !reflect.DeepEqual(got, schemadiff.Result{}) {
+			t.Fatalf("a tool differs from itself: %+v", got)
+		}
+		schemadiff.Compare(before.Object, tool.Object)
+		page := toolPage(t, tool)
+		if limit := pageGrowth*len(data) + frame; len(page) > limit {
+			t.Fatalf("a %d-byte tool file has a %d-byte page (more than %d)", len(data), len(page), limit)
+		}
+		var decoded any
+		if err := json.Unmarshal(tool.Canonical, &decoded); err != nil {
+			t.Fatalf("the canonical form is not JSON: %v", err)
+		}
+	})
+}
+
+// toolPage renders the page of a site's only tool.
+func toolPage(t testing.TB, tool tools.Tool) []byte {
+	site := &pages.Site{
+		Title: "Fuzz", BaseURL: "https://example.com/",
+		Servers: []*pages.Server{{Slug: "s", Name: "com.example/s", Version: "1.0.0", Tools: []*pages.Tool{
+			{Name: tool.Name, Title: tool.Title(), Description: tool.Description(), Object: tool.Object},
+		}}},
+	}
+	files, err := pages.Render(site, templates.FS)
+	if err != nil {
+		t.Fatalf("rendering %s: %v", tool.Canonical, err)
+	}
+	for _, f := range files {
+		if f.Path == "/servers/s/tools/"+tool.Name+"/index.html" {
+			return f.Body
+		}
+	}
+	t.Fatalf("no page for tool %s", tool.Name)
+	return nil
+}

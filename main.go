@@ -4,7 +4,9 @@
 //
 // Output rules: results (a build summary, a generated key) go to standard
 // output; everything else goes to standard error as "wellknown: <kind>: …"
-// lines, where kind is error, warning, notice or hint. With --json, standard
+// lines, where kind is error, warning, notice or hint; a build also names
+// each stage as it starts ("wellknown: reading git history…") when standard
+// error is a terminal. With --json, standard
 // output holds exactly one JSON object. Exit status: 0 success, 1 a failed
 // build or check, 2 a usage error.
 package main
@@ -276,6 +278,7 @@ func (c *cli) build(args []string) int {
 	}
 	opt.Overrides = sets
 	opt.Getenv = os.Getenv
+	opt.Progress = c.progress()
 
 	// A build holds the whole site in memory, and most of what it allocates
 	// is garbage soon: a tighter collector keeps a long history's build
@@ -311,14 +314,53 @@ func (c *cli) build(args []string) int {
 		c.printJSON(sum)
 		return 0
 	}
-	n := res.Counts
-	fmt.Fprintf(c.stdout, "built %s for %s in %d ms: %s (%s, %s); %s, %s, %s; %s, %s; signed with %s\n",
-		*out, sum.BaseURL, sum.Millis, english.Count(n.Files, "file"), english.Count(n.Documents, "document"), english.Count(n.Pages, "page"),
-		english.Count(n.Servers, "server"), english.Count(n.Tools, "tool"), english.Count(n.Agents, "agent"),
-		english.Count(n.Entries, "feed entry"), english.Count(n.Versions, "tool version"), res.Key.Source)
+	fmt.Fprintf(c.stdout, "built %s for %s in %d ms, signed with %s\n", *out, sum.BaseURL, sum.Millis, res.Key.Source)
 	w := res.Written
-	fmt.Fprintf(c.stdout, "wrote %s, removed %d, %d unchanged\n", english.Count(w.Written, "file"), w.Removed, w.Unchanged)
+	fmt.Fprintf(c.stdout, "wrote %s, removed %d, %d unchanged\n\n", english.Count(w.Written, "file"), w.Removed, w.Unchanged)
+	c.printBuildTable(res.Counts, res.Stages, time.Since(start))
 	return 0
+}
+
+// printBuildTable prints what a build produced and where its time went:
+// names on the left, figures aligned on the right.
+func (c *cli) printBuildTable(n generator.Counts, st generator.Stages, total time.Duration) {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) }
+	rows := [][2]string{
+		{"documents", strconv.Itoa(n.Documents)}, {"pages", strconv.Itoa(n.Pages)},
+		{"servers", strconv.Itoa(n.Servers)}, {"tools", strconv.Itoa(n.Tools)}, {"agents", strconv.Itoa(n.Agents)},
+		{"feed entries", strconv.Itoa(n.Entries)}, {"tool versions", strconv.Itoa(n.Versions)}, {"files", strconv.Itoa(n.Files)},
+		{},
+		{"read", ms(st.Read)}, {"replay history", ms(st.Diff)}, {"sign", ms(st.Sign)},
+		{"render", ms(st.Render)}, {"write", ms(st.Write)}, {"total", ms(total)},
+	}
+	nameW, valueW := 0, 0
+	for _, r := range rows {
+		nameW, valueW = max(nameW, len(r[0])), max(valueW, len(r[1]))
+	}
+	for _, r := range rows {
+		if r[0] == "" {
+			fmt.Fprintln(c.stdout)
+			continue
+		}
+		fmt.Fprintf(c.stdout, "  %-*s  %*s\n", nameW, r[0], valueW, r[1])
+	}
+}
+
+// progress returns the Progress callback of a build: stages as they start,
+// on standard error, when it is a terminal a person is watching.
+func (c *cli) progress() func(string) {
+	if f, ok := c.stderr.(*os.File); !ok || !isTerminal(f) {
+		return nil
+	}
+	return func(stage string) { fmt.Fprintf(c.stderr, "wellknown: %s…\n", stage) }
+}
+
+// isTerminal reports whether f is a character device: a terminal, not a
+// pipe or a file (/dev/null is one too, and progress written there is lost
+// harmlessly).
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 func (c *cli) reportKey(k didweb.SigningKey) {

@@ -43,6 +43,9 @@ type Options struct {
 	// Key, when set, signs instead of a key loaded from the sources above: a
 	// build that publishes nothing (wellknown check) then needs no secret.
 	Key *didweb.SigningKey
+	// Progress, when set, is told each stage as it starts ("reading git
+	// history"), for a person watching a long build.
+	Progress func(stage string)
 	// IgnoreUncommitted skips comparing the working tree with the history:
 	// for a build of another revision's feed, which the working tree differs
 	// from by design.
@@ -101,6 +104,11 @@ type Server struct {
 // (each a *diag.Error where it can be located).
 func Build(opt Options) (*Result, error) {
 	start := time.Now()
+	progress := opt.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	progress("reading the site definition, tool files and key")
 	getenv := opt.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -123,6 +131,7 @@ func Build(opt Options) (*Result, error) {
 		r.Warnings = append(r.Warnings, key.Warning)
 	}
 	r.Stages.Read = time.Since(start)
+	progress("reading git history")
 	if r.Timeline, err = r.readHistory(opt, strict); err != nil {
 		return nil, err
 	}
@@ -130,6 +139,7 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	start = time.Now()
+	progress("signing the feed")
 	if err := r.addFeed(r.Timeline); err != nil {
 		return nil, err
 	}
@@ -140,6 +150,7 @@ func Build(opt Options) (*Result, error) {
 	}
 	r.Stages.Sign = time.Since(start)
 	start = time.Now()
+	progress("rendering documents and pages")
 	now := time.Now
 	if opt.Now != nil {
 		now = opt.Now

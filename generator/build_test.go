@@ -334,3 +334,16 @@ func mustGet(t *testing.T, res *Result, path string) []byte {
 	}
 	return f.Body
 }
+
+// A build names each stage as it starts, in order, for a person watching.
+func TestProgressNamesEachStage(t *testing.T) {
+	var stages []string
+	_, err := Build(Options{ConfigPath: exampleSite(t), Getenv: testEnv, Progress: func(s string) { stages = append(stages, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"reading the site definition, tool files and key", "reading git history", "signing the feed", "rendering documents and pages"}
+	if strings.Join(stages, "\n") != strings.Join(want, "\n") {
+		t.Errorf("stages = %q, want %q", stages, want)
+	}
+}

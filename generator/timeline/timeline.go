@@ -394,11 +394,12 @@ func (r *Replay) histories() []*ServerHistory {
 	return out
 }
 
-// describe joins the first few change texts of a diff.
+// describe joins the first few change texts of a diff, the most serious
+// first.
 func describe(d *schemadiff.Result) string {
 	const shown = 3
 	var texts []string
-	for i, c := range d.Changes {
+	for i, c := range d.MostSeriousFirst() {
 		if i == shown {
 			texts = append(texts, fmt.Sprintf("and %d more", len(d.Changes)-shown))
 			break

@@ -149,3 +149,22 @@ func derive(commits []Commit) (*Timeline, error) {
 	}
 	return r.Timeline(), nil
 }
+
+// A summary cut short keeps the change that made the version breaking: many
+// cosmetic and compatible changes come before it in walk order.
+func TestSummaryListsTheMostSeriousChangeFirst(t *testing.T) {
+	before := `{"name":"f","description":"a","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"a"},"b":{"type":"string","description":"b"},"c":{"type":"string","description":"c"},"d":{"type":"string"}}}}`
+	after := `{"name":"f","description":"b","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"x"},"b":{"type":"string","description":"y"},"c":{"type":"string","description":"z"},"d":{"type":"string"},"e":{"type":"string"}},"required":["d"]}}`
+	srv := func(src string) Server {
+		return Server{Name: "a/b", Version: "1", Endpoint: "https://x", Tools: map[string]tools.Tool{"f": tool(t, src)}}
+	}
+	tl, err := derive([]Commit{{Hash: "c1", Servers: []Server{srv(before)}}, {Hash: "c2", Servers: []Server{srv(after)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := tl.Events[len(tl.Events)-1]
+	head, _, _ := strings.Cut(last.Summary, "; ")
+	if !strings.Contains(last.Summary, "(breaking)") || !strings.Contains(head, "`d`") || !strings.HasSuffix(last.Summary, "more") {
+		t.Errorf("summary = %q, want the breaking change (d required) first and the rest cut short", last.Summary)
+	}
+}

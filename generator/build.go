@@ -180,7 +180,7 @@ func loadServers(cfg *site.Config) ([]Server, error) {
 		if root == "" {
 			root = cfg.Dir
 		}
-		ts, err := tools.Load(root, s.Tools, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) })
+		ts, err := tools.Load(root, s.Tools, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }, s.Exclude...)
 		if err != nil {
 			problems = append(problems, err)
 			continue

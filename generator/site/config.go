@@ -34,6 +34,9 @@ type Config struct {
 	Deprecations []Deprecation `toml:"deprecations"`
 	Breaking     []Breaking    `toml:"breaking"`
 	Deploy       Deploy        `toml:"deploy"`
+	// HistoryFrom (a date, or a commit of the site's repository) starts every
+	// server's history there instead of at its first tool file.
+	HistoryFrom string `toml:"history_from"`
 
 	// File is the path the config was read from; Dir is its directory, against
 	// which every relative path in the config is resolved.
@@ -74,6 +77,11 @@ type Server struct {
 	Import string `toml:"import"` // registry server.json whose identity fields fill what site.toml leaves unset
 	Tools  string `toml:"tools"`  // glob of tool files, relative to Repo (or the site when Repo is empty)
 	Repo   string `toml:"repo"`   // another local git repository holding the tool files
+	// Exclude globs leave files out of Tools (feature-flag variants, fixtures).
+	Exclude []string `toml:"exclude"`
+	// HistoryFrom (a date, or a commit of the tools' repository) starts the
+	// server's history there; it overrides the site-wide history_from.
+	HistoryFrom string `toml:"history_from"`
 
 	// ImportedFields lists the identity fields (json names) taken from
 	// Import; ImportData is that file's content, for the registry format check.

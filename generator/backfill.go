@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/history"
@@ -19,7 +20,7 @@ import (
 // committed site.toml, the working tree's configures every server, with a
 // warning: the feed is then a preview.
 func (h *historyReader) backfill(steps []step) ([]site.Server, error) {
-	if err := h.resolveStarts(); err != nil {
+	if err := h.wholeHistory(); err != nil {
 		return nil, err
 	}
 	tree := history.Tree{}
@@ -86,10 +87,16 @@ func (st *replayState) serversAt(c history.Commit) []site.Server {
 	return kept
 }
 
-// resolveStarts turns the history_from settings of the site.toml being
-// built (dates, or commits of the repository they concern) into times.
-func (h *historyReader) resolveStarts() error {
+// wholeHistory takes the settings of the site.toml being built that apply
+// to the whole history: exclude globs (added to each past configuration's,
+// so that leaving a file out now also silences its past clashes), and
+// history_from (dates, or commits of the repository they concern).
+func (h *historyReader) wholeHistory() error {
 	h.starts = map[string]time.Time{}
+	h.excludes = map[string][]string{}
+	for _, srv := range h.cfg.Servers {
+		h.excludes[srv.Name] = srv.Exclude
+	}
 	var err error
 	if h.siteStart, err = h.resolveStart(0, "history_from", h.cfg.HistoryFrom); err != nil {
 		return err
@@ -125,6 +132,12 @@ func (h *historyReader) resolveStart(repo int, key, from string) (time.Time, err
 			WithHint("give a date (2025-01-31) or a commit hash or tag of that repository")
 	}
 	return at, nil
+}
+
+// exclude returns the globs that leave files out of a server's tools at a
+// point of history where its configuration is srv.
+func (h *historyReader) exclude(srv site.Server) []string {
+	return slices.Concat(srv.Exclude, h.excludes[srv.Name])
 }
 
 // start returns the time a server's history starts at (zero: its first tool).

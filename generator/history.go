@@ -91,6 +91,7 @@ type historyReader struct {
 
 	siteStart time.Time            // the site-wide history_from
 	starts    map[string]time.Time // servers' own history_from, by name
+	excludes  map[string][]string  // servers' exclude globs now, by name
 }
 
 // repoHistory is one repository's part of the history.
@@ -500,8 +501,9 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 func (st *replayState) files(srv site.Server, s step) *serverFiles {
 	repo, prefix, ok := st.h.toolsLocation(srv)
 	f := st.servers[srv.Name]
-	if f == nil || f.repo != repo || f.prefix != prefix || f.glob != srv.Tools || !slices.Equal(f.exclude, srv.Exclude) {
-		f = &serverFiles{repo: repo, prefix: prefix, glob: srv.Tools, exclude: srv.Exclude,
+	exclude := st.h.exclude(srv)
+	if f == nil || f.repo != repo || f.prefix != prefix || f.glob != srv.Tools || !slices.Equal(f.exclude, exclude) {
+		f = &serverFiles{repo: repo, prefix: prefix, glob: srv.Tools, exclude: exclude,
 			byPath: map[string]tools.Tool{}, paths: map[string][]string{}, byName: map[string]tools.Tool{}, touched: map[string]bool{}}
 		st.servers[srv.Name] = f
 		if ok && srv.Tools != "" {

@@ -244,3 +244,29 @@ func TestClashesAndExclude(t *testing.T) {
 		t.Errorf("with exclude, warnings %q", res.Warnings)
 	}
 }
+
+// A version stamped at release is never signed: the server is announced
+// once a commit gives it a version, and a build whose last commit gives it
+// none fails, even when --set supplies one.
+func TestPlaceholderVersionIsNeverSigned(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("server.json", `{"name": "com.example/weather", "description": "Weather.", "version": "${VERSION}"}`)
+	g.Write("site.toml", "base_url = \"https://example.com/\"\n[[servers]]\nimport = \"server.json\"\ntools = \"tools/*.json\"\n")
+	g.Write("tools/a.json", adoptionTool("a", "x"))
+	g.Commit("stamped at release")
+	config := filepath.Join(g.Dir, "site.toml")
+	_, err := Build(Options{ConfigPath: config, Getenv: testEnv, Overrides: []string{"servers.weather.version=1.2.3"}})
+	if err == nil || !strings.Contains(err.Error(), `site.toml:2: server com.example/weather: its committed version "${VERSION}" is not a version`) ||
+		!strings.Contains(hints(err), "version_tags") {
+		t.Fatalf("err = %v (hints %s)", err, hints(err))
+	}
+
+	g.Write("site.toml", "base_url = \"https://example.com/\"\n[[servers]]\nimport = \"server.json\"\nversion = \"1.2.3\"\ntools = \"tools/*.json\"\n")
+	g.Commit("version in site.toml")
+	res := build(t, config)
+	got := summaries(res.Entries)
+	if strings.Contains(got, "${") || !strings.HasPrefix(got, "2026-04-01T10:00:00Z endpoint-announcement a 1.0.0") ||
+		!strings.Contains(got, "2026-04-01T11:00:00Z endpoint-announcement com.example/weather 1.2.3") {
+		t.Errorf("entries:\n%s", got)
+	}
+}

@@ -56,8 +56,10 @@ type Result struct {
 	Timeline *timeline.Timeline // the committed history of the inputs
 	Entries  []agentfeed.Entry  // the signed feed entries, in feed order
 	Warnings []string
-	Counts   Counts
-	Stages   Stages
+
+	unrecordable []site.Server // servers whose committed version is none (see checkRecordable)
+	Counts       Counts
+	Stages       Stages
 }
 
 // Stages says how long each stage of a build took: for benchmarks and the
@@ -113,6 +115,9 @@ func Build(opt Options) (*Result, error) {
 	r := &Result{Bundle: bundle.New(), Config: cfg, Key: key}
 	r.Stages.Read = time.Since(start)
 	if r.Timeline, err = r.readHistory(opt, strict); err != nil {
+		return nil, err
+	}
+	if err := r.checkRecordable(); err != nil {
 		return nil, err
 	}
 	if err := r.checkCommitted(servers, strict, opt.IgnoreUncommitted); err != nil {

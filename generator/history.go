@@ -321,7 +321,8 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		return nil, err
 	}
 	st := &replayState{h: h, trees: make([]history.Tree, len(h.repos)), servers: map[string]*serverFiles{},
-		backfill: backfill, configured: map[string]bool{}, started: map[string]bool{}, clashes: map[string]*clash{}}
+		backfill: backfill, configured: map[string]bool{}, started: map[string]bool{}, clashes: map[string]*clash{},
+		versions: map[string]string{}, unrecordable: map[string]site.Server{}}
 	for i := range st.trees {
 		st.trees[i] = history.Tree{}
 	}
@@ -336,7 +337,9 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		}
 	}
 	st.reportOpenClashes()
-	return tl.Timeline(), nil
+	out := tl.Timeline()
+	h.result.unrecordable = st.stillUnrecordable(out)
+	return out, nil
 }
 
 type step struct {
@@ -378,6 +381,9 @@ type replayState struct {
 	configured map[string]bool   // servers some site.toml so far has configured
 	started    map[string]bool   // servers whose history has begun
 	clashes    map[string]*clash // open clashes, by server and tool name
+
+	versions     map[string]string      // the last version recorded, by server name
+	unrecordable map[string]site.Server // servers whose version is now no version
 }
 
 // serverFiles are the tool files of one server at one point of history.
@@ -483,7 +489,7 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 		}
 		st.started[srv.Name] = true
 		c.Servers = append(c.Servers, timeline.Server{
-			Name: srv.Name, Slug: srv.Slug, Version: srv.Version,
+			Name: srv.Name, Slug: srv.Slug, Version: st.recordableVersion(srv),
 			Endpoint: st.h.result.endpoint(srv), Tools: files.byName, Unchanged: !files.changed,
 		})
 	}

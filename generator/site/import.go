@@ -19,6 +19,14 @@ var placeholder = regexp.MustCompile(`\$\{[^}]*\}`)
 // IsPlaceholder reports whether s holds a ${VAR}-style template.
 func IsPlaceholder(s string) bool { return placeholder.MatchString(s) }
 
+// versionLike is what a server version the feed can record looks like:
+// 1.2.3, 2025.01, 1.0.0-rc.1 (a leading v allowed).
+var versionLike = regexp.MustCompile(`^v?[0-9][0-9A-Za-z.+-]*$`)
+
+// IsVersion reports whether v is a version the feed can record: not a
+// placeholder, nor a word such as "latest".
+func IsVersion(v string) bool { return versionLike.MatchString(v) }
+
 // importServers fills each server's unset identity fields from its registry
 // server.json. Fields set in site.toml win.
 func (c *Config) importServers() error {

@@ -243,7 +243,9 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 		return nil
 	}
 	moved := s.present && srv.Endpoint != s.current.Endpoint
-	if !s.present || moved || srv.Version != s.current.Version {
+	// A server without a version (none the feed can record yet) is not
+	// announced until it has one; its tools are.
+	if srv.Version != "" && (!s.present || moved || srv.Version != s.current.Version) {
 		b.announce = append(b.announce, r.announceServer(c, srv))
 	}
 	s.present, s.current = true, srv

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/verify"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
@@ -268,5 +269,32 @@ func TestPlaceholderVersionIsNeverSigned(t *testing.T) {
 	if strings.Contains(got, "${") || !strings.HasPrefix(got, "2026-04-01T10:00:00Z endpoint-announcement a 1.0.0") ||
 		!strings.Contains(got, "2026-04-01T11:00:00Z endpoint-announcement com.example/weather 1.2.3") {
 		t.Errorf("entries:\n%s", got)
+	}
+}
+
+// An import outside the site's repository is a located error with the fix;
+// once fixed, the past site.toml that named it is left out with one warning.
+func TestImportOutsideTheSiteRepository(t *testing.T) {
+	root := t.TempDir()
+	server := gittest.New(t, filepath.Join(root, "server"))
+	server.Write("server.json", `{"name": "com.example/weather", "description": "Weather.", "version": "1.0.0"}`)
+	server.Write("tools/a.json", adoptionTool("a", "x"))
+	server.Commit("the server")
+	site := gittest.New(t, filepath.Join(root, "site"))
+	site.When = server.When
+	site.Write("site.toml", "base_url = \"https://example.com/\"\n[[servers]]\nimport = \"../server/server.json\"\nrepo = \"../server\"\ntools = \"tools/*.json\"\n")
+	site.Commit("the site")
+	config := filepath.Join(site.Dir, "site.toml")
+	_, err := Build(Options{ConfigPath: config, Getenv: testEnv})
+	if errs := diag.List(err); len(errs) != 1 || !strings.Contains(errs[0].Error(), "site.toml:3: server com.example/weather imports ../server/server.json, which is outside the site's repository") ||
+		!strings.Contains(hints(err), "set name, description and version in site.toml") {
+		t.Fatalf("err = %v", err)
+	}
+
+	site.Write("site.toml", "base_url = \"https://example.com/\"\n[[servers]]\nname = \"com.example/weather\"\ndescription = \"Weather.\"\nversion = \"1.0.0\"\nrepo = \"../server\"\ntools = \"tools/*.json\"\n")
+	site.Commit("identity in site.toml")
+	res := build(t, config)
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "site.toml is left out of the feed") || len(res.Entries) != 2 {
+		t.Errorf("warnings %q, entries:\n%s", res.Warnings, summaries(res.Entries))
 	}
 }

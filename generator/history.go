@@ -52,6 +52,9 @@ func (r *Result) readHistory(opt Options, strict bool) (*timeline.Timeline, erro
 	if err := h.locateConfig(); err != nil {
 		return nil, err
 	}
+	if err := h.checkImports(); err != nil {
+		return nil, err
+	}
 	if err := h.readRepos([]*site.Config{cfg}); err != nil {
 		return nil, err
 	}
@@ -175,8 +178,8 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 	specs[0][literal(h.configPath)] = true
 	for _, c := range configs {
 		for _, s := range c.Servers {
-			if s.Import != "" {
-				specs[0][literal(h.sitePath(s.Import))] = true
+			if p, ok := h.importPath(s.Import); ok {
+				specs[0][literal(p)] = true
 			}
 			if s.Tools == "" {
 				continue
@@ -308,6 +311,32 @@ func (h *historyReader) toolsLocation(s site.Server) (repo int, prefix string, o
 // sitePath turns a path relative to the site directory into one relative to
 // the site repository's root.
 func (h *historyReader) sitePath(p string) string { return path.Join(h.siteDir, filepath.ToSlash(p)) }
+
+// importPath returns where an import file is in the site's repository; ok is
+// false when there is none or it is outside the repository, whose history
+// cannot hold it (a past site.toml naming one is then left out, with a
+// warning, when it is replayed).
+func (h *historyReader) importPath(imp string) (p string, ok bool) {
+	if imp == "" || filepath.IsAbs(imp) {
+		return "", false
+	}
+	p = h.sitePath(imp)
+	return p, p != ".." && !strings.HasPrefix(p, "../")
+}
+
+// checkImports requires the imports of the site.toml being built to be in
+// the site's repository: the feed is derived from their history.
+func (h *historyReader) checkImports() error {
+	var problems []error
+	for i, s := range h.cfg.Servers {
+		if _, ok := h.importPath(s.Import); ok || s.Import == "" {
+			continue
+		}
+		problems = append(problems, h.cfg.Errorf(fmt.Sprintf("servers.%d.import", i), "server %s imports %s, which is outside the site's repository %s: the change feed is derived from the history of what it imports", s.Name, s.Import, dirName(h.repos[0].repo.Root())).
+			WithHint("copy the server.json into the site's repository, or set name, description and version in site.toml instead of importing them"))
+	}
+	return errors.Join(problems...)
+}
 
 // replay walks the commits of all repositories in time order (each
 // repository's own order kept) and replays the state of the inputs after

@@ -61,6 +61,15 @@ func TestAdoptingAnExistingRepository(t *testing.T) {
 		}
 	}
 
+	// The tool page tells search_code's whole life.
+	page := string(mustGet(t, last, "/servers/tracker/tools/search_code/index.html"))
+	for _, want := range []string{"<time datetime=\"2025-05-21T09:00:00Z\">2025-05-21</time> <span class=\"badge badge-removed\">removed</span>",
+		"Removed from the server at version 4.0.1.", "<span class=\"badge badge-back\">back</span>", "Back on the server at version 4.1.0."} {
+		if !strings.Contains(page, want) {
+			t.Errorf("search_code's page lacks %q", want)
+		}
+	}
+
 	verifyIndependently(t, last)
 	out := filepath.Join(t.TempDir(), "public")
 	if err := last.Write(out, true); err != nil {

@@ -29,8 +29,11 @@ type Options struct {
 	KeyFile    string   // --key-file
 	Strict     bool     // --strict: no development key, no uncommitted or missing history
 	// Rev is the commit of the site's repository whose history the feed is
-	// derived from; empty means HEAD. Other repositories are read at HEAD.
+	// derived from; empty means HEAD.
 	Rev string
+	// Revs are the commits other repositories (servers' repo =) are read
+	// at, by their root directory as git reports it; HEAD when absent.
+	Revs map[string]string
 	// AllowShallow builds from a shallow clone (a preview: its feed is cut off).
 	AllowShallow bool
 	// Previous is the feed published before (a file or an http(s) URL); the

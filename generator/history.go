@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -285,12 +286,13 @@ func (rh *repoHistory) readBlobs(commits []history.Commit, globs []*serverFiles)
 }
 
 // rev is the revision read in repository i: Options.Rev for the site's,
-// HEAD for the others.
+// Options.Revs for the others, else HEAD.
 func (h *historyReader) rev(i int) string {
-	if i == 0 && h.opt.Rev != "" {
-		return h.opt.Rev
+	rev := h.opt.Revs[h.repos[i].repo.Root()]
+	if i == 0 {
+		rev = h.opt.Rev
 	}
-	return "HEAD"
+	return cmp.Or(rev, "HEAD")
 }
 
 // toolsLocation says which repository holds a server's tool files, and the

@@ -28,17 +28,33 @@ func TestAdoptingAnExistingRepository(t *testing.T) {
 	for _, e := range last.Entries {
 		counts[e.Type]++
 	}
-	// 5 first tools, 18 added later, the server, and search_code's return;
-	// one change per story step that changes a schema; search_code's removal.
-	want := map[string]int{agentfeed.TypeAnnouncement: 25, agentfeed.TypeSchemaChange: 102, agentfeed.TypeDeprecation: 1}
+	// 5 first tools, 18 added later, search_code's return, and the server at
+	// each of its 4 releases; one change per story step that changes a
+	// schema; search_code's removal.
+	want := map[string]int{agentfeed.TypeAnnouncement: 28, agentfeed.TypeSchemaChange: 102, agentfeed.TypeDeprecation: 1}
 	if !maps.Equal(counts, want) {
 		t.Errorf("entries by type = %v, want %v\n%s", counts, want, summaries(last.Entries))
 	}
 	if len(last.Warnings) != 0 {
 		t.Errorf("warnings: %q", last.Warnings)
 	}
-	if first := last.Entries[0]; first.Updated != "2025-01-06T09:00:00Z" || !strings.Contains(first.Summary, "io.github.acme/tracker 1.4.0") {
-		t.Errorf("the first entry is %s %s, want the server announced at its first tool commit", first.Updated, first.Summary)
+	// server.json says "${VERSION}": the versions are the release tags',
+	// announced at the tagged commits (which change no tool).
+	var releases []string
+	for _, e := range last.Entries {
+		if strings.HasPrefix(e.Summary, "io.github.acme/tracker ") {
+			releases = append(releases, e.Updated+" "+strings.Fields(e.Summary)[1])
+		}
+		if strings.Contains(string(e.Content), "${") {
+			t.Errorf("entry %s signs a placeholder", e.ID)
+		}
+	}
+	wantReleases := "2025-04-03T10:00:00Z 0.1.0, 2025-07-02T10:00:00Z 0.2.0, 2025-09-30T10:00:00Z 0.3.0, 2025-12-29T10:00:00Z 0.4.0"
+	if got := strings.Join(releases, ", "); got != wantReleases {
+		t.Errorf("server announcements: %s\nwant %s", got, wantReleases)
+	}
+	if card := string(mustGet(t, last, ServerCardPath("tracker"))); !strings.Contains(card, `"version": "0.4.0"`) {
+		t.Errorf("the Server Card does not carry the last release:\n%s", card)
 	}
 
 	versions := func(res *Result, tool string) string {
@@ -96,7 +112,7 @@ func TestAdoptingAnExistingRepository(t *testing.T) {
 				t.Errorf("warnings: %q", other.Warnings)
 			}
 			for _, f := range last.Bundle.Files() {
-				if !strings.HasPrefix(f.Path, "/.well-known/") {
+				if strings.HasSuffix(f.Path, ".html") {
 					continue // pages link commits, whose hashes differ
 				}
 				if got, ok := other.Bundle.Get(f.Path); !ok || !bytes.Equal(got.Body, f.Body) {
@@ -305,5 +321,51 @@ func TestImportOutsideTheSiteRepository(t *testing.T) {
 	res := build(t, config)
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "site.toml is left out of the feed") || len(res.Entries) != 2 {
 		t.Errorf("warnings %q, entries:\n%s", res.Warnings, summaries(res.Entries))
+	}
+}
+
+// version_tags: the newest matching tag on the first-parent line at or
+// before each commit is the server's version, announced at the tagged
+// commit; other tags, and tags of merged branches, are not releases.
+func TestVersionsFromReleaseTags(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\n"+strings.Replace(adoptionServer, `version = "1.0.0"`, `version_tags = "v*"`, 1))
+	g.Write("tools/a.json", adoptionTool("a", "x"))
+	g.Commit("a")
+	config := filepath.Join(g.Dir, "site.toml")
+	_, err := Build(Options{ConfigPath: config, Getenv: testEnv})
+	if err == nil || !strings.Contains(err.Error(), `no tag matching "v*" is on the first-parent line`) || !strings.Contains(hints(err), "git tag v1.0.0") {
+		t.Fatalf("untagged: %v", err)
+	}
+
+	g.Write("CHANGELOG.md", "1.0.0\n")
+	g.Commit("release 1.0.0")
+	g.Git("tag", "-a", "-m", "1.0.0", "v1.0.0")
+	g.Git("tag", "nightly-2")
+	g.Git("checkout", "-q", "-b", "side")
+	g.Write("tools/b.json", adoptionTool("b", "x"))
+	g.Commit("b, on a branch")
+	g.Git("tag", "v9.9.9")
+	g.Git("checkout", "-q", "main")
+	g.When = g.When.Add(time.Hour)
+	g.Git("merge", "-q", "--no-ff", "--no-gpg-sign", "-m", "merge b", "side")
+	g.Write("tools/a.json", adoptionTool("a", "y"))
+	g.Commit("a takes y")
+	g.Git("tag", "v1.1.0")
+
+	res := build(t, config)
+	var got []string
+	for _, e := range res.Entries {
+		got = append(got, e.Updated+" "+e.Summary)
+	}
+	want := []string{
+		"2026-04-01T10:00:00Z a 1.0.0 on com.example/weather",
+		"2026-04-01T11:00:00Z com.example/weather 1.0.0 at https://example.com/mcp/weather/server-card.json",
+		"2026-04-01T13:00:00Z b 1.0.0 on com.example/weather",
+		"2026-04-01T14:00:00Z com.example/weather 1.1.0 at https://example.com/mcp/weather/server-card.json",
+		"2026-04-01T14:00:00Z a 1.0.0 → 2.0.0 (breaking): parameter `x` renamed to `y`",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

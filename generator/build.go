@@ -123,6 +123,7 @@ func Build(opt Options) (*Result, error) {
 	if err := r.checkRecordable(); err != nil {
 		return nil, err
 	}
+	r.applyReleaseVersions()
 	if err := r.checkCommitted(servers, strict, opt.IgnoreUncommitted); err != nil {
 		return nil, err
 	}

@@ -105,6 +105,7 @@ type repoHistory struct {
 	commits []history.Commit
 	blobs   map[string][]byte     // blob id → content, for every blob the commits name
 	parsed  map[string]parsedTool // blob id → the tool file it holds
+	tags    map[string][]string   // commit → the release tags on it (see readReleaseTags)
 }
 
 // addRepo adds a repository (once) and checks it is not shallow.
@@ -173,6 +174,7 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 	}
 	specs := make([]map[string]bool, len(h.repos))
 	globs := make([][]*serverFiles, len(h.repos))
+	releases := make([][]string, len(h.repos)) // version_tags patterns
 	for i := range specs {
 		specs[i] = map[string]bool{}
 	}
@@ -188,6 +190,9 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 			if i, prefix, ok := h.toolsLocation(s); ok {
 				specs[i][":(glob)"+path.Join(prefix, s.Tools)] = true
 				globs[i] = append(globs[i], &serverFiles{prefix: prefix, glob: s.Tools, exclude: s.Exclude})
+				if s.VersionTags != "" {
+					releases[i] = append(releases[i], s.VersionTags)
+				}
 			}
 		}
 	}
@@ -202,6 +207,9 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 		}
 		rh.commits, rh.paths = commits, paths
 		if err := rh.readBlobs(commits, globs[i]); err != nil {
+			return err
+		}
+		if err := h.readReleaseTags(i, releases[i]); err != nil {
 			return err
 		}
 	}
@@ -353,13 +361,14 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	}
 	st := &replayState{h: h, trees: make([]history.Tree, len(h.repos)), servers: map[string]*serverFiles{},
 		backfill: backfill, configured: map[string]bool{}, started: map[string]bool{}, clashes: map[string]*clash{},
-		versions: map[string]string{}, unrecordable: map[string]site.Server{}}
+		versions: map[string]string{}, unrecordable: map[string]site.Server{}, releases: make([][]string, len(h.repos))}
 	for i := range st.trees {
 		st.trees[i] = history.Tree{}
 	}
 	tl := timeline.NewReplay()
 	for _, step := range steps {
 		st.trees[step.repo].Apply(step.commit)
+		st.noteReleases(step)
 		if step.repo == 0 && st.touchesConfig(step.commit) {
 			st.loadConfig(step.commit)
 		}
@@ -415,6 +424,7 @@ type replayState struct {
 
 	versions     map[string]string      // the last version recorded, by server name
 	unrecordable map[string]site.Server // servers whose version is now no version
+	releases     [][]string             // by repository: the release tags reached, in order
 }
 
 // serverFiles are the tool files of one server at one point of history.

@@ -18,6 +18,9 @@ import (
 // recordableVersion returns the version the feed records for a server at
 // the current step, and notes a server whose configured version is none.
 func (st *replayState) recordableVersion(srv site.Server) string {
+	if srv.VersionTags != "" {
+		srv.Version = st.releaseVersion(srv)
+	}
 	if site.IsVersion(srv.Version) {
 		st.versions[srv.Name] = srv.Version
 		delete(st.unrecordable, srv.Name)
@@ -48,6 +51,11 @@ func (r *Result) checkRecordable() error {
 		key := "servers"
 		if i >= 0 {
 			key = fmt.Sprintf("servers.%d", i)
+		}
+		if srv.VersionTags != "" {
+			problems = append(problems, r.Config.Errorf(key+".version_tags", "server %s: no tag matching %q is on the first-parent line of the last commit, so the server has no version", srv.Name, srv.VersionTags).
+				WithHint("tag a release (git tag v1.0.0), or set version in site.toml instead of version_tags"))
+			continue
 		}
 		problems = append(problems, r.Config.Errorf(key, "server %s: its committed version %q is not a version, so the change feed cannot record it", srv.Name, srv.Version).
 			WithHint("set version = \"1.2.3\" for the server in site.toml and commit it, or take its versions from release tags: version_tags = \"v*\""))

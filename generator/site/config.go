@@ -82,6 +82,10 @@ type Server struct {
 	// HistoryFrom (a date, or a commit of the tools' repository) starts the
 	// server's history there; it overrides the site-wide history_from.
 	HistoryFrom string `toml:"history_from"`
+	// VersionTags is a pattern of git tags (v*) of the tools' repository
+	// the server takes its versions from instead of Version: at each commit,
+	// the newest matching tag at or before it, a leading v stripped.
+	VersionTags string `toml:"version_tags"`
 
 	// ImportedFields lists the identity fields (json names) taken from
 	// Import; ImportData is that file's content, for the registry format check.

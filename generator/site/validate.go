@@ -185,6 +185,12 @@ func (c *Config) validateServers(v *validator) {
 // validateVersion rejects a ${VAR} placeholder left in a version, typically
 // from a registry server.json whose version is filled at publish time.
 func (c *Config) validateVersion(v *validator, at string, s Server) {
+	if s.VersionTags != "" {
+		if _, err := path.Match(s.VersionTags, ""); err != nil {
+			v.add(c.Errorf(at+".version_tags", "version_tags pattern %q is malformed", s.VersionTags))
+		}
+		return // the version comes from the tags
+	}
 	if !placeholder.MatchString(s.Version) {
 		return
 	}
@@ -192,7 +198,7 @@ func (c *Config) validateVersion(v *validator, at string, s Server) {
 	if slices.Contains(s.ImportedFields, "version") {
 		err = diag.Errorf(c.Path(s.Import), 0, "server %s: version %q imported from here is a placeholder", s.Name, s.Version)
 	}
-	v.add(err.WithHint("set version in site.toml, or pass --set servers.%s.version=1.2.3", s.Slug))
+	v.add(err.WithHint("set version in site.toml, or take versions from release tags: version_tags = \"v*\" (sync also takes --set servers.%s.version=1.2.3; a build cannot record it)", s.Slug))
 }
 
 func (c *Config) validateSlug(v *validator, at, slug string, seen map[string]int, i int) {

@@ -45,7 +45,7 @@ title = "Tracker MCP"
 
 [[servers]]
 %s
-version = "1.4.0"
+version_tags = "v*"
 tools = "pkg/github/__toolsnaps__/**/*.snap"
 exclude = ["**/*_ff_*.snap"]
 
@@ -67,7 +67,8 @@ const adoptionServerJSON = `{
 // optional and required parameters, renames, retypes, a removal and a
 // return, a move into a subdirectory, feature-flag variants that declare the
 // same names (left out by exclude), a server.json whose version is a
-// placeholder, and release tags. The same story gives the same tool history
+// placeholder, and release tags (on commits that change no tool) that give
+// the server its versions. The same story gives the same tool history
 // whatever opt says.
 func NewAdoption(t testing.TB, opt AdoptionStory) *Adoption {
 	t.Helper()
@@ -93,8 +94,11 @@ func NewAdoption(t testing.TB, opt AdoptionStory) *Adoption {
 			}
 		}
 		s.g.Commit(msg)
-		if i%30 == 29 {
-			s.g.Git("tag", fmt.Sprintf("v0.%d.0", i/30+1))
+		if i%30 == 29 { // a release: the changelog, tagged
+			release := fmt.Sprintf("v0.%d.0", i/30+1)
+			s.g.Write("CHANGELOG.md", "Released "+release+".\n")
+			s.g.Commit("release " + release)
+			s.g.Git("tag", release)
 		}
 	}
 	last := AdoptionStart.Add(AdoptionCommits*adoptionStep - time.Hour)

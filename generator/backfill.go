@@ -13,7 +13,9 @@ import (
 // with the history of its tool files, not with the commit that first
 // configured it. Before that commit its first configuration applies, and
 // the same holds for every commit when site.toml is not committed yet.
-// history_from starts a server's history later on purpose.
+// history_from starts a server's history later on purpose. A backfilled
+// server is announced at its first tool commit; a configured one, at the
+// commit that configures it if that comes first.
 
 // backfill returns the servers as each was first configured, in order of
 // first configuration, and resolves every server's history_from. With no
@@ -50,7 +52,7 @@ func (h *historyReader) backfill(steps []step) ([]site.Server, error) {
 	if committed {
 		return first, nil
 	}
-	if len(h.cfg.Servers) > 0 {
+	if len(h.cfg.Servers) > 0 && h.opt.Rev == "" { // a check's base may predate the site
 		h.result.Warnings = append(h.result.Warnings, h.configPath+" is not committed yet: the feed replays the tool files' history with the working tree's "+h.configPath+" (a preview); commit it to publish")
 	}
 	return h.cfg.Servers, nil
@@ -85,6 +87,11 @@ func (st *replayState) serversAt(c history.Commit) []site.Server {
 		}
 	}
 	return kept
+}
+
+// inForce reports whether the site.toml in force configures the server.
+func (st *replayState) inForce(server string) bool {
+	return st.config != nil && slices.ContainsFunc(st.config.Servers, func(s site.Server) bool { return s.Name == server })
 }
 
 // wholeHistory takes the settings of the site.toml being built that apply

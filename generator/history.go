@@ -525,8 +525,8 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 			continue
 		}
 		files := st.files(srv, s)
-		if !st.started[srv.Name] && srv.Tools != "" && len(files.byName) == 0 {
-			continue // a server's history begins with its first tool
+		if !st.started[srv.Name] && srv.Tools != "" && len(files.byName) == 0 && !st.inForce(srv.Name) {
+			continue // a backfilled server's history begins with its first tool
 		}
 		st.started[srv.Name] = true
 		c.Servers = append(c.Servers, timeline.Server{

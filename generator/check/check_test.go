@@ -411,3 +411,21 @@ tools = "tools/*.json"
 		t.Errorf("acknowledged, the check still fails: %+v", res.Entries)
 	}
 }
+
+// The pull request that adds site.toml to a repository with a tool history
+// adds none of that history: it is backfilled on both sides. Only the
+// server that has no tool yet is new, announced by site.toml itself.
+func TestAddingTheSite(t *testing.T) {
+	r := &repo{Repo: gittest.New(t, t.TempDir()), t: t}
+	r.Write("weather/forecast.json", tool("forecast", true, "city"))
+	r.Commit("forecast")
+	r.Write("weather/forecast.json", tool("forecast", true, "city", "days"))
+	r.Commit("forecast requires days")
+	r.Git("checkout", "-q", "-b", "feature")
+	r.Write("site.toml", siteTOML(""))
+	r.Commit("publish with wellknown")
+	res := r.mustRun("")
+	if len(res.Entries) != 1 || res.Entries[0].EndpointID != "com.example/alerts" || !res.OK() || len(res.Warnings) != 0 {
+		t.Errorf("entries %+v, warnings %v; want the tool-less alerts server only", res.Entries, res.Warnings)
+	}
+}

@@ -354,10 +354,7 @@ func TestVersionsFromReleaseTags(t *testing.T) {
 	g.Git("tag", "v1.1.0")
 
 	res := build(t, config)
-	var got []string
-	for _, e := range res.Entries {
-		got = append(got, e.Updated+" "+e.Summary)
-	}
+	got := datedSummaries(res.Entries)
 	want := []string{
 		"2026-04-01T10:00:00Z a 1.0.0 on com.example/weather",
 		"2026-04-01T11:00:00Z com.example/weather 1.0.0 at https://example.com/mcp/weather/server-card.json",

@@ -211,6 +211,15 @@ func payload(t *testing.T, e agentfeed.Entry) map[string]any {
 	return p
 }
 
+// datedSummaries lists each entry's time and summary.
+func datedSummaries(entries []agentfeed.Entry) []string {
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Updated+" "+e.Summary)
+	}
+	return out
+}
+
 func summaries(entries []agentfeed.Entry) string {
 	var b strings.Builder
 	for _, e := range entries {
@@ -551,10 +560,7 @@ tools = "schemas/*.json"
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, e := range res.Entries {
-		got = append(got, e.Updated+" "+e.Summary)
-	}
+	got := datedSummaries(res.Entries)
 	want := []string{
 		"2026-04-01T10:00:00Z com.example/weather 1.0.0 at " + res.Config.URL("/mcp/weather/server-card.json"),
 		"2026-04-01T11:00:00Z a 1.0.0 on com.example/weather",

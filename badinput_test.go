@@ -106,6 +106,8 @@ func TestBadInput(t *testing.T) {
 			`^absent\.key: cannot read the signing key: no such file or directory$`},
 		{"key file wrong size", writeFile("short.key", "c2hvcnQ"), []string{"--key-file", "short.key"},
 			`^short\.key: not an Ed25519 private key \(7 bytes\)`},
+		{"history_from naming no commit", replace("site.toml", `title = "Example Weather Co."`, "history_from = \"v0.0.0\"\ntitle = \"Example Weather Co.\""), nil,
+			`^site\.toml:6: history_from "v0\.0\.0" is neither a date nor a commit of .*$`},
 		{"committed placeholder version, set at build time", edits(
 			replace("content/servers/alerts/server.json", `"version": "1.3.0"`, `"version": "${VERSION}"`), commitAll),
 			[]string{"--set", "servers.alerts.version=1.3.0"},

@@ -56,7 +56,7 @@ func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 }
 
 // noteReleases records the tags of a step's commit, in the order they are
-// reached.
+// reached; several tags on one commit count in name order, the last newest.
 func (st *replayState) noteReleases(s step) {
 	tags := slices.Clone(st.h.repos[s.repo].tags[s.commit.Hash])
 	slices.Sort(tags)

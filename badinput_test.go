@@ -9,6 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
 // testKey is base64url of a fixed 32-byte seed (not a secret).
@@ -97,6 +100,12 @@ func TestBadInput(t *testing.T) {
 			`^absent\.key: cannot read the signing key: no such file or directory$`},
 		{"key file wrong size", writeFile("short.key", "c2hvcnQ"), []string{"--key-file", "short.key"},
 			`^short\.key: not an Ed25519 private key \(7 bytes\)`},
+		{"history_from naming no commit", replace("site.toml", `title = "Example Weather Co."`, "history_from = \"v0.0.0\"\ntitle = \"Example Weather Co.\""), nil,
+			`^site\.toml:6: history_from "v0\.0\.0" is neither a date nor a commit of .*$`},
+		{"committed placeholder version, set at build time", edits(
+			replace("content/servers/alerts/server.json", `"version": "1.3.0"`, `"version": "${VERSION}"`), commitAll),
+			[]string{"--set", "servers.alerts.version=1.3.0"},
+			`^site\.toml:41: server com\.example\.weather/alerts: its committed version "\$\{VERSION\}" is not a version, so the change feed cannot record it$`},
 		{"key file tracked by git", trackedKey, []string{"--key-file", "tracked.key"},
 			`^tracked\.key: the signing key is tracked by git, so it is not private$`},
 		{"output path /", nil, []string{"--out", "/"},
@@ -157,6 +166,13 @@ func trackedKey(t *testing.T, dir string) {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git add: %v\n%s", err, out)
+	}
+}
+
+// commitAll commits every change of the site, a day after the example site.
+func commitAll(t *testing.T, dir string) {
+	if _, err := gittest.Run(dir, gittest.FirstCommit.Add(24*time.Hour), "commit", "-qa", "--no-gpg-sign", "-m", "edit"); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 type checkSummary struct {
 	OK       bool          `json:"ok"`
 	Base     *check.Base   `json:"base,omitempty"`
+	Repos    []check.Base  `json:"repos,omitempty"` // the bases of the tools repositories
 	Entries  []check.Entry `json:"entries"`
 	Warnings []string      `json:"warnings"`
 	Errors   []jsonError   `json:"errors,omitempty"`
@@ -23,9 +24,11 @@ type checkSummary struct {
 }
 
 func (c *cli) check(args []string) int {
-	fs := c.newFlags("check", "[--base REF] [--config FILE] [--json]")
+	fs := c.newFlags("check", "[--base REF] [--repo-base DIR=REF]... [--config FILE] [--json]")
 	var opt check.Options
+	var repoBases repeated
 	fs.StringVar(&opt.Base, "base", "", "the branch or commit to compare with (default: the merge base of HEAD and the default branch)")
+	fs.Var(&repoBases, "repo-base", "DIR=REF: the branch or commit to compare the tools repository at DIR with (default: as for --base, in that repository); repeatable")
 	fs.StringVar(&opt.Build.ConfigPath, "config", "site.toml", "the site definition")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	if code, done := c.parse(fs, args); done {
@@ -35,6 +38,16 @@ func (c *cli) check(args []string) int {
 		c.errorf("check takes no arguments (got %q)", fs.Arg(0))
 		c.hintf("name the revision to compare with: --base %s", fs.Arg(0))
 		return 2
+	}
+	opt.RepoBases = map[string]string{}
+	for _, rb := range repoBases {
+		dir, ref, ok := strings.Cut(rb, "=")
+		if !ok || dir == "" || ref == "" {
+			c.errorf("--repo-base %q is not DIR=REF", rb)
+			c.hintf("name a tools repository and its base, e.g. --repo-base ../server=origin/main")
+			return 2
+		}
+		opt.RepoBases[dir] = ref
 	}
 	opt.Build.Getenv = os.Getenv
 	annotate := os.Getenv("GITHUB_ACTIONS") == "true"
@@ -65,7 +78,7 @@ func (c *cli) reportCheck(res *check.Result, asJSON, annotate bool) {
 	c.reportWarnings(res.Warnings, annotate)
 	problems, acknowledge := c.reportFailures(res.Entries, annotate)
 	if asJSON {
-		c.printJSON(checkSummary{OK: res.OK(), Base: &res.Base, Entries: append([]check.Entry{}, res.Entries...),
+		c.printJSON(checkSummary{OK: res.OK(), Base: &res.Base, Repos: res.Repos, Entries: append([]check.Entry{}, res.Entries...),
 			Warnings: errorTexts(res.Warnings), Errors: problems, Acknowledge: strings.Join(acknowledge, "\n")})
 		return
 	}
@@ -109,9 +122,9 @@ func (c *cli) reportFailures(entries []check.Entry, annotate bool) (problems []j
 }
 
 func (c *cli) printEntries(res *check.Result) {
-	since := fmt.Sprintf("%s (%s)", res.Base.Ref, res.Base.ShortCommit())
-	if res.Base.MergeBase {
-		since = fmt.Sprintf("the merge base of HEAD and %s (%s)", res.Base.Ref, res.Base.ShortCommit())
+	since := describeBase(res.Base)
+	for _, b := range res.Repos {
+		since += fmt.Sprintf(", and in %s %s", b.Dir, describeBase(b))
 	}
 	if len(res.Entries) == 0 {
 		fmt.Fprintf(c.stdout, "no new feed entries since %s\n", since)
@@ -125,6 +138,14 @@ func (c *cli) printEntries(res *check.Result) {
 		}
 		fmt.Fprintln(c.stdout, line)
 	}
+}
+
+// describeBase names the revision a repository is compared at.
+func describeBase(b check.Base) string {
+	if b.MergeBase {
+		return fmt.Sprintf("the merge base of HEAD and %s (%s)", b.Ref, b.ShortCommit())
+	}
+	return fmt.Sprintf("%s (%s)", b.Ref, b.ShortCommit())
 }
 
 // annotate prints err as a GitHub Actions workflow command, which the

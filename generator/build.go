@@ -30,8 +30,11 @@ type Options struct {
 	KeyFile    string   // --key-file
 	Strict     bool     // --strict: no development key, no uncommitted or missing history
 	// Rev is the commit of the site's repository whose history the feed is
-	// derived from; empty means HEAD. Other repositories are read at HEAD.
+	// derived from; empty means HEAD.
 	Rev string
+	// Revs are the commits other repositories (servers' repo =) are read
+	// at, by their root directory as git reports it; HEAD when absent.
+	Revs map[string]string
 	// AllowShallow builds from a shallow clone (a preview: its feed is cut off).
 	AllowShallow bool
 	// Previous is the feed published before (a file or an http(s) URL); the
@@ -69,6 +72,8 @@ type Result struct {
 	Counts       Counts
 	Stages       Stages
 	Written      bundle.WriteStats // what Write changed on disk
+
+	unrecordable []site.Server // servers whose committed version is none (see checkRecordable)
 }
 
 // Stages says how long each stage of a build took: for benchmarks and the
@@ -135,6 +140,10 @@ func Build(opt Options) (*Result, error) {
 	if r.Timeline, err = r.readHistory(opt, strict); err != nil {
 		return nil, err
 	}
+	if err := r.checkRecordable(); err != nil {
+		return nil, err
+	}
+	r.applyReleaseVersions()
 	if err := r.checkCommitted(servers, strict, opt.IgnoreUncommitted); err != nil {
 		return nil, err
 	}
@@ -216,7 +225,7 @@ func loadServers(cfg *site.Config) ([]Server, error) {
 		if root == "" {
 			root = cfg.Dir
 		}
-		ts, err := tools.Load(root, s.Tools, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) })
+		ts, err := tools.Load(root, s.Tools, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }, s.Exclude...)
 		if err != nil {
 			problems = append(problems, err)
 			continue

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 )
 
@@ -54,9 +53,6 @@ func (r *Result) uncommitted(s Server) []string {
 	var out []string
 	switch v := committed.Last.Version; {
 	case v == s.Config.Version:
-	case site.IsPlaceholder(v):
-		out = append(out, fmt.Sprintf("server %s version %s, which the feed cannot record: the committed version is the placeholder %s (commit the version in %s instead of setting it at build time)",
-			s.Config.Name, s.Config.Version, v, s.Config.Import))
 	default:
 		out = append(out, fmt.Sprintf("server %s version %s (committed: %s)", s.Config.Name, s.Config.Version, v))
 	}

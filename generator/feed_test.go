@@ -212,6 +212,15 @@ func payload(t *testing.T, e agentfeed.Entry) map[string]any {
 	return p
 }
 
+// datedSummaries lists each entry's time and summary.
+func datedSummaries(entries []agentfeed.Entry) []string {
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Updated+" "+e.Summary)
+	}
+	return out
+}
+
 func summaries(entries []agentfeed.Entry) string {
 	var b strings.Builder
 	for _, e := range entries {
@@ -295,7 +304,13 @@ func TestCardsSnapshotArchiveAgree(t *testing.T) {
 // parser reads the feed.
 func TestFeedVerifiesIndependently(t *testing.T) {
 	_, config := fixtureRepo(t)
-	res := build(t, config)
+	verifyIndependently(t, build(t, config))
+}
+
+// verifyIndependently checks a build's feed with an Atom parser and
+// ed25519 from the standard library, against the key did.json publishes.
+func verifyIndependently(t *testing.T, res *Result) {
+	t.Helper()
 	var did struct {
 		VerificationMethod []struct{ ID, PublicKeyMultibase string }
 	}
@@ -452,9 +467,12 @@ tools = "tools/*.json"
 		if err != nil {
 			t.Fatal(err)
 		}
-		last := payload(t, res.Entries[len(res.Entries)-1])
-		if last["endpoint-id"] != "com.example/weather#a" || last["to-version"] != "2.0.0" {
-			t.Errorf("the last entry is %v, want a's change to 2.0.0 when the server came back\n%s", last, summaries(res.Entries))
+		// The change leaves from the version a reader holds; the return
+		// announces the version it leads to.
+		change, back := payload(t, res.Entries[len(res.Entries)-2]), payload(t, res.Entries[len(res.Entries)-1])
+		if change["endpoint-id"] != "com.example/weather#a" || change["from-version"] != "1.0.0" || change["to-version"] != "2.0.0" ||
+			back["endpoint-id"] != "com.example/weather#a" || back["version"] != "2.0.0" {
+			t.Errorf("the last entries are %v and %v, want a's change to 2.0.0, then its announcement, when the server came back\n%s", change, back, summaries(res.Entries))
 		}
 	})
 
@@ -564,10 +582,7 @@ tools = "schemas/*.json"
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, e := range res.Entries {
-		got = append(got, e.Updated+" "+e.Summary)
-	}
+	got := datedSummaries(res.Entries)
 	want := []string{
 		"2026-04-01T10:00:00Z com.example/weather 1.0.0 at " + res.Config.URL("/mcp/weather/server-card.json"),
 		"2026-04-01T11:00:00Z a 1.0.0 on com.example/weather",

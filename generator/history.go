@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -88,6 +89,10 @@ type historyReader struct {
 	repos      []*repoHistory // the site's repository first
 	siteDir    string         // the site directory, relative to the site repository's root ("" at the root)
 	configPath string         // site.toml, relative to the site repository's root
+
+	siteStart time.Time            // the site-wide history_from
+	starts    map[string]time.Time // servers' own history_from, by name
+	excludes  map[string][]string  // servers' exclude globs now, by name
 }
 
 // repoHistory is one repository's part of the history.
@@ -97,6 +102,7 @@ type repoHistory struct {
 	commits []history.Commit
 	blobs   map[string][]byte     // blob id → content, for every blob the commits name
 	parsed  map[string]parsedTool // blob id → the tool file it holds
+	tags    map[string][]string   // commit → the release tags on it (see readReleaseTags)
 }
 
 // addRepo adds a repository (once) and checks it is not shallow.
@@ -165,21 +171,25 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 	}
 	specs := make([]map[string]bool, len(h.repos))
 	globs := make([][]*serverFiles, len(h.repos))
+	releases := make([][]string, len(h.repos)) // version_tags patterns
 	for i := range specs {
 		specs[i] = map[string]bool{}
 	}
 	specs[0][literal(h.configPath)] = true
 	for _, c := range configs {
 		for _, s := range c.Servers {
-			if s.Import != "" {
-				specs[0][literal(h.sitePath(s.Import))] = true
+			if p, ok := h.importPath(s.Import); ok {
+				specs[0][literal(p)] = true
 			}
 			if s.Tools == "" {
 				continue
 			}
 			if i, prefix, ok := h.toolsLocation(s); ok {
 				specs[i][":(glob)"+path.Join(prefix, s.Tools)] = true
-				globs[i] = append(globs[i], &serverFiles{prefix: prefix, glob: s.Tools})
+				globs[i] = append(globs[i], &serverFiles{prefix: prefix, glob: s.Tools, exclude: s.Exclude})
+				if s.VersionTags != "" {
+					releases[i] = append(releases[i], s.VersionTags)
+				}
 			}
 		}
 	}
@@ -194,6 +204,9 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 		}
 		rh.commits, rh.paths = commits, paths
 		if err := rh.readBlobs(commits, globs[i]); err != nil {
+			return err
+		}
+		if err := h.readReleaseTags(i, releases[i]); err != nil {
 			return err
 		}
 	}
@@ -278,12 +291,13 @@ func (rh *repoHistory) readBlobs(commits []history.Commit, globs []*serverFiles)
 }
 
 // rev is the revision read in repository i: Options.Rev for the site's,
-// HEAD for the others.
+// Options.Revs for the others, else HEAD.
 func (h *historyReader) rev(i int) string {
-	if i == 0 && h.opt.Rev != "" {
-		return h.opt.Rev
+	rev := h.opt.Revs[h.repos[i].repo.Root()]
+	if i == 0 {
+		rev = h.opt.Rev
 	}
-	return "HEAD"
+	return cmp.Or(rev, "HEAD")
 }
 
 // toolsLocation says which repository holds a server's tool files, and the
@@ -305,19 +319,39 @@ func (h *historyReader) toolsLocation(s site.Server) (repo int, prefix string, o
 // the site repository's root.
 func (h *historyReader) sitePath(p string) string { return path.Join(h.siteDir, filepath.ToSlash(p)) }
 
+// importPath returns where an import file is in the site's repository; ok is
+// false when there is none or it is outside the repository, whose history
+// cannot hold it (a past site.toml naming one is then left out, with a
+// warning, when it is replayed).
+func (h *historyReader) importPath(imp string) (p string, ok bool) {
+	if imp == "" || filepath.IsAbs(imp) {
+		return "", false
+	}
+	p = h.sitePath(imp)
+	return p, p != ".." && !strings.HasPrefix(p, "../")
+}
+
 // replay walks the commits of all repositories in time order (each
 // repository's own order kept) and replays the state of the inputs after
 // each one into the timeline. The servers' tool maps change in place from one
 // commit to the next, which the timeline allows (it reads a commit during
 // Commit only, and is told which servers did not change).
 func (h *historyReader) replay() (*timeline.Timeline, error) {
-	st := &replayState{h: h, trees: make([]history.Tree, len(h.repos)), servers: map[string]*serverFiles{}}
+	steps := h.merged()
+	backfill, err := h.backfill(steps)
+	if err != nil {
+		return nil, err
+	}
+	st := &replayState{h: h, trees: make([]history.Tree, len(h.repos)), servers: map[string]*serverFiles{},
+		backfill: backfill, configured: map[string]bool{}, started: map[string]bool{}, clashes: map[string]*clash{},
+		versions: map[string]string{}, unrecordable: map[string]site.Server{}, releases: make([][]string, len(h.repos))}
 	for i := range st.trees {
 		st.trees[i] = history.Tree{}
 	}
 	tl := timeline.NewReplay()
-	for _, step := range h.merged() {
+	for _, step := range steps {
 		st.trees[step.repo].Apply(step.commit)
+		st.noteReleases(step)
 		if step.repo == 0 && st.touchesConfig(step.commit) {
 			st.loadConfig(step.commit)
 		}
@@ -329,7 +363,10 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 			return nil, err
 		}
 	}
-	return tl.Timeline(), nil
+	st.reportOpenClashes()
+	out := tl.Timeline()
+	h.result.unrecordable = st.stillUnrecordable(out)
+	return out, nil
 }
 
 type step struct {
@@ -367,6 +404,15 @@ type replayState struct {
 	config  *site.Config
 	servers map[string]*serverFiles // by server name
 	err     error                   // a tool file over the limits: the replay stops
+
+	backfill   []site.Server     // servers as first configured, applied before that
+	configured map[string]bool   // servers some site.toml so far has configured
+	started    map[string]bool   // servers whose history has begun
+	clashes    map[string]*clash // open clashes, by server and tool name
+
+	versions     map[string]string      // the last version recorded, by server name
+	unrecordable map[string]site.Server // servers whose version is now no version
+	releases     [][]string             // by repository: the release tags reached, in order
 }
 
 // serverFiles are the tool files of one server at one point of history.
@@ -374,10 +420,12 @@ type serverFiles struct {
 	repo    int
 	prefix  string
 	glob    string
+	exclude []string
 	byPath  map[string]tools.Tool
 	paths   map[string][]string // tool name → the paths declaring it, sorted
 	byName  map[string]tools.Tool
-	changed bool // byName changed at the last step
+	touched map[string]bool // tool names whose paths changed during the step
+	changed bool            // byName changed at the last step
 }
 
 func (st *replayState) touchesConfig(c history.Commit) bool {
@@ -404,12 +452,24 @@ func (st *replayState) isImport(p string) bool {
 // loadConfig parses site.toml as of commit c; a version that does not parse
 // is skipped with a warning, and the previous one stays in force.
 func (st *replayState) loadConfig(c history.Commit) {
-	h := st.h
-	blobs, tree := h.repos[0].blobs, st.trees[0]
+	cfg, err := st.h.configAt(st.trees[0])
+	if err != nil {
+		st.h.result.Warnings = append(st.h.result.Warnings, fmt.Sprintf("commit %s: %s is left out of the feed, and the version before it stays in force: %v", shortHash(c.Hash), st.h.configPath, err))
+		return
+	}
+	st.config = cfg
+	for _, srv := range cfg.Servers {
+		st.configured[srv.Name] = true
+	}
+}
+
+// configAt parses site.toml as it is in the site repository's tree; nil
+// when the tree has none.
+func (h *historyReader) configAt(tree history.Tree) (*site.Config, error) {
+	blobs := h.repos[0].blobs
 	id, ok := tree[h.configPath]
 	if !ok {
-		st.config = nil
-		return
+		return nil, nil
 	}
 	readImport := func(p string) ([]byte, bool) {
 		data, ok := blobs[tree[h.sitePath(p)]]
@@ -419,11 +479,7 @@ func (st *replayState) loadConfig(c history.Commit) {
 	if err == nil {
 		err = uniqueServerNames(cfg)
 	}
-	if err != nil {
-		h.result.Warnings = append(h.result.Warnings, fmt.Sprintf("commit %s: %s is left out of the feed, and the version before it stays in force: %v", shortHash(c.Hash), h.configPath, err))
-		return
-	}
-	st.config = cfg
+	return cfg, err
 }
 
 // uniqueServerNames rejects a site.toml that configures one server twice:
@@ -442,29 +498,32 @@ func uniqueServerNames(cfg *site.Config) error {
 // snapshot returns the state of the inputs after a step.
 func (st *replayState) snapshot(s step) timeline.Commit {
 	c := timeline.Commit{Hash: s.commit.Hash, Time: s.commit.Time}
-	configured := map[string]bool{}
-	if st.config != nil {
-		for _, srv := range st.config.Servers {
-			configured[srv.Name] = true
-		}
+	servers := st.serversAt(s.commit)
+	followed := map[string]bool{}
+	for _, srv := range servers {
+		followed[srv.Name] = true
 	}
 	for name := range st.servers {
-		if !configured[name] {
+		if !followed[name] {
 			delete(st.servers, name) // not followed while absent: read afresh if it comes back
 		}
 	}
-	if st.config == nil {
-		return c
-	}
-	for _, srv := range st.config.Servers {
+	for _, srv := range servers {
 		if srv.Name == "" {
 			continue
 		}
 		files := st.files(srv, s)
+		if !st.started[srv.Name] && srv.Tools != "" && len(files.byName) == 0 && !st.inForce(srv.Name) {
+			continue // a backfilled server's history begins with its first tool
+		}
+		st.started[srv.Name] = true
 		c.Servers = append(c.Servers, timeline.Server{
-			Name: srv.Name, Slug: srv.Slug, Version: srv.Version,
+			Name: srv.Name, Slug: srv.Slug, Version: st.recordableVersion(srv),
 			Endpoint: st.h.result.endpoint(srv), Tools: files.byName, Unchanged: !files.changed,
 		})
+	}
+	if st.config == nil {
+		return c
 	}
 	for _, d := range st.config.Deprecations {
 		c.Deprecations = append(c.Deprecations, timeline.Deprecation{Endpoint: d.Endpoint, AnnouncedAt: d.AnnouncedAt, Sunset: d.Sunset, Replacement: d.Replacement, Reason: d.Reason})
@@ -477,15 +536,18 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 func (st *replayState) files(srv site.Server, s step) *serverFiles {
 	repo, prefix, ok := st.h.toolsLocation(srv)
 	f := st.servers[srv.Name]
-	if f == nil || f.repo != repo || f.prefix != prefix || f.glob != srv.Tools {
-		f = &serverFiles{repo: repo, prefix: prefix, glob: srv.Tools,
-			byPath: map[string]tools.Tool{}, paths: map[string][]string{}, byName: map[string]tools.Tool{}, changed: true}
+	exclude := st.h.exclude(srv)
+	if f == nil || f.repo != repo || f.prefix != prefix || f.glob != srv.Tools || !slices.Equal(f.exclude, exclude) {
+		f = &serverFiles{repo: repo, prefix: prefix, glob: srv.Tools, exclude: exclude,
+			byPath: map[string]tools.Tool{}, paths: map[string][]string{}, byName: map[string]tools.Tool{}, touched: map[string]bool{}}
 		st.servers[srv.Name] = f
 		if ok && srv.Tools != "" {
 			for _, p := range slices.Sorted(maps.Keys(st.trees[repo])) {
 				st.update(f, p, st.trees[repo][p], s.commit)
 			}
 		}
+		st.judge(srv.Name, f, s.commit)
+		f.changed = true
 		return f
 	}
 	f.changed = false
@@ -495,11 +557,13 @@ func (st *replayState) files(srv site.Server, s step) *serverFiles {
 	for _, ch := range s.commit.Changes {
 		st.update(f, ch.Path, ch.Blob, s.commit)
 	}
+	st.judge(srv.Name, f, s.commit)
 	return f
 }
 
 // update applies one file change to a server's files. A file that is not a
-// valid tool keeps its previous state.
+// valid tool keeps its previous state. The tools it names are judged once
+// the whole commit is applied, so a file moved is not a clash.
 func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) {
 	if !f.matches(p) {
 		return
@@ -523,7 +587,7 @@ func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) 
 	if old, had := f.byPath[p]; had {
 		delete(f.byPath, p)
 		f.paths[old.Name] = slices.DeleteFunc(f.paths[old.Name], func(q string) bool { return q == p })
-		f.lookup(st.h.result, c, old.Name)
+		f.touched[old.Name] = true
 	}
 	if blob == "" {
 		return
@@ -532,31 +596,17 @@ func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) 
 	names := append(f.paths[t.Name], p)
 	slices.Sort(names)
 	f.paths[t.Name] = names
-	f.lookup(st.h.result, c, t.Name)
+	f.touched[t.Name] = true
 }
 
-// lookup sets byName[name] to the tool of the first path declaring name, and
-// reports a clash when there are several.
-func (f *serverFiles) lookup(r *Result, c history.Commit, name string) {
-	f.changed = true
-	paths := f.paths[name]
-	if len(paths) == 0 {
-		delete(f.byName, name)
-		return
-	}
-	f.byName[name] = f.byPath[paths[0]]
-	for _, p := range paths[1:] {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("commit %s: tool %q is declared by both %s and %s; the feed uses %s", shortHash(c.Hash), name, paths[0], p, paths[0]))
-	}
-}
-
-// matches reports whether a repository path is one of the server's tool files.
+// matches reports whether a repository path is one of the server's tool
+// files: matched by its glob, and by none of its exclude globs.
 func (f *serverFiles) matches(p string) bool {
-	if f.prefix == "" {
-		return tools.Match(f.glob, p)
+	rel, ok := p, true
+	if f.prefix != "" {
+		rel, ok = strings.CutPrefix(p, f.prefix+"/")
 	}
-	rel, ok := strings.CutPrefix(p, f.prefix+"/")
-	return ok && tools.Match(f.glob, rel)
+	return ok && tools.Match(f.glob, rel) && !tools.MatchAny(f.exclude, rel)
 }
 
 // parsedTool is a blob parsed as a tool file.

@@ -92,14 +92,25 @@ type pagesModel struct {
 	servers   map[string]*pages.Server // by server name
 	tools     map[string]*pages.Tool   // by endpoint id
 	history   map[string]*timeline.ToolHistory
+	comings   map[string][]timeline.Event // by endpoint id: its announcements and removals, in order
+	repos     map[string]string           // by server name: its repository URL
 }
 
 func newPagesModel(r *Result) *pagesModel {
 	m := &pagesModel{r: r, removedAt: map[string]time.Time{}, servers: map[string]*pages.Server{},
-		tools: map[string]*pages.Tool{}, history: map[string]*timeline.ToolHistory{}}
+		tools: map[string]*pages.Tool{}, history: map[string]*timeline.ToolHistory{},
+		comings: map[string][]timeline.Event{}, repos: map[string]string{}}
 	for _, e := range r.Timeline.Events {
 		if isRemoval(e) {
 			m.removedAt[e.EndpointID] = e.Time
+		}
+		if isRemoval(e) || e.Type == agentfeed.TypeAnnouncement {
+			m.comings[e.EndpointID] = append(m.comings[e.EndpointID], e)
+		}
+	}
+	for _, s := range r.Config.Servers {
+		if s.Repository != nil {
+			m.repos[s.Name] = s.Repository.URL
 		}
 	}
 	for _, s := range r.Timeline.Servers {
@@ -242,9 +253,11 @@ func (m *pagesModel) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t
 	if th == nil {
 		return pt
 	}
+	repo := m.repos[th.Server]
 	for i := len(th.Versions) - 1; i >= 0; i-- {
 		v := th.Versions[i]
-		pv := &pages.Version{Version: v.Version, Time: v.Time, SchemaPath: sitePath(ArchivePath(v.Slug, th.Name, v.Version))}
+		pv := &pages.Version{Version: v.Version, Time: v.Time, SchemaPath: sitePath(ArchivePath(v.Slug, th.Name, v.Version)),
+			Commit: pages.CommitLink(repo, v.Commit)}
 		if v.Change != nil {
 			pv.Class = string(v.Change.Class)
 			pv.Changes = changeTexts(v.Change)
@@ -252,8 +265,30 @@ func (m *pagesModel) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t
 		pt.Versions = append(pt.Versions, pv)
 	}
 	pt.SchemaPath = pt.Versions[0].SchemaPath
+	pt.Gaps = m.gaps(th.EndpointID(), repo)
 	m.tools[th.EndpointID()] = pt
 	return pt
+}
+
+// gaps lists the times a tool was away from its server: each removal, and
+// the announcement that brought it back.
+func (m *pagesModel) gaps(endpoint, repo string) []pages.Gap {
+	var out []pages.Gap
+	away := false
+	for _, e := range m.comings[endpoint] {
+		step := pages.Step{Time: e.Time, Commit: pages.CommitLink(repo, e.Commit)}
+		switch {
+		case isRemoval(e):
+			step.Version = strings.TrimPrefix(e.Key, "removed ")
+			out = append(out, pages.Gap{Removed: step})
+			away = true
+		case away:
+			step.Version = e.Payload.(agentfeed.Announcement).Version
+			out[len(out)-1].Back = &step
+			away = false
+		}
+	}
+	return out
 }
 
 // toolPreview says what the next commit would add to the feed for a tool

@@ -32,8 +32,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,20 +66,26 @@ type Options struct {
 	// Base is the revision to compare with; "" means the merge base of HEAD
 	// and the default branch.
 	Base string
+	// RepoBases are the revisions to compare other repositories with (the
+	// servers' repo =), by directory; a repository not named here is
+	// compared at the merge base of its HEAD and its default branch.
+	RepoBases map[string]string
 }
 
 // Result is a finished check.
 type Result struct {
 	Base     Base
+	Repos    []Base        // the bases of the other repositories the feed reads
 	Entries  []Entry       // the entries HEAD adds, in feed order
 	Warnings []*diag.Error // the build's warnings, and acknowledgements that match nothing
 }
 
 // Base is the revision HEAD was compared with.
 type Base struct {
-	Ref       string `json:"ref"`        // as given, or the default branch found
-	Commit    string `json:"commit"`     // the commit compared with
-	MergeBase bool   `json:"merge_base"` // Commit is the merge base of HEAD and Ref
+	Dir       string `json:"dir,omitempty"` // the repository, as site.toml names it; "" for the site's
+	Ref       string `json:"ref"`           // as given, or the default branch found
+	Commit    string `json:"commit"`        // the commit compared with
+	MergeBase bool   `json:"merge_base"`    // Commit is the merge base of HEAD and Ref
 }
 
 // ShortCommit abbreviates Commit for people.
@@ -154,13 +162,63 @@ func Run(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	repos, err := repoBases(head.Config, repo, opt.RepoBases, getenv)
+	if err != nil {
+		return nil, err
+	}
 	baseOpt := headOpt
-	baseOpt.Rev, baseOpt.IgnoreUncommitted = base.Commit, true
+	baseOpt.Rev, baseOpt.IgnoreUncommitted, baseOpt.Revs = base.Commit, true, map[string]string{}
+	for root, b := range repos {
+		baseOpt.Revs[root] = b.Commit
+	}
 	old, err := generator.Build(baseOpt)
 	if err != nil {
 		return nil, atBase(base, err)
 	}
-	return compare(base, old, head, repo.Root())
+	res, err := compare(base, old, head, repo.Root())
+	if err != nil {
+		return nil, err
+	}
+	for _, root := range slices.Sorted(maps.Keys(repos)) {
+		res.Repos = append(res.Repos, repos[root])
+	}
+	return res, nil
+}
+
+// repoBases finds the base of every other repository the site's servers
+// read their tools from, by root directory: the revision overrides names
+// for its directory, else the merge base of its HEAD and its default
+// branch. A breaking change on a branch of a tools repository is then
+// caught whichever repository the check runs in.
+func repoBases(cfg *site.Config, siteRepo *history.Repo, overrides map[string]string, getenv func(string) string) (map[string]Base, error) {
+	wanted := map[string]string{} // root → revision
+	for dir, ref := range overrides {
+		r, err := history.Open(dir)
+		if err != nil {
+			return nil, diag.Errorf("", 0, "--repo-base %s=%s: %v", dir, ref, err)
+		}
+		wanted[r.Root()] = ref
+	}
+	out := map[string]Base{}
+	for _, s := range cfg.Servers {
+		if s.Repo == "" {
+			continue
+		}
+		r, err := history.Open(cfg.Path(s.Repo))
+		if err != nil {
+			return nil, err // the build already reported it
+		}
+		if _, seen := out[r.Root()]; seen || r.Root() == siteRepo.Root() {
+			continue
+		}
+		b, err := findBase(r, wanted[r.Root()], getenv)
+		if err != nil {
+			return nil, fmt.Errorf("repository %s: %w", s.Repo, err)
+		}
+		b.Dir = s.Repo
+		out[r.Root()] = b
+	}
+	return out, nil
 }
 
 // throwawayKey signs the check's builds, whose output nobody sees. A fixed

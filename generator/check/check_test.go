@@ -350,3 +350,82 @@ func (r *repo) commitEmpty(message string) {
 	r.When = r.When.Add(time.Hour)
 	r.Git("commit", "-q", "--no-gpg-sign", "--allow-empty", "-m", message)
 }
+
+// A breaking change on a branch of the tools repository (repo = in
+// site.toml) fails the check, whether it runs in the site's repository or in
+// the tools repository's own CI; acknowledged, it passes.
+func TestBreakingChangeInAnotherRepository(t *testing.T) {
+	root := t.TempDir()
+	server := gittest.New(t, filepath.Join(root, "server"))
+	server.Write("tools/forecast.json", tool("forecast", false, "city"))
+	server.Commit("forecast")
+	site := gittest.New(t, filepath.Join(root, "site"))
+	site.When = server.When
+	site.Write("site.toml", `base_url = "https://example.com/"
+
+[[servers]]
+name = "com.example/weather"
+description = "Weather."
+version = "1.0.0"
+repo = "../server"
+tools = "tools/*.json"
+`)
+	site.Commit("the site")
+	server.When = site.When
+	server.Git("checkout", "-q", "-b", "feature")
+	server.Write("tools/forecast.json", tool("forecast", true, "city"))
+	server.Commit("forecast requires city")
+
+	check := func(dir, config string) *Result {
+		t.Helper()
+		t.Chdir(dir)
+		res, err := Run(Options{Build: generator.Options{ConfigPath: config}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, where := range []struct{ name, dir, config string }{
+		{"from the site's repository", site.Dir, "site.toml"},
+		{"from the tools repository", server.Dir, filepath.Join("..", "site", "site.toml")},
+	} {
+		res := check(where.dir, where.config)
+		if res.OK() || len(res.Entries) != 1 || res.Entries[0].Class != Breaking || res.Entries[0].To != "2.0.0" {
+			t.Errorf("%s: ok %v, entries %+v; want the breaking change to forecast 2.0.0", where.name, res.OK(), res.Entries)
+		}
+		if len(res.Repos) != 1 || res.Repos[0].Dir != "../server" || !res.Repos[0].MergeBase || res.Repos[0].Ref != "main" {
+			t.Errorf("%s: repository bases %+v, want ../server at its merge base with main", where.name, res.Repos)
+		}
+	}
+
+	// --repo-base: compared with the feature branch itself, nothing is new.
+	t.Chdir(site.Dir)
+	res, err := Run(Options{Build: generator.Options{ConfigPath: "site.toml"}, RepoBases: map[string]string{"../server": "feature"}})
+	if err != nil || len(res.Entries) != 0 {
+		t.Errorf("with the feature branch as the tools' base: %v, entries %+v", err, res.Entries)
+	}
+
+	site.Write("site.toml", site.Git("show", "HEAD:site.toml")+"\n[[breaking]]\nendpoint = \"com.example/weather#forecast\"\nto = \"2.0.0\"\n")
+	site.Commit("acknowledge")
+	if res := check(server.Dir, filepath.Join("..", "site", "site.toml")); !res.OK() {
+		t.Errorf("acknowledged, the check still fails: %+v", res.Entries)
+	}
+}
+
+// The pull request that adds site.toml to a repository with a tool history
+// adds none of that history: it is backfilled on both sides. Only the
+// server that has no tool yet is new, announced by site.toml itself.
+func TestAddingTheSite(t *testing.T) {
+	r := &repo{Repo: gittest.New(t, t.TempDir()), t: t}
+	r.Write("weather/forecast.json", tool("forecast", true, "city"))
+	r.Commit("forecast")
+	r.Write("weather/forecast.json", tool("forecast", true, "city", "days"))
+	r.Commit("forecast requires days")
+	r.Git("checkout", "-q", "-b", "feature")
+	r.Write("site.toml", siteTOML(""))
+	r.Commit("publish with wellknown")
+	res := r.mustRun("")
+	if len(res.Entries) != 1 || res.Entries[0].EndpointID != "com.example/alerts" || !res.OK() || len(res.Warnings) != 0 {
+		t.Errorf("entries %+v, warnings %v; want the tool-less alerts server only", res.Entries, res.Warnings)
+	}
+}

@@ -39,7 +39,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // ErrNotRepository is returned, wrapped, by [Open] for a directory outside
@@ -216,4 +218,22 @@ func (r *Repo) gitError(what, stderr string, err error) error {
 		detail = err.Error()
 	}
 	return fmt.Errorf("%s in %s: %s", what, r.root, detail)
+}
+
+// CommitTime returns the commit time of the commit a revision names; ok is
+// false when it names none.
+func (r *Repo) CommitTime(rev string) (t time.Time, ok bool, err error) {
+	hash, err := r.Resolve(rev)
+	if err != nil || hash == "" {
+		return time.Time{}, false, err
+	}
+	out, stderr, err := r.output("show", "-s", "--format=%ct", hash)
+	if err != nil {
+		return time.Time{}, false, r.gitError("git show", stderr, err)
+	}
+	sec, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("git show %s: commit time %q: %v", hash, out, err)
+	}
+	return time.Unix(sec, 0).UTC(), true, nil
 }

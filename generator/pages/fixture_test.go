@@ -19,9 +19,13 @@ func object(t testing.TB, src string) map[string]any {
 	return m
 }
 
+// repo is the fixture server's repository, on a known forge.
+const repo = "https://github.com/example/weather-mcp"
+
 // fixtureSite is a site with every kind of thing the pages show: a tool
 // with nested and constrained parameters and a version history, one with
-// unpublished changes, a new one, a removed one, a removed server, hostile
+// unpublished changes, a new one, a removed one, one removed and back, a
+// removed server (whose commits have no forge to link to), hostile
 // text in a description and a parameter name, and a base URL with a path.
 func fixtureSite(t testing.TB) *Site {
 	t.Helper()
@@ -44,9 +48,12 @@ func fixtureSite(t testing.TB) *Site {
 		}`),
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
 		Versions: []*Version{
-			{Version: "2.0.0", Time: day(3), Class: "breaking", Changes: []string{"parameter `city` renamed to `location`"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json"},
-			{Version: "1.1.0", Time: day(2), Class: "compatible", Changes: []string{"optional parameter `days` added"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.1.0.json"},
-			{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.0.0.json"},
+			{Version: "2.0.0", Time: day(3), Class: "breaking", Changes: []string{"parameter `city` renamed to `location`"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
+				Commit: CommitLink(repo, "3333333333333333333333333333333333333333")},
+			{Version: "1.1.0", Time: day(2), Class: "compatible", Changes: []string{"optional parameter `days` added"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.1.0.json",
+				Commit: CommitLink(repo, "2222222222222222222222222222222222222222")},
+			{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.0.0.json",
+				Commit: CommitLink(repo, "1111111111111111111111111111111111111111")},
 		},
 	}
 	hostile := &Tool{
@@ -71,26 +78,44 @@ func fixtureSite(t testing.TB) *Site {
 		Name: "get_pollen", Description: "Pollen counts.",
 		Object:     object(t, `{"name": "get_pollen", "description": "Pollen counts.", "inputSchema": {"type": "object"}}`),
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_pollen/1.0.0.json",
-		Versions:   []*Version{{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_pollen/1.0.0.json"}},
-		Removed:    &Removal{Time: day(2), Version: "1.0.0"},
+		Versions: []*Version{{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_pollen/1.0.0.json",
+			Commit: CommitLink(repo, "1111111111111111111111111111111111111111")}},
+		Removed: &Removal{Time: day(2), Version: "1.0.0"},
+		Gaps:    []Gap{{Removed: Step{Time: day(2), Version: "1.0.0", Commit: CommitLink(repo, "2222222222222222222222222222222222222222")}}},
+	}
+	returned := &Tool{
+		Name: "get_uv", Description: "UV index.",
+		Object:     object(t, `{"name": "get_uv", "description": "UV index.", "inputSchema": {"type": "object", "required": ["place"], "properties": {"place": {"type": "string"}}}}`),
+		SchemaPath: ".well-known/mcp/schemas/forecast/get_uv/2.0.0.json",
+		Versions: []*Version{
+			{Version: "2.0.0", Time: day(5), Class: "breaking", Changes: []string{"new required parameter `place`"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_uv/2.0.0.json",
+				Commit: CommitLink(repo, "5555555555555555555555555555555555555555")},
+			{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_uv/1.0.0.json",
+				Commit: CommitLink(repo, "1111111111111111111111111111111111111111")},
+		},
+		Gaps: []Gap{{
+			Removed: Step{Time: day(2), Version: "1.0.0", Commit: CommitLink(repo, "2222222222222222222222222222222222222222")},
+			Back:    &Step{Time: day(5), Version: "2.0.0", Commit: CommitLink(repo, "5555555555555555555555555555555555555555")},
+		}},
 	}
 	server := &Server{
 		Slug: "forecast", Name: "com.example.weather/forecast", Title: "Weather <Forecast>",
 		Description: "Forecasts.", Version: "2.1.0",
-		WebsiteURL: "https://weather.example.com/", Repository: "https://github.com/example/weather-mcp",
+		WebsiteURL: "https://weather.example.com/", Repository: repo,
 		Remotes: []Remote{{
 			Type: "streamable-http", URL: "https://weather.example.com/weather/mcp", ProtocolVersions: []string{"2025-06-18", "2025-11-25"},
 			Headers: []Input{{Name: "Authorization", Description: "Bearer token", Required: true, Secret: true}},
 		}},
 		Documents: []Link{{Title: "Server Card", Path: "mcp/forecast/server-card.json"}},
-		Tools:     []*Tool{forecast, fresh, removed, hostile},
+		Tools:     []*Tool{forecast, fresh, removed, returned, hostile},
 	}
 	oldTool := &Tool{
 		Name: "list_alerts", Description: "Alerts.",
 		Object:     object(t, `{"name": "list_alerts", "description": "Alerts.", "inputSchema": {"type": "object"}}`),
 		SchemaPath: ".well-known/mcp/schemas/alerts/list_alerts/1.0.0.json",
-		Versions:   []*Version{{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/alerts/list_alerts/1.0.0.json"}},
+		Versions:   []*Version{{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/alerts/list_alerts/1.0.0.json", Commit: Commit{Short: "1111111"}}},
 		Removed:    &Removal{Time: day(4), Version: "1.0.0"},
+		Gaps:       []Gap{{Removed: Step{Time: day(4), Version: "1.0.0", Commit: Commit{Short: "4444444"}}}},
 	}
 	gone := &Server{Slug: "alerts", Name: "com.example.weather/alerts", Version: "1.0.0", Removed: &Removal{Time: day(4), Version: "1.0.0"}, Tools: []*Tool{oldTool}}
 	return &Site{

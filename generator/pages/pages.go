@@ -146,6 +146,7 @@ type Tool struct {
 	SchemaPath string     // the archived copy of Object; "" when unpublished
 	Versions   []*Version // published versions, newest first
 	Removed    *Removal   // the tool was removed from its server
+	Gaps       []Gap      // every time it was away from its server, oldest first
 	Preview    *Preview   // uncommitted changes; nil when there are none
 
 	server *Server
@@ -159,6 +160,7 @@ type Version struct {
 	Class      string    // "breaking", "compatible", "cosmetic"; "" for the first version
 	Changes    []string  // what changed, one sentence each
 	SchemaPath string    // its immutable schema
+	Commit     Commit    // the commit that made it
 }
 
 // Removal says when something was removed.

@@ -86,6 +86,7 @@ func TestPaths(t *testing.T) {
 		"/servers/forecast/tools/get_forecast/index.html",
 		"/servers/forecast/tools/get_radar/index.html",
 		"/servers/forecast/tools/get_pollen/index.html",
+		"/servers/forecast/tools/get_uv/index.html",
 		"/servers/forecast/tools/search/index.html",
 		"/servers/alerts/index.html",
 		"/servers/alerts/tools/list_alerts/index.html",
@@ -286,6 +287,30 @@ func TestDeterministic(t *testing.T) {
 	for i := range a {
 		if a[i].Path != b[i].Path || !bytes.Equal(a[i].Body, b[i].Body) {
 			t.Errorf("%s differs between two renderings", a[i].Path)
+		}
+	}
+}
+
+// A commit links to its page on the known forges, and is its short hash
+// elsewhere.
+func TestCommitLink(t *testing.T) {
+	const hash = "0123456789abcdef0123456789abcdef01234567"
+	for repo, want := range map[string]string{
+		"https://github.com/acme/tracker":         "https://github.com/acme/tracker/commit/" + hash,
+		"https://github.com/acme/tracker.git":     "https://github.com/acme/tracker/commit/" + hash,
+		"https://gitlab.com/acme/tools/tracker/":  "https://gitlab.com/acme/tools/tracker/-/commit/" + hash,
+		"https://codeberg.org/acme/tracker":       "https://codeberg.org/acme/tracker/commit/" + hash,
+		"https://gitea.example.org/acme/tracker":  "https://gitea.example.org/acme/tracker/commit/" + hash,
+		"https://bitbucket.org/acme/tracker":      "https://bitbucket.org/acme/tracker/commits/" + hash,
+		"https://git.example.org/acme/tracker":    "",
+		"http://github.com/acme/tracker":          "",
+		"https://github.com/acme":                 "",
+		"https://github.com/acme/tracker?tab=x":   "",
+		"javascript:alert(1)//github.com/acme/tr": "",
+		"": "",
+	} {
+		if got := CommitLink(repo, hash); got.URL != want || got.Short != "0123456" {
+			t.Errorf("CommitLink(%q) = %+v, want URL %q", repo, got, want)
 		}
 	}
 }

@@ -41,6 +41,15 @@ type Result struct {
 	Changes   []Change  // in the order the comparison walks the tool
 }
 
+// MostSeriousFirst returns the changes ordered breaking, then compatible,
+// then cosmetic, each class in walk order: a summary cut short keeps the
+// change that decided the version.
+func (r Result) MostSeriousFirst() []Change {
+	out := slices.Clone(r.Changes)
+	slices.SortStableFunc(out, func(a, b Change) int { return b.Class.severity() - a.Class.severity() })
+	return out
+}
+
 // Compare compares two versions of one tool object, as encoding/json decodes
 // the tools/list JSON, following the rules in the package comment. It never
 // fails: whatever it cannot understand it reports as a change.

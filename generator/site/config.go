@@ -35,6 +35,9 @@ type Config struct {
 	Deprecations []Deprecation `toml:"deprecations"`
 	Breaking     []Breaking    `toml:"breaking"`
 	Deploy       Deploy        `toml:"deploy"`
+	// HistoryFrom (a date, or a commit of the site's repository) starts every
+	// server's history there instead of at its first tool file.
+	HistoryFrom string `toml:"history_from"`
 
 	// File is the path the config was read from; Dir is its directory, against
 	// which every relative path in the config is resolved.
@@ -81,6 +84,15 @@ type Server struct {
 	Import string `toml:"import"` // registry server.json whose identity fields fill what site.toml leaves unset
 	Tools  string `toml:"tools"`  // glob of tool files, relative to Repo (or the site when Repo is empty)
 	Repo   string `toml:"repo"`   // another local git repository holding the tool files
+	// Exclude globs leave files out of Tools (feature-flag variants, fixtures).
+	Exclude []string `toml:"exclude"`
+	// HistoryFrom (a date, or a commit of the tools' repository) starts the
+	// server's history there; it overrides the site-wide history_from.
+	HistoryFrom string `toml:"history_from"`
+	// VersionTags is a pattern of git tags (v*) of the tools' repository
+	// the server takes its versions from instead of Version: at each commit,
+	// the newest matching tag at or before it, a leading v stripped.
+	VersionTags string `toml:"version_tags"`
 
 	// ImportedFields lists the identity fields (json names) taken from
 	// Import; ImportData is that file's content, for the registry format check.

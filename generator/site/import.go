@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -18,6 +19,14 @@ var placeholder = regexp.MustCompile(`\$\{[^}]*\}`)
 
 // IsPlaceholder reports whether s holds a ${VAR}-style template.
 func IsPlaceholder(s string) bool { return placeholder.MatchString(s) }
+
+// versionLike is what a server version the feed can record looks like:
+// 1.2.3, 2025.01, 1.0.0-rc.1 (a leading v allowed).
+var versionLike = regexp.MustCompile(`^v?[0-9][0-9A-Za-z.+-]*$`)
+
+// IsVersion reports whether v is a version the feed can record: not a
+// placeholder, nor a word such as "latest".
+func IsVersion(v string) bool { return versionLike.MatchString(v) }
 
 // importServers fills each server's unset identity fields from its registry
 // server.json. Fields set in site.toml win.
@@ -37,6 +46,12 @@ func (c *Config) importServer(i int) error {
 		return nil
 	}
 	file := c.Path(s.Import)
+	// The feed is derived from the import's history, so it must be in the
+	// site's repository: judged on the path as written, before any read.
+	if abs, err := filepath.Abs(file); err == nil && c.Root != "" && !inputfile.Within(c.Root, abs) {
+		return c.Errorf(fmt.Sprintf("servers.%d.import", i), "import %s is outside the site's repository %s: the change feed is derived from the history of what a server imports", s.Import, c.Root).
+			WithHint("copy the server.json into the site's repository, or set name, description and version in site.toml instead of importing them")
+	}
 	data, err := inputfile.ReadFile(c.Root, file, inputfile.MaxSize)
 	if err != nil {
 		return c.Errorf(fmt.Sprintf("servers.%d.import", i), "cannot read import %s: %v", s.Import, diag.Cause(err))

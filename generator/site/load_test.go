@@ -1,6 +1,7 @@
 package site
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,7 +155,7 @@ func TestImport(t *testing.T) {
 
 	_, err := Parse(path, src, nil)
 	if err == nil || !strings.Contains(err.Error(), `version "${VERSION}" imported from here is a placeholder`) ||
-		!strings.Contains(diag.Hint(diag.List(err)[0]), "--set servers.imported.version=") {
+		!strings.Contains(diag.Hint(diag.List(err)[0]), "version_tags") {
 		t.Fatalf("placeholder not reported with its fix: %v", err)
 	}
 	for name, c := range map[string]func() (*Config, error){
@@ -238,6 +239,25 @@ func TestOverrideProblemsBlameTheFlag(t *testing.T) {
 		_, err := parse(t, minimal, tc.set)
 		if errs := diag.List(err); len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), tc.want) {
 			t.Errorf("--set %s: got %v, want %q", tc.set, err, tc.want)
+		}
+	}
+}
+
+// The adoption settings are checked where they are written.
+func TestAdoptionSettings(t *testing.T) {
+	const server = "base_url = \"https://example.com\"\n%s\n[[servers]]\nname = \"a/b\"\ndescription = \"B.\"\nversion = \"1.0.0\"\ntools = \"t/*.json\"\n%s\n"
+	for _, tc := range []struct{ site, server, want string }{
+		{`history_from = "2025-01-31"`, `history_from = "2025-06-01T12:00:00Z"`, ""},
+		{`history_from = "v1.2.0"`, `exclude = ["**/*_ff_*.json"]`, ""},
+		{"", `version_tags = "v*"`, ""},
+		{`history_from = "last week"`, "", `site.toml:2: history_from "last week" is neither a date (2025-01-31) nor a commit`},
+		{"", `history_from = "--all"`, `site.toml:8: history_from "--all" is neither a date`},
+		{"", `exclude = ["[x"]`, `site.toml:8: exclude glob "[x" is malformed`},
+		{"", `version_tags = "v[1"`, `site.toml:8: version_tags pattern "v[1" is malformed`},
+	} {
+		_, err := parse(t, fmt.Sprintf(server, tc.site, tc.server))
+		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s / %s: %v, want %q", tc.site, tc.server, err, tc.want)
 		}
 	}
 }

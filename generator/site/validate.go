@@ -144,7 +144,31 @@ func (c *Config) validateFeed(v *validator) {
 	}
 }
 
+// validateHistoryFrom accepts a date (2006-01-02 or RFC 3339) or a revision;
+// a revision is resolved against the repository when history is read.
+func (c *Config) validateHistoryFrom(v *validator, at, from string) {
+	if from == "" || isDate(from) {
+		return
+	}
+	if strings.HasPrefix(from, "-") || strings.ContainsAny(from, " \t\n:") {
+		v.add(c.Errorf(at, "history_from %q is neither a date (2025-01-31) nor a commit", from))
+	}
+}
+
+// HistoryStart returns the time a history_from date names, and false for a
+// revision.
+func HistoryStart(from string) (time.Time, bool) {
+	if t, err := time.Parse(time.RFC3339, from); err == nil {
+		return t, true
+	}
+	t, err := time.Parse(time.DateOnly, from)
+	return t, err == nil
+}
+
+func isDate(s string) bool { _, ok := HistoryStart(s); return ok }
+
 func (c *Config) validateServers(v *validator) {
+	c.validateHistoryFrom(v, "history_from", c.HistoryFrom)
 	names := map[string]int{}
 	slugs := map[string]int{}
 	for i, s := range c.Servers {
@@ -159,6 +183,12 @@ func (c *Config) validateServers(v *validator) {
 		names[s.Name] = i
 		c.validateSlug(v, at, s.Slug, slugs, i)
 		c.validateVersion(v, at, s)
+		c.validateHistoryFrom(v, at+".history_from", s.HistoryFrom)
+		for j, g := range s.Exclude {
+			if _, err := path.Match(strings.ReplaceAll(g, "**", "*"), ""); err != nil || g == "" {
+				v.add(c.Errorf(fmt.Sprintf("%s.exclude.%d", at, j), "exclude glob %q is malformed", g))
+			}
+		}
 		if s.Tools != "" {
 			if _, err := path.Match(strings.ReplaceAll(s.Tools, "**", "*"), ""); err != nil {
 				v.add(c.Errorf(at+".tools", "tools glob %q is malformed", s.Tools))
@@ -173,6 +203,12 @@ func (c *Config) validateServers(v *validator) {
 // validateVersion rejects a ${VAR} placeholder left in a version, typically
 // from a registry server.json whose version is filled at publish time.
 func (c *Config) validateVersion(v *validator, at string, s Server) {
+	if s.VersionTags != "" {
+		if _, err := path.Match(s.VersionTags, ""); err != nil {
+			v.add(c.Errorf(at+".version_tags", "version_tags pattern %q is malformed", s.VersionTags))
+		}
+		return // the version comes from the tags
+	}
 	if !placeholder.MatchString(s.Version) {
 		return
 	}
@@ -180,7 +216,7 @@ func (c *Config) validateVersion(v *validator, at string, s Server) {
 	if slices.Contains(s.ImportedFields, "version") {
 		err = diag.Errorf(c.Path(s.Import), 0, "server %s: version %q imported from here is a placeholder", s.Name, s.Version)
 	}
-	v.add(err.WithHint("set version in site.toml, or pass --set servers.%s.version=1.2.3", s.Slug))
+	v.add(err.WithHint("set version in site.toml, or take versions from release tags: version_tags = \"v*\" (sync also takes --set servers.%s.version=1.2.3; a build cannot record it)", s.Slug))
 }
 
 func (c *Config) validateSlug(v *validator, at, slug string, seen map[string]int, i int) {

@@ -16,13 +16,14 @@
 //     version bump follows the structural diff: breaking → major, compatible →
 //     minor, cosmetic → patch. A tool that disappears is deprecated; one that
 //     reappears is announced again, at its last version when its schema is the
-//     same, else at the next version, followed by the schema-change that leads
-//     there.
+//     same, else at the next version, after the schema-change that leads there
+//     (so that each schema-change leaves from the version a reader holds).
 //   - A [[deprecations]] entry of site.toml is announced at the commit that
 //     first contains it, with its own dates.
 //
 // Within one commit, events are ordered announcements, then schema changes,
-// then deprecations; servers before tools, tools by endpoint id. Timestamps
+// then the announcements that follow a schema-change (a tool that returns or
+// moves with a new schema), then deprecations; servers before tools, tools by endpoint id. Timestamps
 // are commit times. Each event carries a key that, with its type and
 // endpoint id, names it uniquely and stably: derived from versions and
 // dates, never from commit hashes, so a rebase that keeps the content keeps
@@ -189,8 +190,11 @@ type toolState struct {
 }
 
 // batch collects one commit's events by kind, so they can be ordered.
+// reannounce holds the announcements of tools that return or move with a
+// new schema: they follow that schema-change, so that a reader applying the
+// feed in order sees each schema-change leave from the version it holds.
 type batch struct {
-	announce, change, deprecate []Event
+	announce, change, reannounce, deprecate []Event
 }
 
 func (r *Replay) commit(c Commit) error {
@@ -216,7 +220,7 @@ func (r *Replay) commit(c Commit) error {
 			b.deprecate = append(b.deprecate, r.configuredDeprecation(c, d))
 		}
 	}
-	for _, group := range [][]Event{b.announce, b.change, b.deprecate} {
+	for _, group := range [][]Event{b.announce, b.change, b.reannounce, b.deprecate} {
 		sort.SliceStable(group, func(i, j int) bool { return endpointOrder(group[i]) < endpointOrder(group[j]) })
 		r.events = append(r.events, group...)
 	}
@@ -243,7 +247,9 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 		return nil
 	}
 	moved := s.present && srv.Endpoint != s.current.Endpoint
-	if !s.present || moved || srv.Version != s.current.Version {
+	// A server without a version (none the feed can record yet) is not
+	// announced until it has one; its tools are.
+	if srv.Version != "" && (!s.present || moved || srv.Version != s.current.Version) {
 		b.announce = append(b.announce, r.announceServer(c, srv))
 	}
 	s.present, s.current = true, srv
@@ -286,10 +292,10 @@ func (r *Replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *
 		from := t.current.Version
 		t.current.Tool.Object = nil
 		t.current = t.add(c, s.current.Slug, tool, next, from, &diff)
-		if !t.present || moved {
-			b.announce = append(b.announce, r.announceTool(c, s.current, t))
-		}
 		b.change = append(b.change, r.schemaChange(c, s.current, t))
+		if !t.present || moved {
+			b.reannounce = append(b.reannounce, r.announceTool(c, s.current, t))
+		}
 	}
 	t.present = true
 	return nil
@@ -394,11 +400,12 @@ func (r *Replay) histories() []*ServerHistory {
 	return out
 }
 
-// describe joins the first few change texts of a diff.
+// describe joins the first few change texts of a diff, the most serious
+// first.
 func describe(d *schemadiff.Result) string {
 	const shown = 3
 	var texts []string
-	for i, c := range d.Changes {
+	for i, c := range d.MostSeriousFirst() {
 		if i == shown {
 			texts = append(texts, fmt.Sprintf("and %d more", len(d.Changes)-shown))
 			break

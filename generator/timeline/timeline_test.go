@@ -69,9 +69,9 @@ func TestDerive(t *testing.T) {
 		"c4 endpoint-announcement com.example/weather#list_alerts | 1.0.0 " + ep,
 		"c4 schema-change com.example/weather#get_forecast | 1.1.0 -> 2.0.0",
 		"c5 endpoint-announcement com.example/weather | 1.1.0 " + moved,
-		"c5 endpoint-announcement com.example/weather#get_forecast | 2.0.1 " + moved,
 		"c5 endpoint-announcement com.example/weather#list_alerts | 1.0.0 " + moved,
-		"c5 schema-change com.example/weather#get_forecast | 2.0.0 -> 2.0.1",
+		"c5 schema-change com.example/weather#get_forecast | 2.0.0 -> 2.0.1", // before the announcement it leads to
+		"c5 endpoint-announcement com.example/weather#get_forecast | 2.0.1 " + moved,
 		"c6 deprecation com.example/weather#get_forecast | removed 2.0.1",
 		"c7 endpoint-announcement com.example/weather#get_forecast | 2.0.1 " + moved + " #2",
 		"c7 deprecation com.example/weather#list_alerts | configured 2026-04-07T00:00:00Z 2026-12-31T00:00:00Z",
@@ -148,4 +148,23 @@ func derive(commits []Commit) (*Timeline, error) {
 		}
 	}
 	return r.Timeline(), nil
+}
+
+// A summary cut short keeps the change that made the version breaking: many
+// cosmetic and compatible changes come before it in walk order.
+func TestSummaryListsTheMostSeriousChangeFirst(t *testing.T) {
+	before := `{"name":"f","description":"a","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"a"},"b":{"type":"string","description":"b"},"c":{"type":"string","description":"c"},"d":{"type":"string"}}}}`
+	after := `{"name":"f","description":"b","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"x"},"b":{"type":"string","description":"y"},"c":{"type":"string","description":"z"},"d":{"type":"string"},"e":{"type":"string"}},"required":["d"]}}`
+	srv := func(src string) Server {
+		return Server{Name: "a/b", Version: "1", Endpoint: "https://x", Tools: map[string]tools.Tool{"f": tool(t, src)}}
+	}
+	tl, err := derive([]Commit{{Hash: "c1", Servers: []Server{srv(before)}}, {Hash: "c2", Servers: []Server{srv(after)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := tl.Events[len(tl.Events)-1]
+	head, _, _ := strings.Cut(last.Summary, "; ")
+	if !strings.Contains(last.Summary, "(breaking)") || !strings.Contains(head, "`d`") || !strings.HasSuffix(last.Summary, "more") {
+		t.Errorf("summary = %q, want the breaking change (d required) first and the rest cut short", last.Summary)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -96,13 +97,15 @@ func Dir(pattern string) string {
 }
 
 // Load reads and parses every tool file under root matching pattern and
-// checks that no tool name is declared twice. Files are named in errors as
-// display(rel), so messages can show the path the user knows.
-func Load(root, pattern string, display func(rel string) string) ([]Tool, error) {
+// none of exclude, and checks that no tool name is declared twice. Files are
+// named in errors as display(rel), so messages can show the path the user
+// knows.
+func Load(root, pattern string, display func(rel string) string, exclude ...string) ([]Tool, error) {
 	files, err := Glob(root, pattern)
 	if err != nil {
 		return nil, err
 	}
+	files = slices.DeleteFunc(files, func(rel string) bool { return MatchAny(exclude, rel) })
 	repo, err := inputfile.RepoRoot(root)
 	if err != nil {
 		return nil, err
@@ -126,4 +129,14 @@ func Load(root, pattern string, display func(rel string) string) ([]Tool, error)
 		return nil, errors.Join(problems...)
 	}
 	return ts, CheckUnique(ts)
+}
+
+// MatchAny reports whether name matches one of patterns.
+func MatchAny(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if Match(p, name) {
+			return true
+		}
+	}
+	return false
 }

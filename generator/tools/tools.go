@@ -190,7 +190,7 @@ func CheckUnique(ts []Tool) error {
 	for i := 1; i < len(ts); i++ {
 		if ts[i].Name == ts[i-1].Name {
 			problems = append(problems, diag.Errorf(ts[i].File, 0, "tool %q is also declared in %s", ts[i].Name, ts[i-1].File).
-				WithHint("a tool's name is its identity: rename one of them or remove the copy"))
+				WithHint("a tool's name is its identity: rename one of them, remove the copy, or leave it out with exclude = [\"…\"] under the server in site.toml"))
 		}
 	}
 	return errors.Join(problems...)

@@ -4,8 +4,10 @@
 // parameters added, descriptions edited, parameters renamed or retyped,
 // files reformatted). The history is generated deterministically and
 // written with git fast-import, so a 10,000-commit repository takes seconds.
+// With -site-last, site.toml arrives in the last commit instead of the
+// first, as when wellknown is added to a repository with a long history.
 //
-//	go run ./internal/benchrepo -tools 200 -commits 10000 DIR
+//	go run ./internal/benchrepo -tools 200 -commits 10000 [-site-last] DIR
 package main
 
 import (
@@ -27,18 +29,19 @@ const servers = 4
 func main() {
 	tools := flag.Int("tools", 200, "number of tools")
 	commits := flag.Int("commits", 10000, "number of commits")
+	siteLast := flag.Bool("site-last", false, "add site.toml in the last commit instead of the first")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: benchrepo [-tools N] [-commits N] DIR")
 		os.Exit(2)
 	}
-	if err := run(flag.Arg(0), *tools, *commits); err != nil {
+	if err := run(flag.Arg(0), *tools, *commits, *siteLast); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrepo:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, nTools, nCommits int) error {
+func run(dir string, nTools, nCommits int, siteLast bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -62,9 +65,11 @@ func run(dir string, nTools, nCommits int) error {
 		var files map[string][]byte
 		if i == 0 {
 			files = h.all()
-			files["site.toml"] = siteTOML()
 		} else {
 			files = h.step()
+		}
+		if i == 0 && !siteLast || i == nCommits-1 && siteLast {
+			files["site.toml"] = siteTOML()
 		}
 		writeCommit(w, i, when.Add(time.Duration(i)*time.Minute), files)
 	}

@@ -9,6 +9,9 @@
 #   (c) the whole build, by stage (read, diff, sign, render, write), with its
 #       peak memory (maximum resident set size).
 # Usage: testdata/bench/feed.sh [TOOLS [COMMITS]]   (RUNS=5 by default)
+# SITE=last adds site.toml in the last commit instead of the first (a
+# repository adopted after its history); the feed's digest, printed last, is
+# the same either way.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tools=${1:-200}
@@ -18,7 +21,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 go build -o "$work/wellknown" .
-go run ./internal/benchrepo -tools "$tools" -commits "$commits" "$work/repo"
+site_last=false
+if [ "${SITE:-first}" = last ]; then site_last=true; fi
+go run ./internal/benchrepo -tools "$tools" -commits "$commits" -site-last="$site_last" "$work/repo"
 cd "$work/repo"
 export WELLKNOWN_SIGNING_KEY=QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI # a benchmark key, not a secret
 
@@ -54,3 +59,4 @@ echo "(b) history stage (read + diff):              ${history} ms = $(awk -v b="
 echo "(c) whole build:                              $(col 6) ms, peak memory $(( $(col 7) / 1024 )) MB"
 echo "    by stage: read $(col 1) ms, diff $(col 2) ms, sign $(col 3) ms, render $(col 4) ms, write $(col 5) ms"
 echo "(medians of $runs runs)"
+echo "feed:     site.toml ${SITE:-first}, sha256 $(sha256sum <public/.well-known/agent-feed.xml | cut -d' ' -f1)"

@@ -1,0 +1,63 @@
+package generator
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/history"
+)
+
+// clash is two or more live files of one server declaring one tool name,
+// from the commit that made it until the one that ended it.
+type clash struct {
+	server, tool string
+	paths        []string
+	from         history.Commit
+}
+
+// judge settles, once a commit's changes are all applied, which file
+// declares each tool the commit touched, and follows clashes: each one is
+// reported once, when it ends or at the end of history.
+func (st *replayState) judge(server string, f *serverFiles, c history.Commit) {
+	for _, name := range slices.Sorted(maps.Keys(f.touched)) {
+		f.changed = true
+		paths := f.paths[name]
+		key := server + "\x00" + name
+		open := st.clashes[key]
+		if open != nil && !slices.Equal(open.paths, paths) {
+			st.reportClash(open, &c)
+			delete(st.clashes, key)
+			open = nil
+		}
+		if len(paths) == 0 {
+			delete(f.byName, name)
+			continue
+		}
+		f.byName[name] = f.byPath[paths[0]]
+		if len(paths) > 1 && open == nil {
+			st.clashes[key] = &clash{server: server, tool: name, paths: slices.Clone(paths), from: c}
+		}
+	}
+	clear(f.touched)
+}
+
+// reportOpenClashes reports the clashes still there at the end of history.
+func (st *replayState) reportOpenClashes() {
+	for _, key := range slices.Sorted(maps.Keys(st.clashes)) {
+		st.reportClash(st.clashes[key], nil)
+	}
+}
+
+// reportClash warns about a clash that ended at commit until (nil: still
+// there), with the fix.
+func (st *replayState) reportClash(cl *clash, until *history.Commit) {
+	when := "since commit " + shortHash(cl.from.Hash)
+	if until != nil {
+		when = fmt.Sprintf("from commit %s until commit %s", shortHash(cl.from.Hash), shortHash(until.Hash))
+	}
+	st.h.result.Warnings = append(st.h.result.Warnings, fmt.Sprintf(
+		"server %s: tool %q is declared by both %s %s; the feed uses %s; leave the others out with exclude = [\"…\"] under the server in %s",
+		cl.server, cl.tool, strings.Join(cl.paths, " and "), when, cl.paths[0], st.h.configPath))
+}

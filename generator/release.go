@@ -1,0 +1,93 @@
+package generator
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/tools"
+)
+
+// Release-stamped versions (DESIGN §4): a server with version_tags takes its
+// version at each commit from the newest matching tag on the first-parent
+// line at or before it, a leading v stripped; a tagged commit announces it.
+
+// readReleaseTags reads the tags of repository i, keeps those some server
+// takes its versions from (patterns), and adds to the repository's commits
+// every tagged commit of the first-parent line that changed no input, so a
+// release is announced at its own commit.
+func (h *historyReader) readReleaseTags(i int, patterns []string) error {
+	rh := h.repos[i]
+	rh.tags = map[string][]string{}
+	if len(patterns) == 0 {
+		return nil
+	}
+	tags, err := rh.repo.Tags(h.rev(i))
+	if err != nil {
+		return err
+	}
+	for _, t := range tags {
+		if tools.MatchAny(patterns, t.Name) {
+			rh.tags[t.Commit] = append(rh.tags[t.Commit], t.Name)
+		}
+	}
+	if len(rh.tags) == 0 {
+		return nil
+	}
+	line, err := rh.repo.FirstParents(h.rev(i))
+	if err != nil {
+		return err
+	}
+	logged := map[string]history.Commit{}
+	for _, c := range rh.commits {
+		logged[c.Hash] = c
+	}
+	var commits []history.Commit
+	for _, c := range line {
+		if lc, ok := logged[c.Hash]; ok {
+			commits = append(commits, lc)
+		} else if rh.tags[c.Hash] != nil {
+			commits = append(commits, c)
+		}
+	}
+	rh.commits = commits
+	return nil
+}
+
+// noteReleases records the tags of a step's commit, in the order they are
+// reached; several tags on one commit count in name order, the last newest.
+func (st *replayState) noteReleases(s step) {
+	tags := slices.Clone(st.h.repos[s.repo].tags[s.commit.Hash])
+	slices.Sort(tags)
+	st.releases[s.repo] = append(st.releases[s.repo], tags...)
+}
+
+// releaseVersion returns the version of the newest tag matching the
+// server's version_tags reached so far in its tools' repository, "" before
+// the first.
+func (st *replayState) releaseVersion(srv site.Server) string {
+	repo, _, _ := st.h.toolsLocation(srv)
+	released := st.releases[repo]
+	for i := len(released) - 1; i >= 0; i-- {
+		if tools.Match(srv.VersionTags, released[i]) {
+			return strings.TrimPrefix(released[i], "v")
+		}
+	}
+	return ""
+}
+
+// applyReleaseVersions gives each server that takes its versions from tags
+// the version its history ends with, for its card and pages.
+func (r *Result) applyReleaseVersions() {
+	for i, s := range r.Config.Servers {
+		if s.VersionTags == "" {
+			continue
+		}
+		for _, h := range r.Timeline.Servers {
+			if h.Name == s.Name && !h.Removed {
+				r.Config.Servers[i].Version = h.Last.Version
+			}
+		}
+	}
+}

@@ -211,6 +211,9 @@ func (c *cli) build(args []string) int {
 		return c.fail(err)
 	}
 	c.reportKey(res.Key)
+	for _, n := range res.Notices {
+		c.noticef("%s", n)
+	}
 	for _, w := range res.Warnings {
 		c.warnf("%s", w)
 	}

@@ -56,6 +56,7 @@ type Result struct {
 	Timeline *timeline.Timeline // the committed history of the inputs
 	Entries  []agentfeed.Entry  // the signed feed entries, in feed order
 	Warnings []string
+	Notices  []string // what a build did that is worth knowing but needs no action
 	Counts   Counts
 	Stages   Stages
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/internal/version"
 )
 
 const usage = `wellknown builds the discovery bundle of a site that runs MCP servers and AI agents.
@@ -36,7 +37,7 @@ Usage:
   wellknown verify  [flags] DIR | https://origin          check a built site or a live origin against the agent-feed contract
   wellknown check   [--base REF] [flags]                  list the feed entries a branch adds; fail on an unacknowledged breaking change
   wellknown init    [--host HOST] [flags] [DIR]           create a site, its signing key and a host's deploy files
-  wellknown version                                       print the version
+  wellknown version                                       print the version, commit and date (also --version)
 
 Run "wellknown <command> -h" for a command's flags.
 `
@@ -69,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return c.check(args[1:])
 	case "init":
 		return c.initSite(args[1:])
-	case "version":
+	case "version", "--version", "-version", "-v":
 		return c.version(args[1:])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
@@ -305,10 +306,6 @@ func (c *cli) version(args []string) int {
 		c.errorf("version takes no arguments (got %q)", fs.Arg(0))
 		return 2
 	}
-	v := "(devel)"
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		v = info.Main.Version
-	}
-	fmt.Fprintf(c.stdout, "wellknown %s\n", v)
+	fmt.Fprintln(c.stdout, version.Get())
 	return 0
 }

@@ -173,6 +173,7 @@ func (c *cli) build(args []string) int {
 	fs.Var(&sets, "set", "override a setting, key=value (base_url, title, feed.status, servers.<slug>.version); repeatable")
 	fs.BoolVar(&opt.Strict, "strict", false, "fail instead of using a development key, missing history or uncommitted changes (implied by CI=true)")
 	fs.StringVar(&opt.Previous, "previous", "", "the published feed (file or URL); fail if any of its entries would change or disappear")
+	fs.BoolVar(&opt.PreviousLive, "previous-live", false, "compare with the feed deployed at the site's base_url, as --previous does")
 	fs.BoolVar(&opt.AllowShallow, "allow-shallow", false, "build from a shallow clone (a preview: the feed's history is cut off)")
 	force := fs.Bool("force", false, "allow an output directory outside the site")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
@@ -181,6 +182,10 @@ func (c *cli) build(args []string) int {
 	}
 	if fs.NArg() > 0 {
 		c.errorf("build takes no arguments (got %q)", fs.Arg(0))
+		return 2
+	}
+	if opt.PreviousLive && opt.Previous != "" {
+		c.errorf("--previous and --previous-live are two sources of one feed: give one")
 		return 2
 	}
 	opt.Overrides = sets

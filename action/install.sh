@@ -10,8 +10,9 @@
 #   WELLKNOWN_INSTALL_DIR   where the wellknown binary goes             (required)
 #   WELLKNOWN_RELEASES_URL  where releases are downloaded from, one directory
 #                           per tag (default: this repository's GitHub releases)
-# A wellknown already in WELLKNOWN_INSTALL_DIR that reports the version is
-# kept (a cached install). On GitHub Actions the directory is added to PATH.
+# A wellknown already in WELLKNOWN_INSTALL_DIR that reports the version (any
+# version, for latest) is kept: a cached install. On GitHub Actions the
+# directory is added to PATH.
 set -euo pipefail
 
 module=github.com/wellknown-dev/wellknown
@@ -49,7 +50,8 @@ go_install() {
 }
 
 mkdir -p "$dir"
-if [ "$version" != latest ] && [ -x "$dir/$exe" ] && [ "$("$dir/$exe" version 2>/dev/null | awk '{ print $2 }')" = "$version" ]; then
+installed=$( [ -x "$dir/$exe" ] && "$dir/$exe" version 2>/dev/null | awk '{ print $2 }' || true)
+if [ -n "$installed" ] && { [ "$installed" = "$version" ] || [ "$version" = latest ]; }; then
   say "using the cached $dir/$exe"
   publish
   exit 0

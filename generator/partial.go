@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/history"
 )
 
@@ -15,8 +16,12 @@ func (h *historyReader) fetchMissingBlobs(rh *repoHistory, commits []history.Com
 		return err
 	}
 	n, err := rh.repo.FetchMissing(remote, history.BlobIDs(commits))
-	if err != nil || n == 0 {
-		return err
+	if err != nil {
+		return diag.Errorf("", 0, "%v", err).
+			WithHint("a partial clone fetches the old versions of the input files from its remote %s: make it reachable, or clone without --filter", remote)
+	}
+	if n == 0 {
+		return nil
 	}
 	h.result.Notices = append(h.result.Notices, fmt.Sprintf("%s is a partial clone: fetched its %d missing blobs from %s in one batch",
 		dirName(rh.repo.Root()), n, remote))

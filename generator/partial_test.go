@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -50,5 +51,23 @@ func TestPartialCloneBuildsLikeFullClone(t *testing.T) {
 		if g := gotFiles[i]; g.Path != f.Path || !bytes.Equal(g.Body, f.Body) {
 			t.Errorf("%s differs between the partial and the full clone", f.Path)
 		}
+	}
+}
+
+// A partial clone whose remote is gone fails with git's reason and the fix.
+func TestPartialCloneWithoutItsRemote(t *testing.T) {
+	origin := gittest.ExampleRepo(t)
+	origin.Write("content/servers/forecast/tools/get_forecast.json", `{"name": "get_forecast", "inputSchema": {"type": "object"}}`)
+	origin.Commit("a second version of get_forecast")
+	origin.Git("config", "uploadpack.allowFilter", "true")
+	partial := filepath.Join(t.TempDir(), "partial")
+	origin.Git("clone", "--quiet", "--filter=blob:none", "file://"+filepath.ToSlash(origin.Dir), partial)
+	if err := os.Rename(origin.Dir, origin.Dir+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Build(Options{ConfigPath: filepath.Join(partial, "site.toml"), Getenv: testEnv})
+	if err == nil || !strings.Contains(err.Error(), "git fetch origin (the missing blobs of a partial clone)") ||
+		!strings.Contains(diag.Hint(err), "make it reachable, or clone without --filter") {
+		t.Errorf("build: %v (hint %q); want the failed fetch and its fix", err, diag.Hint(err))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -24,28 +25,27 @@ func BlobIDs(commits []Commit) []string {
 // missing objects from, or "" for a complete repository: the remote named
 // by extensions.partialClone, or else the first with remote.<name>.promisor.
 func (r *Repo) PromisorRemote() (string, error) {
-	out, stderr, err := r.output("config", "--get", "extensions.partialClone")
-	if name := strings.TrimSpace(string(out)); err == nil && name != "" {
-		return name, nil
-	}
-	if err != nil && stderr != "" {
-		return "", r.gitError("git config extensions.partialClone", stderr, err)
-	}
-	// Exit status 1 with nothing said: no such setting.
-	out, stderr, err = r.output("config", "--bool", "--get-regexp", `^remote\..*\.promisor$`)
+	// One process for both settings; git prints names in lower case, but
+	// keeps the remote's own.
+	out, stderr, err := r.output("config", "--get-regexp", `^(extensions\.partialclone|remote\..*\.promisor)$`)
 	if err != nil {
 		if stderr != "" {
-			return "", r.gitError("git config remote.*.promisor", stderr, err)
+			return "", r.gitError("git config extensions.partialClone", stderr, err)
 		}
-		return "", nil
+		return "", nil // exit status 1 with nothing said: neither is set
 	}
+	var promisor string
 	for line := range strings.Lines(string(out)) {
-		key, value, _ := strings.Cut(strings.TrimSpace(line), " ")
-		if value == "true" {
-			return strings.TrimSuffix(strings.TrimPrefix(key, "remote."), ".promisor"), nil
+		key, value, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
+		if key == "extensions.partialclone" && value != "" {
+			return value, nil
+		}
+		name, isRemote := strings.CutPrefix(key, "remote.")
+		if isRemote && promisor == "" && slices.Contains([]string{"true", "yes", "on", "1"}, strings.ToLower(value)) {
+			promisor = strings.TrimSuffix(name, ".promisor")
 		}
 	}
-	return "", nil
+	return promisor, nil
 }
 
 // FetchMissing fetches from remote, in one git fetch, those of the objects

@@ -45,6 +45,13 @@ func TestPartialClone(t *testing.T) {
 		t.Fatalf("FetchMissing() again = %d, %v; want 0", n, err)
 	}
 
+	// extensions.partialClone, which older versions of git set, names the
+	// remote first.
+	(&testRepo{t: t, dir: clone}).git("config", "extensions.partialClone", "upstream")
+	if got, err := repo.PromisorRemote(); err != nil || got != "upstream" {
+		t.Errorf("PromisorRemote() with extensions.partialClone = %q, %v; want upstream", got, err)
+	}
+
 	// With the remote gone, a blob git had to fetch would fail to read.
 	if err := os.Rename(r.dir, r.dir+".gone"); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/tar"
+	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
@@ -47,6 +48,35 @@ func newFakeRelease(t *testing.T, tags map[string]func(digest string) string) *f
 	}))
 	t.Cleanup(f.srv.Close)
 	return f
+}
+
+// fakeModuleProxy is a GOPROXY directory that serves one version of this
+// module: a main package that prints that version.
+func fakeModuleProxy(t *testing.T, version string) string {
+	t.Helper()
+	proxy := t.TempDir()
+	dir := filepath.Join(proxy, "github.com", "wellknown-dev", "wellknown", "@v")
+	gomod := "module github.com/wellknown-dev/wellknown\n\ngo 1.21\n"
+	writeTestFile(t, filepath.Join(dir, "list"), []byte(version+"\n"))
+	writeTestFile(t, filepath.Join(dir, version+".info"), []byte(`{"Version":"`+version+`","Time":"2026-04-27T12:00:00Z"}`))
+	writeTestFile(t, filepath.Join(dir, version+".mod"), []byte(gomod))
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, content := range map[string]string{
+		"go.mod":  gomod,
+		"main.go": "package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.WriteString(\"wellknown " + version + " (from the module proxy)\\n\") }\n",
+	} {
+		w, err := zw.Create("github.com/wellknown-dev/wellknown@" + version + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(content))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(dir, version+".zip"), buf.Bytes())
+	return proxy
 }
 
 func tarGz(t *testing.T, name, content string) []byte {
@@ -168,6 +198,33 @@ func TestActionInstall(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(dir, "wellknown")); err == nil {
 			t.Error("the archive whose checksum does not match was installed")
+		}
+	})
+
+	t.Run("no release asset: go install", func(t *testing.T) {
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			t.Skip("no go command")
+		}
+		proxy := fakeModuleProxy(t, "v1.9.8")
+		dir := filepath.Join(base, "v1.9.8")
+		// go install of the module from a local module proxy, on PATH
+		// beside the tools the script needs.
+		cmd := exec.Command("bash", filepath.Join("action", "install.sh"))
+		cmd.Env = append(os.Environ(),
+			"WELLKNOWN_VERSION=v1.9.8", "WELLKNOWN_INSTALL_DIR="+dir, "WELLKNOWN_RELEASES_URL="+release.srv.URL,
+			"GOPROXY=file://"+filepath.ToSlash(proxy), "GOSUMDB=off", "GOFLAGS=-modcacherw", "GOTOOLCHAIN=local",
+			"GOMODCACHE="+t.TempDir(), "GITHUB_PATH=", "PATH="+filepath.Dir(goBin)+string(filepath.ListSeparator)+path)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("install: %v\n%s", err, out)
+		}
+		want := "release v1.9.8 has no wellknown_1.9.8_" + runtime.GOOS + "_" + runtime.GOARCH + ".tar.gz; building it with go install github.com/wellknown-dev/wellknown@v1.9.8"
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output:\n%s\nwant %q", out, want)
+		}
+		if got, err := exec.Command(filepath.Join(dir, "wellknown"), "version").Output(); err != nil || string(got) != "wellknown v1.9.8 (from the module proxy)\n" {
+			t.Errorf("the installed wellknown says %q, %v", got, err)
 		}
 	})
 

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -235,4 +236,44 @@ func TestActionInstall(t *testing.T) {
 			t.Errorf("install: %v\n%s\nwant %q", err, stderr, want)
 		}
 	})
+}
+
+// The Action's run step: each command's default arguments, the arguments
+// given instead, and a command it does not run.
+func TestActionRun(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("the run script's test runs on linux and darwin")
+	}
+	bin := t.TempDir()
+	writeTestFile(t, filepath.Join(bin, "wellknown"), []byte("#!/bin/sh\necho \"wellknown $*\"\n"))
+	if err := os.Chmod(filepath.Join(bin, "wellknown"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		command, args, want string
+		status              int
+	}{
+		{"build", "", "wellknown build --strict --previous-live\n", 0},
+		{"build", "--strict --previous  public/old-feed.xml", "wellknown build --strict --previous public/old-feed.xml\n", 0},
+		{"verify", "", "wellknown verify public\n", 0},
+		{"verify", "https://mcp.example.org", "wellknown verify https://mcp.example.org\n", 0},
+		{"check", "", "wellknown check\n", 0},
+		{"sync", "--check --url https://mcp.example.org/mcp", "wellknown sync --check --url https://mcp.example.org/mcp\n", 0},
+		{"keygen", "", "::error::the wellknown Action's command must be build, verify, check or sync (got \"keygen\")\n", 2},
+	} {
+		cmd := exec.Command("bash", filepath.Join("action", "run.sh"))
+		cmd.Env = append(os.Environ(), "COMMAND="+tc.command, "ARGS="+tc.args,
+			"PATH="+bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.Output()
+		status := 0
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			status = exit.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != tc.want || status != tc.status {
+			t.Errorf("command %s, args %q: %q, exit %d; want %q, exit %d", tc.command, tc.args, out, status, tc.want, tc.status)
+		}
+	}
 }

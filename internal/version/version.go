@@ -71,7 +71,7 @@ func (i Info) String() string {
 		details = append(details, "commit "+i.Commit)
 	}
 	if i.Date != "" {
-		details = append(details, "built from a commit of "+i.Date)
+		details = append(details, i.Date)
 	}
 	if i.Modified {
 		details = append(details, "with uncommitted changes")

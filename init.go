@@ -5,21 +5,22 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/scaffold"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/version"
 )
 
 // exampleBaseURL is the base URL of a site created without --base-url.
 const exampleBaseURL = "https://example.com/"
 
 func (c *cli) initSite(args []string) int {
-	fs := c.newFlags("init", "[--host HOST] [--base-url URL] [--force] [DIR]")
+	fs := c.newFlags("init", "[--host HOST] [--base-url URL] [--sync-url URL] [--force] [DIR]")
 	host := fs.String("host", site.HostGitHubPages, "where the site is deployed: "+strings.Join(scaffold.Hosts, ", "))
 	baseURL := fs.String("base-url", exampleBaseURL, "the https origin the site will be published at")
+	syncURL := fs.String("sync-url", "", "add a daily workflow that syncs the tools from the server at this URL and opens a pull request when they changed")
 	force := fs.Bool("force", false, "overwrite files that exist (never a signing key)")
 	if code, done := c.parse(fs, args); done {
 		return code
@@ -32,7 +33,7 @@ func (c *cli) initSite(args []string) int {
 	if fs.NArg() == 1 {
 		dir = fs.Arg(0)
 	}
-	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: installVersion()}
+	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: installVersion(), SyncURL: *syncURL}
 	files, err := scaffold.Files(opt)
 	if err != nil {
 		c.errorf("%v", err)
@@ -83,15 +84,10 @@ func (c *cli) initKey(path, host string) error {
 }
 
 // installVersion is the version of wellknown the scaffolded CI installs:
-// this binary's own, when it is a published module version, else latest.
+// this binary's own, when it is a release, else latest.
 func installVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "latest"
+	if v, ok := version.Get().Release(); ok {
+		return v
 	}
-	v := info.Main.Version
-	if !strings.HasPrefix(v, "v") || strings.Contains(v, "+") {
-		return "latest" // (devel), or a build from a modified checkout
-	}
-	return v
+	return "latest"
 }

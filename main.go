@@ -30,6 +30,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/internal/english"
+	"github.com/wellknown-dev/wellknown/internal/version"
 )
 
 const usage = `wellknown builds the discovery bundle of a site that runs MCP servers and AI agents.
@@ -42,7 +43,7 @@ Usage:
   wellknown verify  [flags] DIR | https://origin          check a built site or a live origin against the agent-feed contract
   wellknown check   [--base REF] [flags]                  list the feed entries a branch adds; fail on an unacknowledged breaking change
   wellknown init    [--host HOST] [flags] [DIR]           create a site, its signing key and a host's deploy files
-  wellknown version                                       print the version
+  wellknown version                                       print the version, commit and date (also --version)
 
 Run "wellknown <command> -h" for a command's flags.
 `
@@ -75,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return c.check(args[1:])
 	case "init":
 		return c.initSite(args[1:])
-	case "version":
+	case "version", "--version", "-version", "-v":
 		return c.version(args[1:])
 	case "help":
 		if len(args) > 1 && slices.Contains(commands, args[1]) {
@@ -266,6 +267,7 @@ func (c *cli) build(args []string) int {
 	fs.Var(&sets, "set", "override a setting, key=value (base_url, title, feed.status, servers.<slug>.version); repeatable")
 	fs.BoolVar(&opt.Strict, "strict", false, "fail instead of using a development key, missing history or uncommitted changes (implied by CI=true)")
 	fs.StringVar(&opt.Previous, "previous", "", "the published feed (file or URL); fail if any of its entries would change or disappear")
+	fs.BoolVar(&opt.PreviousLive, "previous-live", false, "compare with the feed deployed at the site's base_url, as --previous does")
 	fs.BoolVar(&opt.AllowShallow, "allow-shallow", false, "build from a shallow clone (a preview: the feed's history is cut off)")
 	force := fs.Bool("force", false, "allow an output directory outside the site")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
@@ -274,6 +276,10 @@ func (c *cli) build(args []string) int {
 	}
 	if fs.NArg() > 0 {
 		c.errorf("build takes no arguments (got %q)", fs.Arg(0))
+		return 2
+	}
+	if opt.PreviousLive && opt.Previous != "" {
+		c.errorf("--previous and --previous-live are two sources of one feed: give one")
 		return 2
 	}
 	opt.Overrides = sets
@@ -307,6 +313,9 @@ func (c *cli) build(args []string) int {
 		return c.fail(err)
 	}
 	c.reportKey(res.Key)
+	for _, n := range res.Notices {
+		c.noticef("%s", n)
+	}
 	for _, w := range res.Warnings {
 		c.warnf("%s", w)
 	}
@@ -452,10 +461,6 @@ func (c *cli) version(args []string) int {
 		c.errorf("version takes no arguments (got %q)", fs.Arg(0))
 		return 2
 	}
-	v := "(devel)"
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		v = info.Main.Version
-	}
-	fmt.Fprintf(c.stdout, "wellknown %s\n", v)
+	fmt.Fprintln(c.stdout, version.Get())
 	return 0
 }

@@ -40,6 +40,9 @@ type Options struct {
 	// Previous is the feed published before (a file or an http(s) URL); the
 	// build fails when it would change or drop any of its entries.
 	Previous string
+	// PreviousLive sets Previous to the feed's URL at the site's base_url:
+	// the feed that is deployed now.
+	PreviousLive bool
 	// Getenv reads the environment (the signing key variable, CI); nil means
 	// an empty environment.
 	Getenv func(string) string
@@ -72,6 +75,7 @@ type Result struct {
 	Counts       Counts
 	Stages       Stages
 	Written      bundle.WriteStats // what Write changed on disk
+	Notices      []string          // what a build did that is worth knowing but needs no action
 
 	unrecordable []site.Server // servers whose committed version is none (see checkRecordable)
 }
@@ -151,6 +155,9 @@ func Build(opt Options) (*Result, error) {
 	progress("signing the feed")
 	if err := r.addFeed(r.Timeline); err != nil {
 		return nil, err
+	}
+	if opt.PreviousLive {
+		opt.Previous = cfg.URL(PathFeed)
 	}
 	if opt.Previous != "" {
 		if err := r.checkAppendOnly(opt.Previous); err != nil {

@@ -203,6 +203,9 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 			return err
 		}
 		rh.commits, rh.paths = commits, paths
+		if err := h.fetchMissingBlobs(rh, commits); err != nil {
+			return err
+		}
 		if err := rh.readBlobs(commits, globs[i]); err != nil {
 			return err
 		}

@@ -59,7 +59,7 @@ func BenchmarkReadFloor(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ids := strings.Join(blobIDs(log), "\n") + "\n"
+			ids := strings.Join(BlobIDs(log), "\n") + "\n"
 			for b.Loop() {
 				runFloor(b, repo, nil, logArgs("HEAD", toolFiles)...)
 				runFloor(b, repo, strings.NewReader(ids), "cat-file", "--batch")
@@ -78,22 +78,9 @@ func readEverything(b *testing.B, repo *Repo) {
 		b.Fatal(err)
 	}
 	defer blobs.Close()
-	if err := blobs.ReadEach(blobIDs(log), func(string, []byte) error { return nil }); err != nil {
+	if err := blobs.ReadEach(BlobIDs(log), func(string, []byte) error { return nil }); err != nil {
 		b.Fatal(err)
 	}
-}
-
-// blobIDs returns the ids of the blobs that log's changes name.
-func blobIDs(log []Commit) []string {
-	var ids []string
-	for _, c := range log {
-		for _, ch := range c.Changes {
-			if ch.Blob != "" {
-				ids = append(ids, ch.Blob)
-			}
-		}
-	}
-	return ids
 }
 
 // runFloor runs git as cheaply as it can produce the same output: with the

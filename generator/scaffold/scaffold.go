@@ -20,6 +20,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"text/template"
@@ -35,6 +36,25 @@ var files embed.FS
 // Module is the module CI installs wellknown from.
 const Module = "github.com/wellknown-dev/wellknown"
 
+// Action is the GitHub Action that installs and runs wellknown: this
+// module's repository.
+const Action = "wellknown-dev/wellknown"
+
+// installScript is the Action's installer at one tag, which hosts other
+// than GitHub run to install the same release archive.
+const installScript = "https://raw.githubusercontent.com/" + Action + "/%s/action/install.sh"
+
+// installDir is where hosts other than GitHub install wellknown.
+const installDir = "$HOME/.wellknown-bin"
+
+// pinComment, in a workflow, says how to pin what a development build of
+// wellknown could not.
+const pinComment = `«if not .Pinned»
+      # A development build of wellknown wrote this workflow, so it runs the
+      # latest wellknown with the Action from main: pin a release by
+      # replacing @main and latest with a tag such as v1.2.3.
+«- end»`
+
 // KeyFile is where a new site's signing key goes, relative to its directory;
 // the scaffolded .gitignore keeps it out of git.
 const KeyFile = "signing.key"
@@ -46,9 +66,13 @@ var Hosts = []string{site.HostGitHubPages, site.HostNetlify, site.HostCloudflare
 type Options struct {
 	Host    string // one of Hosts
 	BaseURL string // the https origin the site will be published at
-	// Version is the version of wellknown CI installs: a module version such
-	// as v1.2.0, or "latest".
+	// Version is the version of wellknown CI installs: a release such as
+	// v1.2.0, or "latest".
 	Version string
+	// SyncURL, when set, adds a daily workflow that compares the tools the
+	// server at this URL lists with the committed tool files, and opens a
+	// pull request with the synced files when they differ.
+	SyncURL string
 }
 
 // File is one file of a new site.
@@ -67,7 +91,11 @@ type data struct {
 	FeedURL    string
 	ServerName string // the example server's name: the reversed host name, then /hello
 	Module     string
-	Version    string
+	Version    string // a release, or "latest"
+	Pinned     bool   // Version is a release
+	ActionRef  string // the Action at Version, or at main
+	Run        string // a shell command that installs Version and runs it, for hosts other than GitHub
+	SyncURL    string
 }
 
 // Files returns the files of a new site, sorted by path. The site.toml among
@@ -80,8 +108,12 @@ func Files(opt Options) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
+	sets := []string{"common", opt.Host}
+	if opt.SyncURL != "" {
+		sets = append(sets, "drift")
+	}
 	var out []File
-	for _, set := range []string{"common", opt.Host} {
+	for _, set := range sets {
 		rendered, err := render(set, d)
 		if err != nil {
 			return nil, err
@@ -100,8 +132,18 @@ func newData(opt Options) (data, error) {
 	if err != nil || u.Scheme != "https" || strings.Trim(u.Path, "/") != "" {
 		return data{}, fmt.Errorf("base URL %q is not an https origin like https://example.com/ (discovery documents are only found at an origin's root)", opt.BaseURL)
 	}
+	if opt.SyncURL != "" && !syncURL.MatchString(opt.SyncURL) {
+		return data{}, fmt.Errorf("sync URL %q is not an http(s) URL of a server's endpoint (it is written into a workflow, so quotes, spaces, $ and \\ are refused)", opt.SyncURL)
+	}
 	origin := "https://" + strings.ToLower(u.Host)
 	hostname := strings.ToLower(u.Hostname())
+	pinned := opt.Version != "latest"
+	actionRef, run := Action+"@main", "go run "+Module+"@latest"
+	if pinned {
+		actionRef = Action + "@" + opt.Version
+		run = fmt.Sprintf("curl -fsSL "+installScript+" | WELLKNOWN_VERSION=%s WELLKNOWN_INSTALL_DIR=%s bash && %s/wellknown",
+			opt.Version, opt.Version, installDir, installDir)
+	}
 	return data{
 		Target:     opt.Host,
 		BaseURL:    origin + "/",
@@ -112,8 +154,16 @@ func newData(opt Options) (data, error) {
 		ServerName: reverseDNS(hostname) + "/hello",
 		Module:     Module,
 		Version:    opt.Version,
+		Pinned:     pinned,
+		ActionRef:  actionRef,
+		Run:        run,
+		SyncURL:    opt.SyncURL,
 	}, nil
 }
+
+// syncURL matches the URLs init writes into the drift workflow, in a
+// shell command and a YAML string.
+var syncURL = regexp.MustCompile(`^https?://[A-Za-z0-9._~:/?#@!&*+,;=%\[\]-]+$`)
 
 // reverseDNS turns weather.example.com into com.example.weather, the usual
 // namespace of an MCP server name.
@@ -151,6 +201,9 @@ func render(set string, d data) ([]File, error) {
 func execute(name string, text []byte, d data) ([]byte, error) {
 	t, err := template.New(name).Delims("«", "»").Option("missingkey=error").Parse(string(text))
 	if err != nil {
+		return nil, err
+	}
+	if _, err := t.New("pin").Parse(pinComment); err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer

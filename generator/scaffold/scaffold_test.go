@@ -46,10 +46,96 @@ func TestFilesOfEachHost(t *testing.T) {
 					t.Errorf("site.toml lacks %s", s)
 				}
 			}
-			if check := string(file(t, files, ".github/workflows/check.yml")); !strings.Contains(check, "go install "+Module+"@v1.2.3") {
-				t.Errorf("check.yml does not install the pinned version:\n%s", check)
+			if check := string(file(t, files, ".github/workflows/check.yml")); !strings.Contains(check, "uses: wellknown-dev/wellknown@v1.2.3\n        with:\n          version: v1.2.3\n          command: check\n") {
+				t.Errorf("check.yml does not run the pinned Action:\n%s", check)
+			}
+			// A release needs no compiler: every recipe installs the release archive.
+			for _, f := range files {
+				for _, s := range []string{"go install", "go run", "setup-go", "@latest", "version: latest", "@main"} {
+					if bytes.Contains(f.Data, []byte(s)) {
+						t.Errorf("%s of a pinned site has %q", f.Path, s)
+					}
+				}
 			}
 		})
+	}
+}
+
+// Hosts other than GitHub install the pinned release the way the Action
+// does: its install script at the same tag, which checks the archive.
+func TestPinnedInstallOutsideGitHub(t *testing.T) {
+	run := "curl -fsSL https://raw.githubusercontent.com/wellknown-dev/wellknown/v1.2.3/action/install.sh" +
+		" | WELLKNOWN_VERSION=v1.2.3 WELLKNOWN_INSTALL_DIR=$HOME/.wellknown-bin bash && $HOME/.wellknown-bin/wellknown build --strict --previous-live"
+	for host, path := range map[string]string{"netlify": "netlify.toml", "cloudflare-pages": "DEPLOY.md"} {
+		files, err := Files(Options{Host: host, BaseURL: "https://mcp.example.org/", Version: "v1.2.3"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(file(t, files, path)); !strings.Contains(got, run) {
+			t.Errorf("%s of %s does not install and run v1.2.3 with %q:\n%s", path, host, run, got)
+		}
+	}
+}
+
+// A development build writes latest, says to pin it, and still compiles
+// wellknown at most once per workflow run: the Action's go install, cached
+// for the run's other jobs, or one go run.
+func TestUnpinnedRecipesSayToPin(t *testing.T) {
+	for _, host := range Hosts {
+		files, err := Files(Options{Host: host, BaseURL: "https://mcp.example.org/", Version: "latest", SyncURL: "https://mcp.example.org/mcp"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			recipe := strings.HasSuffix(f.Path, ".yml") || f.Path == "netlify.toml" || (f.Path == "DEPLOY.md" && host == "cloudflare-pages")
+			if !recipe {
+				continue
+			}
+			if !strings.Contains(string(f.Data), "pin a release") {
+				t.Errorf("%s (%s) does not say to pin a release", f.Path, host)
+			}
+			if n := strings.Count(string(f.Data), "go install") + strings.Count(string(f.Data), "go run "+Module+"@latest build"); n > 1 {
+				t.Errorf("%s (%s) compiles wellknown %d times", f.Path, host, n)
+			}
+		}
+	}
+}
+
+// init --sync-url adds the drift watch: a daily sync --check through the
+// Action, and a pull request with the synced files when the tools differ.
+func TestDriftWatch(t *testing.T) {
+	opt := Options{Host: "netlify", BaseURL: "https://mcp.example.org/", Version: "v1.2.3"}
+	files, err := Files(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(files, func(f File) bool { return strings.Contains(f.Path, "drift") }) {
+		t.Error("a site without a sync URL has a drift workflow")
+	}
+	opt.SyncURL = "https://mcp.example.org/mcp?team=a&v=2"
+	if files, err = Files(opt); err != nil {
+		t.Fatal(err)
+	}
+	drift := string(file(t, files, ".github/workflows/drift.yml"))
+	for _, want := range []string{
+		"  schedule:\n    - cron: ",
+		"permissions:\n  contents: write\n  pull-requests: write\n",
+		"uses: wellknown-dev/wellknown@v1.2.3\n        with:\n          version: v1.2.3\n          command: sync\n          args: \"--check --url https://mcp.example.org/mcp?team=a&v=2\"\n",
+		"if: steps.check.outcome == 'failure'",
+		"wellknown sync --url 'https://mcp.example.org/mcp?team=a&v=2'\n",
+		"git push --force origin \"$branch\"",
+		"gh pr create --head \"$branch\"",
+		"GH_TOKEN: ${{ github.token }}",
+	} {
+		if !strings.Contains(drift, want) {
+			t.Errorf("drift.yml lacks %q:\n%s", want, drift)
+		}
+	}
+	for _, bad := range []string{"ftp://mcp.example.org/", "https://mcp.example.org/'$(id)'", "https://a b/", "mcp.example.org/mcp"} {
+		opt.SyncURL = bad
+		if _, err := Files(opt); err == nil || !strings.Contains(err.Error(), "is not an http(s) URL") {
+			t.Errorf("sync URL %q: %v", bad, err)
+		}
 	}
 }
 

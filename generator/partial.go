@@ -1,0 +1,29 @@
+package generator
+
+import (
+	"fmt"
+
+	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/history"
+)
+
+// fetchMissingBlobs fetches, in one batch, the blobs that commits name and
+// that a partial ("blobless") clone lacks, before they are read: otherwise
+// git fetches each on demand, one round trip at a time (DESIGN §4).
+func (h *historyReader) fetchMissingBlobs(rh *repoHistory, commits []history.Commit) error {
+	remote, err := rh.repo.PromisorRemote()
+	if err != nil || remote == "" {
+		return err
+	}
+	n, err := rh.repo.FetchMissing(remote, history.BlobIDs(commits))
+	if err != nil {
+		return diag.Errorf("", 0, "%v", err).
+			WithHint("a partial clone fetches the old versions of the input files from its remote %s: make it reachable, or clone without --filter", remote)
+	}
+	if n == 0 {
+		return nil
+	}
+	h.result.Notices = append(h.result.Notices, fmt.Sprintf("%s is a partial clone: fetched its %d missing blobs from %s in one batch",
+		dirName(rh.repo.Root()), n, remote))
+	return nil
+}

@@ -1,0 +1,28 @@
+package generator
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"testing"
+)
+
+// PreviousLive compares with the feed at the site's base_url: the one
+// deployed now.
+func TestPreviousLiveIsTheFeedAtBaseURL(t *testing.T) {
+	var asked []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked = append(asked, r.URL.Path)
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	res, err := Build(Options{ConfigPath: exampleSite(t), Getenv: testEnv, PreviousLive: true,
+		Overrides: []string{"base_url=" + srv.URL + "/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "--previous " + srv.URL + PathFeed + ": no feed there yet (a first deploy?); nothing to compare with"
+	if !slices.Equal(asked, []string{PathFeed}) || !slices.Contains(res.Warnings, want) {
+		t.Errorf("asked for %q; warnings %q; want %q", asked, res.Warnings, want)
+	}
+}

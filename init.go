@@ -55,8 +55,30 @@ func (c *cli) initSite(args []string) int {
 	if *baseURL == exampleBaseURL {
 		c.noticef("the site's base URL is the placeholder %s; run init again with --base-url and --force, or edit site.toml and the deploy files", exampleBaseURL)
 	}
-	c.hintf("DEPLOY.md says what to set up on %s; then commit everything and push", *host)
+	c.printNextSteps(dir, *host, *baseURL)
 	return 0
+}
+
+// printNextSteps lists what comes after init, from a preview to a deploy.
+func (c *cli) printNextSteps(dir, host, baseURL string) {
+	setup := "follow DEPLOY.md to connect the repository to " + host
+	if host == site.HostGitHubPages {
+		setup = "on GitHub, set Settings → Pages → Source to \"GitHub Actions\" (DEPLOY.md has the details)"
+	}
+	cd := ""
+	if dir != "." {
+		cd = "cd " + dir + " && "
+	}
+	fmt.Fprintf(c.stdout, "\nnext steps:\n")
+	for i, step := range []string{
+		cd + "wellknown serve   (a preview that rebuilds as you edit)",
+		"git init -b main && git add -A && git commit -m \"the site\"   (the change feed is derived from commits)",
+		setup,
+		"create the secret " + site.DefaultKeyEnv + " there with the content of signing.key",
+		"push; the deploy builds the site, then check what is live with: wellknown verify " + strings.TrimSuffix(baseURL, "/"),
+	} {
+		fmt.Fprintf(c.stdout, "  %d. %s\n", i+1, step)
+	}
 }
 
 // initKey creates the site's signing key unless one is there, and says how
@@ -79,7 +101,7 @@ func (c *cli) initKey(path, host string) error {
 	if host == site.HostGitHubPages {
 		secret += " (gh secret set " + site.DefaultKeyEnv + " < " + path + ")"
 	}
-	c.hintf("%s, then keep the file somewhere safe outside the repository", secret)
+	c.hintf("local builds sign with %s (site.toml's key_file); for deploys, %s; keep a copy somewhere safe", path, secret)
 	return nil
 }
 

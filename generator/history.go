@@ -36,7 +36,7 @@ func (r *Result) readHistory(opt Options, strict bool) (*timeline.Timeline, erro
 	if err != nil {
 		if errors.Is(err, history.ErrNotRepository) {
 			return r.emptyHistory(strict, diag.Errorf("", 0, "%s is not in a git repository, so the change feed has no history", dirName(cfg.Dir)).
-				WithHint("the feed is derived from commits: git init && git add -A && git commit"))
+				WithHint("the feed is derived from commits: git init -b main && git add -A && git commit"))
 		}
 		return nil, err
 	}

@@ -68,7 +68,14 @@ func LoadSigningKey(src KeySources) (SigningKey, error) {
 		}
 		return SigningKey{Private: key, Source: "$" + src.EnvName}, nil
 	case src.ConfigFile != "":
-		return loadFile(src.ConfigFile, "signing.key_file "+src.ConfigFile)
+		key, err := loadFile(src.ConfigFile, "signing.key_file "+src.ConfigFile)
+		var d *diag.Error
+		if _, statErr := os.Lstat(src.ConfigFile); errors.As(err, &d) && errors.Is(statErr, fs.ErrNotExist) {
+			// Typically a deploy whose secret is not set: key_file is the
+			// local key, never committed.
+			d.WithHint("set $%s (in CI, the secret holding the key), or create the file with: wellknown keygen -o %s", src.EnvName, src.ConfigFile)
+		}
+		return key, err
 	case src.Strict:
 		return SigningKey{}, diag.Errorf("", 0, "no signing key: a strict or CI build does not use a development key").
 			WithHint("create one with: wellknown keygen -o signing.key; then pass --key-file, or store it in $%s as a CI secret", src.EnvName)

@@ -223,7 +223,7 @@ type fileArchives struct {
 func (a *fileArchives) read(u *url.URL) ([]byte, error) {
 	rel, ok := strings.CutPrefix(path.Clean(u.Path), a.base)
 	if !ok {
-		return nil, fmt.Errorf("%s is not beside the feed", u)
+		return nil, errors.New("not beside the feed file, so not read")
 	}
 	name := filepath.Join(a.dir, filepath.FromSlash(rel))
 	data, err := inputfile.ReadFile(a.dir, name, maxPreviousFeed)

@@ -2,10 +2,6 @@ package agentfeed
 
 import "time"
 
-// DefaultPageSize is how many entries a subscription document holds at
-// most, and an archive document exactly.
-const DefaultPageSize = 1000
-
 // Paginate splits a feed into RFC 5005 archived feeds (§4): archive
 // documents of pageSize entries each, oldest first, and the subscription
 // document, which keeps the newest 1 to pageSize entries (none only when the

@@ -82,6 +82,9 @@ func TestFeedArchivesImmutable(t *testing.T) {
 	if len(after) != 5 {
 		t.Fatalf("23 entries five a page: %d documents, want the feed and 4 archives", len(after))
 	}
+	if index := mustGet(t, res, "/index.html"); strings.Contains(string(index), PathFeedArchives) {
+		t.Error("the home page lists the feed's archives; the feed links to them")
+	}
 	sub := decodeDoc(t, after[PathFeed])
 	if len(sub.Entries) != 3 || sub.PrevArchive != res.Config.URL(FeedArchivePath(4)) || sub.Archive {
 		t.Errorf("subscription document: %d entries, prev-archive %q, archive %v; want 3, archive 4, false", len(sub.Entries), sub.PrevArchive, sub.Archive)

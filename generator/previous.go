@@ -101,14 +101,11 @@ func readPublished(src string) (entries []agentfeed.Entry, warning string, err e
 	var pub publication
 	var feedURL *url.URL
 	if strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://") {
-		if err := checkFetchURL(src); err != nil {
+		if feedURL, err = url.Parse(src); err != nil {
 			return nil, "", err
 		}
 		web := newWebPublication()
 		defer web.cancel()
-		if feedURL, err = url.Parse(src); err != nil {
-			return nil, "", err
-		}
 		pub = web
 	} else {
 		pub, feedURL = filePublication{src: src}, &url.URL{Path: "/"}

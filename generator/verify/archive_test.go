@@ -3,8 +3,6 @@ package verify
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator"
@@ -14,10 +12,10 @@ import (
 
 func archivePath(n int) string { return fmt.Sprintf("/.well-known/agent-feed/archive-%d.xml", n) }
 
-// archivedFeed is a feed of seven announcements of the origin split three
-// to a page: archives 1 and 2, and the subscription document with entry 7.
-// edit may change the documents (the subscription document last) before
-// they are published.
+// archivedFeed publishes a feed of seven announcements of the origin split
+// three to a page: archives 1 and 2, and the subscription document with
+// entry 7. edit may change the documents (the subscription document last)
+// before they are published.
 func (o *origin) archivedFeed(edit func(docs []*agentfeed.Feed)) {
 	t := o.t
 	t.Helper()
@@ -43,66 +41,6 @@ func (o *origin) archivedFeed(edit func(docs []*agentfeed.Feed)) {
 			p = archivePath(i + 1)
 		}
 		o.put(p, data, nil)
-	}
-}
-
-// Every chain that is not whole is an error naming the document whose link
-// breaks it, and the entries read so far are still verified.
-func TestArchiveChains(t *testing.T) {
-	tests := []struct {
-		name      string
-		setup     func(o *origin, opt *Options)
-		errors    []string
-		doc, msg  string // of the first error
-		verified  int
-		documents int // read, did.json included
-	}{
-		{name: "whole", setup: func(o *origin, _ *Options) { o.archivedFeed(nil) }, verified: 7, documents: 4},
-		{name: "a circle", setup: func(o *origin, _ *Options) {
-			o.archivedFeed(func(docs []*agentfeed.Feed) { docs[0].PrevArchive = o.url(archivePath(2)) })
-		}, errors: []string{codeArchiveChain}, doc: archivePath(1), msg: "link in a circle", verified: 7, documents: 4},
-		{name: "back to the subscription document", setup: func(o *origin, _ *Options) {
-			o.archivedFeed(func(docs []*agentfeed.Feed) { docs[0].PrevArchive = o.url(pathFeed) })
-		}, errors: []string{codeArchiveChain}, doc: archivePath(1), msg: "link in a circle", verified: 7, documents: 4},
-		{name: "too long", setup: func(o *origin, opt *Options) {
-			o.archivedFeed(nil)
-			opt.MaxArchives = 1
-		}, errors: []string{codeArchiveChain}, doc: archivePath(2), msg: "more than 1 archive documents", verified: 4, documents: 3},
-		{name: "off the origin", setup: func(o *origin, _ *Options) {
-			o.archivedFeed(func(docs []*agentfeed.Feed) {
-				docs[1].PrevArchive = "https://elsewhere.example/.well-known/agent-feed/archive-1.xml"
-			})
-		}, errors: []string{codeArchiveChain}, doc: archivePath(2), msg: "not on this origin", verified: 4, documents: 3},
-		{name: "a missing archive", setup: func(o *origin, _ *Options) {
-			o.archivedFeed(nil)
-			o.remove(archivePath(1))
-		}, errors: []string{codeNotFound}, doc: archivePath(1), msg: archivePath(2) + " links to as prev-archive", verified: 4, documents: 3},
-		{name: "an archived entry changed after signing", setup: func(o *origin, _ *Options) {
-			o.archivedFeed(func(docs []*agentfeed.Feed) {
-				docs[0].Entries[1].Content = []byte(strings.Replace(string(docs[0].Entries[1].Content), "api-2", "api-9", 1))
-			})
-		}, errors: []string{codeUnverified}, doc: archivePath(1), msg: "signature", verified: 6, documents: 4},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			o := newOrigin(t, hostHeaders)
-			o.put("/.well-known/did.json", didDoc(t, o.did(), testKey(1)), nil)
-			opt := Options{Target: o.base.String()}
-			tt.setup(o, &opt)
-			rep := run(t, opt)
-			if got := codes(rep, SeverityError); !slices.Equal(got, tt.errors) {
-				t.Fatalf("errors = %v, want %v:%s", got, tt.errors, dump(rep))
-			}
-			if len(tt.errors) > 0 {
-				f := findings(rep, tt.errors[0])[0]
-				if f.Document != tt.doc || !strings.Contains(f.Message, tt.msg) {
-					t.Errorf("finding %s: %s, want it to name %s and say %q", f.Document, f.Message, tt.doc, tt.msg)
-				}
-			}
-			if got := rep.Origins[0]; got.Verified != tt.verified || got.Documents != tt.documents {
-				t.Errorf("%d entries verified from %d documents, want %d from %d:%s", got.Verified, got.Documents, tt.verified, tt.documents, dump(rep))
-			}
-		})
 	}
 }
 

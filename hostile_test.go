@@ -111,8 +111,40 @@ func TestHostileInput(t *testing.T) {
 			`^site\.toml:36: server com\.example\.weather/forecast: remote https://weather\.example\.com/\.\./\.\./\.\./x: its path has empty, '\.' or '\.\.' segments, so its card has no place on the site$`},
 		{"remote URL whose card collides with another document", replace("site.toml", `url = "https://weather.example.com/mcp"`, `url = "https://weather.example.com/mcp/forecast/server-card.json"`), nil,
 			`^site\.toml:36: server com\.example\.weather/forecast: remote https://weather\.example\.com/mcp/forecast/server-card\.json: its card cannot be published at /mcp/forecast/server-card\.json/server-card: `},
+
+		// The feed's archives: the page size, and --previous chains.
+		{"feed page size below one", replace("site.toml", "[feed]\n", "[feed]\npage_size = -1\n"), nil,
+			`^site\.toml:18: feed\.page_size is -1; it is a number of entries, at least 1$`},
+		{"previous archives in a circle", publishedWithArchive(exampleArchive), []string{"--previous", "prev/.well-known/agent-feed.xml"},
+			`^--previous prev/\.well-known/agent-feed\.xml: \S+/archive-1\.xml: prev-archive \S+/archive-1\.xml leads back to a document already read: the archives link in a circle$`},
+		{"previous archive off the origin", publishedWithArchive("https://elsewhere.example/.well-known/agent-feed/archive-0.xml"), []string{"--previous", "prev/.well-known/agent-feed.xml"},
+			`^--previous prev/\.well-known/agent-feed\.xml: \S+/archive-1\.xml: prev-archive https://elsewhere\.example/\S+ is not on the feed's origin$`},
+		{"previous archive outside the feed's directory", publishedWithArchive("https://weather.example.com/../../etc/passwd"), []string{"--previous", "prev/.well-known/agent-feed.xml"},
+			`^--previous prev/\.well-known/agent-feed\.xml: https://weather\.example\.com/etc/passwd: not beside the feed file, so not read$`},
 	} {
 		t.Run(tc.name, tc.run)
+	}
+}
+
+// exampleArchive is the URL of the example site's first feed archive.
+const exampleArchive = "https://weather.example.com/.well-known/agent-feed/archive-1.xml"
+
+// publishedWithArchive keeps the built feed as prev/.well-known/agent-feed.xml,
+// linking to an archive beside it whose own prev-archive link is link.
+func publishedWithArchive(link string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		feed, err := os.ReadFile(filepath.Join(dir, "public", ".well-known", "agent-feed.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		self := `<link rel="self" href="https://weather.example.com/.well-known/agent-feed.xml"/>`
+		if !bytes.Contains(feed, []byte(self)) {
+			t.Fatal("the example's feed has no self link: update this test")
+		}
+		feed = bytes.Replace(feed, []byte(self), []byte(self+`<link rel="prev-archive" href="`+exampleArchive+`"/>`), 1)
+		mkdir("prev/.well-known/agent-feed")(t, dir)
+		writeFile("prev/.well-known/agent-feed.xml", string(feed))(t, dir)
+		writeFile("prev/.well-known/agent-feed/archive-1.xml", `<feed xmlns="http://www.w3.org/2005/Atom"><link rel="prev-archive" href="`+link+`"/></feed>`)(t, dir)
 	}
 }
 

@@ -24,6 +24,8 @@ const (
 	PathAgentCard       = "/.well-known/agent-card.json"
 	PathEntityCard      = "/.well-known/entity-card.json"
 	PathFeed            = "/.well-known/agent-feed.xml"
+	// PathFeedArchives holds the feed's archive documents (FeedArchivePath).
+	PathFeedArchives = "/.well-known/agent-feed/"
 )
 
 // Content types of the documents.

@@ -3,6 +3,7 @@ package generator
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,21 +51,47 @@ func (r *Result) addFeed(tl *timeline.Timeline) error {
 	}
 	r.Entries = entries
 	status := agentfeed.Status(cfg.Feed.Status)
-	feed, err := agentfeed.Encode(&agentfeed.Feed{
+	err = r.addFeedDocuments(&agentfeed.Feed{
 		ID: did, Title: cfg.Title + " changes", Updated: agentfeed.FormatTime(newest), AuthorName: cfg.Author,
 		SelfURL: cfg.URL(PathFeed), SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
 		Entries: entries,
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %v", PathFeed, err)
-	}
-	if err := r.Bundle.Add(PathFeed, feed, typeAtom); err != nil {
 		return err
 	}
 	if err := r.addSnapshot(signer, entries, did, agentfeed.FormatTime(newest), status); err != nil {
 		return err
 	}
 	return r.addArchive(tl)
+}
+
+// FeedArchivePath is where archive document n (from 1, oldest first) of the
+// feed is published: archive n holds entries (n-1)·page_size+1 to
+// n·page_size, so its path and bytes stay the same as the history grows.
+func FeedArchivePath(n int) string {
+	return PathFeedArchives + "archive-" + strconv.Itoa(n) + ".xml"
+}
+
+// addFeedDocuments adds the subscription document and the archive documents
+// of the entries it no longer holds (RFC 5005 §4).
+func (r *Result) addFeedDocuments(f *agentfeed.Feed) error {
+	current, archives := agentfeed.Paginate(f, r.Config.Feed.PageSize, func(n int) string {
+		return r.Config.URL(FeedArchivePath(n))
+	})
+	for i, doc := range append(archives, current) {
+		p := PathFeed
+		if i < len(archives) {
+			p = FeedArchivePath(i + 1)
+		}
+		data, err := agentfeed.Encode(doc)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p, err)
+		}
+		if err := r.Bundle.Add(p, data, typeAtom); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // signEntries signs the events into entries, on every core: signing is

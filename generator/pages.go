@@ -498,7 +498,8 @@ var documentTitles = map[string]string{
 }
 
 // documents lists the machine-readable documents, except the schema
-// archive, which the tool pages link to version by version.
+// archive, which the tool pages link to version by version, and the feed's
+// archives, which the feed links to.
 func (m *pagesModel) documents(servers []Server) []pages.Link {
 	titles := map[string]string{PathSnapshot: "Change feed snapshot"}
 	if len(m.r.Config.Agents) > 0 {
@@ -517,7 +518,7 @@ func (m *pagesModel) documents(servers []Server) []pages.Link {
 	}
 	var out []pages.Link
 	for _, f := range m.r.Bundle.Files() {
-		if !deploy.IsDocument(f) || strings.HasPrefix(f.Path, pathArchive) {
+		if !deploy.IsDocument(f) || strings.HasPrefix(f.Path, pathArchive) || strings.HasPrefix(f.Path, PathFeedArchives) {
 			continue
 		}
 		title := cmp.Or(documentTitles[f.Path], titles[f.Path], f.Path)

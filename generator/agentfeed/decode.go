@@ -20,6 +20,7 @@ type xmlFeed struct {
 	SpecVersion []xmlText   `xml:"https://agent-feed.dev/ns/v0 spec-version"`
 	Status      []xmlText   `xml:"https://agent-feed.dev/ns/v0 feed-status"`
 	MigratedTo  []xmlText   `xml:"https://agent-feed.dev/ns/v0 migrated-to"`
+	Archive     []struct{}  `xml:"http://purl.org/syndication/history/1.0 archive"`
 	Entries     []xmlEntry  `xml:"http://www.w3.org/2005/Atom entry"`
 }
 
@@ -153,12 +154,10 @@ func (x *xmlFeed) feed() (*Feed, error) {
 	if p.err != nil {
 		return nil, fmt.Errorf("feed: %w", p.err)
 	}
-	for _, l := range x.Links {
-		if l.Rel == "self" {
-			f.SelfURL = l.Href
-			break
-		}
+	if err := x.links(f); err != nil {
+		return nil, fmt.Errorf("feed: %w", err)
 	}
+	f.Archive = len(x.Archive) > 0
 	for i, xe := range x.Entries {
 		e, err := xe.entry()
 		if err != nil {
@@ -167,6 +166,23 @@ func (x *xmlFeed) feed() (*Feed, error) {
 		f.Entries = append(f.Entries, e)
 	}
 	return f, nil
+}
+
+// links sets the feed's self, current and prev-archive links. A repeated
+// current or prev-archive link is an error: readers could follow either.
+func (x *xmlFeed) links(f *Feed) error {
+	targets := map[string]*string{"self": &f.SelfURL, "current": &f.Current, "prev-archive": &f.PrevArchive}
+	for _, l := range x.Links {
+		href, ok := targets[l.Rel]
+		switch {
+		case !ok:
+		case *href == "":
+			*href = l.Href
+		case l.Rel != "self":
+			return fmt.Errorf("more than one %s link", l.Rel)
+		}
+	}
+	return nil
 }
 
 // firstID is the entry's id for error messages, even when it has several.

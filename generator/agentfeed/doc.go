@@ -23,6 +23,10 @@
 //	updated            RFC 3339; the newest entry's time, never the clock
 //	author/name        required by Atom
 //	link rel="self"    href is the feed's own URL (may be omitted)
+//	link rel="current" in an archive: the subscription document's URL
+//	link rel="prev-archive"
+//	                   the archive of the entries before these, if any
+//	fh:archive         marks an archive document (see Archives)
 //	af:spec-version    0
 //	af:feed-status     active | terminated | migrated
 //	af:migrated-to     the new feed URL: present exactly when the status is
@@ -119,6 +123,21 @@
 // from a commit hash or the clock, so rebuilding or rebasing the same
 // history yields the same ids. A published entry never changes its
 // payload and never disappears.
+//
+// # Archives
+//
+// A long history is split as RFC 5005 §4 archived feeds (Paginate): the
+// subscription document keeps the newest 1 to page-size entries and links
+// rel="prev-archive" to the newest archive document; archive n holds
+// entries (n-1)·size+1 to n·size, oldest first, links to archive n-1 and to
+// the subscription document (rel="current"), and carries <fh:archive/> in
+// the namespace http://purl.org/syndication/history/1.0 (bound to fh, on
+// archives only). No archive links to the next one, so a full archive's
+// bytes stay the same as the history grows. Document order across the
+// chain, oldest archive first and the subscription document last, is the
+// order of application. Signatures cover content only, so an entry may
+// move between documents (after a change of page size) without being
+// re-signed.
 //
 // # Reading
 //

@@ -25,10 +25,21 @@ type Feed struct {
 	// can decide (the spec says: treat as terminated).
 	Status     Status
 	MigratedTo string // the new feed URL; set exactly when Status is migrated
-	Entries    []Entry
+	// RFC 5005 archives (see Paginate): PrevArchive is the URL of the
+	// archive document of the entries before these; Current, in an archive,
+	// the URL of the subscription document; Archive marks an archive
+	// document (fh:archive).
+	PrevArchive string
+	Current     string
+	Archive     bool
+	Entries     []Entry
 }
 
-const atomNamespace = "http://www.w3.org/2005/Atom"
+const (
+	atomNamespace = "http://www.w3.org/2005/Atom"
+	// HistoryNamespace is RFC 5005's, of the fh:archive marker.
+	HistoryNamespace = "http://purl.org/syndication/history/1.0"
+)
 
 // Encode writes f as an agent-feed document. The output is deterministic and
 // holds no entity or character references (see the package documentation).
@@ -38,15 +49,22 @@ func Encode(f *Feed) ([]byte, error) {
 	}
 	w := &feedWriter{}
 	w.raw(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
-	w.raw(`<feed xmlns="` + atomNamespace + `" xmlns:af="` + Namespace + `">` + "\n")
+	w.raw(`<feed xmlns="` + atomNamespace + `" xmlns:af="` + Namespace + `"`)
+	if f.Archive {
+		w.raw(` xmlns:fh="` + HistoryNamespace + `"`)
+	}
+	w.raw(">\n")
 	w.text(1, "id", "", f.ID)
 	w.text(1, "title", "", f.Title)
 	w.text(1, "updated", "", f.Updated)
 	w.raw("  <author>\n")
 	w.text(2, "name", "", f.AuthorName)
 	w.raw("  </author>\n")
-	if f.SelfURL != "" {
-		w.raw(`  <link rel="self" href="` + f.SelfURL + `"/>` + "\n")
+	w.link("self", f.SelfURL)
+	w.link("current", f.Current)
+	w.link("prev-archive", f.PrevArchive)
+	if f.Archive {
+		w.raw("  <fh:archive/>\n")
 	}
 	w.text(1, "af:spec-version", "", SpecVersion)
 	w.text(1, "af:feed-status", "", string(f.Status))
@@ -90,11 +108,13 @@ func checkFeed(f *Feed) error {
 	if err := checkURL(f.MigratedTo); err != nil {
 		return fmt.Errorf("feed %s: migrated-to: %w", f.ID, err)
 	}
-	if err := checkAttribute(f.SelfURL); err != nil {
-		return fmt.Errorf("feed %s: self link: %w", f.ID, err)
-	}
-	if err := checkURL(f.SelfURL); err != nil {
-		return fmt.Errorf("feed %s: self link: %w", f.ID, err)
+	for _, l := range []struct{ rel, href string }{{"self", f.SelfURL}, {"current", f.Current}, {"prev-archive", f.PrevArchive}} {
+		if err := checkAttribute(l.href); err != nil {
+			return fmt.Errorf("feed %s: %s link: %w", f.ID, l.rel, err)
+		}
+		if err := checkURL(l.href); err != nil {
+			return fmt.Errorf("feed %s: %s link: %w", f.ID, l.rel, err)
+		}
 	}
 	return nil
 }
@@ -150,6 +170,14 @@ type feedWriter struct {
 func (w *feedWriter) raw(s string) {
 	if w.err == nil {
 		w.buf.WriteString(s)
+	}
+}
+
+// link writes a feed-level link; none when href is empty. href has passed
+// checkAttribute.
+func (w *feedWriter) link(rel, href string) {
+	if href != "" {
+		w.raw(`  <link rel="` + rel + `" href="` + href + `"/>` + "\n")
 	}
 }
 

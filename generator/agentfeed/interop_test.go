@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/xml"
+	"strconv"
 	"testing"
 
 	"github.com/mmcdole/gofeed"
@@ -14,6 +15,15 @@ import (
 // interopFeed is the worked example plus an entry whose text needs CDATA.
 func interopFeed(t *testing.T) []byte {
 	t.Helper()
+	doc, err := Encode(interopFeedValue(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func interopFeedValue(t *testing.T) *Feed {
+	t.Helper()
 	f := exampleFeed(t)
 	e, err := NewEntry(testSigner(), "urn:af:example.com:3", TypeDeprecation, "2026-06-01T00:00:00Z", `get_forecast <retired> & "gone"`,
 		Deprecation{EndpointID: "com.example/weather#get_forecast", AnnouncedAt: "2026-06-01T00:00:00Z", Sunset: "2026-06-01T00:00:00Z", Reason: ptr(`"]]>" & <b>`)})
@@ -21,17 +31,45 @@ func interopFeed(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	f.Entries = append(f.Entries, e)
-	doc, err := Encode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc
+	return f
 }
 
 // TestIndependentVerifier checks an encoded feed with nothing but
 // encoding/xml, encoding/base64 and crypto/ed25519, as another
 // implementation would: the signed bytes are the text of <content>.
 func TestIndependentVerifier(t *testing.T) {
+	if n := verifyIndependently(t, interopFeed(t)); n != 3 {
+		t.Fatalf("%d entries, want 3", n)
+	}
+}
+
+// TestIndependentVerifierArchives checks the subscription document and each
+// archive document of a paginated feed as TestIndependentVerifier does: each
+// verifies on its own, and together they hold every entry once.
+func TestIndependentVerifierArchives(t *testing.T) {
+	sub, archives := Paginate(interopFeedValue(t), 1, func(n int) string {
+		return "https://example.com/.well-known/agent-feed/archive-" + strconv.Itoa(n) + ".xml"
+	})
+	if len(archives) != 2 {
+		t.Fatalf("%d archives, want 2", len(archives))
+	}
+	total := 0
+	for _, f := range append(archives, sub) {
+		doc, err := Encode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += verifyIndependently(t, doc)
+	}
+	if total != 3 {
+		t.Errorf("%d entries across the documents, want 3", total)
+	}
+}
+
+// verifyIndependently verifies every entry of a document with nothing but
+// the standard library and returns how many it holds.
+func verifyIndependently(t *testing.T, data []byte) int {
+	t.Helper()
 	var doc struct {
 		XMLName xml.Name `xml:"http://www.w3.org/2005/Atom feed"`
 		Status  string   `xml:"https://agent-feed.dev/ns/v0 feed-status"`
@@ -48,11 +86,11 @@ func TestIndependentVerifier(t *testing.T) {
 			Signer string `xml:"https://agent-feed.dev/ns/v0 signer"`
 		} `xml:"http://www.w3.org/2005/Atom entry"`
 	}
-	if err := xml.Unmarshal(interopFeed(t), &doc); err != nil {
+	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Status != "active" || len(doc.Entries) != 3 {
-		t.Fatalf("status %q with %d entries, want active with 3", doc.Status, len(doc.Entries))
+	if doc.Status != "active" {
+		t.Fatalf("status %q, want active", doc.Status)
 	}
 	pub := testKey.Public().(ed25519.PublicKey)
 	for _, e := range doc.Entries {
@@ -67,6 +105,7 @@ func TestIndependentVerifier(t *testing.T) {
 			t.Errorf("entry %s does not verify over %q", e.ID, e.Content.Text)
 		}
 	}
+	return len(doc.Entries)
 }
 
 // TestGofeedReadsFeed parses an encoded feed with an independent Atom

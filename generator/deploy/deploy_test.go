@@ -28,6 +28,7 @@ func sampleBundle(t *testing.T) *bundle.Bundle {
 		{"/.well-known/ai-catalog.json", "application/ai-catalog+json"},
 		{"/.well-known/did.json", "application/did+json"},
 		{"/.well-known/agent-feed.xml", "application/atom+xml; charset=utf-8"},
+		{"/.well-known/agent-feed/archive-1.xml", "application/atom+xml; charset=utf-8"},
 		{"/.well-known/agent-card.json", "application/json"},
 		{"/.well-known/mcp/schemas/weather/get_forecast/1.0.0.json", "application/json"},
 		{"/.well-known/mcp/schemas/weather/get_forecast/1.1.0.json", "application/json"},
@@ -80,6 +81,9 @@ func TestHeadersPerFile(t *testing.T) {
 		{"/.well-known/did.json", "Cache-Control", CacheShortLived},
 		{"/.well-known/agent-feed.xml", "Cache-Control", CacheShortLived},
 		{"/.well-known/agent-feed.xml", "Content-Type", "application/atom+xml; charset=utf-8"},
+		{"/.well-known/agent-feed/archive-1.xml", "Cache-Control", CacheShortLived},
+		{"/.well-known/agent-feed/archive-1.xml", "Content-Type", "application/atom+xml; charset=utf-8"},
+		{"/.well-known/agent-feed/archive-1.xml", "Access-Control-Allow-Origin", "*"},
 		{"/.well-known/mcp/schemas/weather/get_forecast/1.0.0.json", "Cache-Control", CacheDocument},
 		{"/mcp/server-card", "Content-Type", "application/mcp-server-card+json"},
 		{"/mcp/server-card", "Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"},
@@ -296,8 +300,9 @@ func TestGitHubPagesTypeWarning(t *testing.T) {
 		t.Fatalf("want one type warning, got %q", warnings)
 	}
 	for _, want := range []string{
-		"serves 5 files with a generic type",
+		"serves 6 files with a generic type",
 		"/.well-known/agent-feed.xml as application/xml (not application/atom+xml)",
+		"/.well-known/agent-feed/archive-1.xml as application/xml (not application/atom+xml)",
 		"/.well-known/ai-catalog.json as application/json (not application/ai-catalog+json)",
 		"/.well-known/did.json as application/json (not application/did+json)",
 		"/mcp/server-card as application/octet-stream (not application/mcp-server-card+json)",

@@ -49,6 +49,12 @@ var shortLived = map[string]bool{
 	"/did.json":                   true,
 }
 
+// feedArchives holds the feed's archive documents, which are served as the
+// feed is.
+const feedArchives = "/.well-known/agent-feed/"
+
+func isShortLived(p string) bool { return shortLived[p] || strings.HasPrefix(p, feedArchives) }
+
 // corsHeaders are sent with every machine-readable document so browser-based
 // clients can read them and revalidate with ETags.
 func corsHeaders() http.Header {
@@ -105,7 +111,7 @@ func Rules(b *bundle.Bundle, basePath string) []Rule {
 			switch {
 			case archive.Matches(f.Path):
 				hasArchive = true
-			case shortLived[f.Path]:
+			case isShortLived(f.Path):
 				h.Set("Cache-Control", CacheShortLived)
 			default:
 				h.Set("Cache-Control", CacheDocument)

@@ -73,6 +73,10 @@ type PreviousKey struct {
 type Feed struct {
 	Status     string `toml:"status"`      // active | terminated | migrated
 	MigratedTo string `toml:"migrated_to"` // the new feed URL when migrated
+	// PageSize is how many entries the subscription document holds at most
+	// before older ones move to archive documents; 0 means
+	// DefaultFeedPageSize.
+	PageSize int `toml:"page_size"`
 }
 
 // Server is one MCP server: the identity published in its Server Card, where

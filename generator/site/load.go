@@ -19,6 +19,9 @@ const (
 	DefaultKeyID        = "key-1"
 	DefaultContentDir   = "content"
 	DefaultTemplatesDir = "templates"
+	// DefaultFeedPageSize keeps the subscription document under about
+	// 1 MB: an entry is about 800 bytes.
+	DefaultFeedPageSize = 1000
 )
 
 // Load reads, decodes, completes and validates the site definition at path.
@@ -177,6 +180,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.Feed.Status == "" {
 		c.Feed.Status = StatusActive
+	}
+	if c.Feed.PageSize == 0 {
+		c.Feed.PageSize = DefaultFeedPageSize
 	}
 	for i := range c.Servers {
 		c.Servers[i].Slug = c.Servers[i].slug()

@@ -142,6 +142,10 @@ func (c *Config) validateFeed(v *validator) {
 	default:
 		v.add(c.Errorf("feed.status", "feed.status %q is not one of active, terminated, migrated", c.Feed.Status))
 	}
+	if c.Feed.PageSize < 0 {
+		v.add(c.Errorf("feed.page_size", "feed.page_size is %d; it is a number of entries, at least 1", c.Feed.PageSize).
+			WithHint("leave it out for the default of 1000 entries"))
+	}
 }
 
 // validateHistoryFrom accepts a date (2006-01-02 or RFC 3339) or a revision;

@@ -22,6 +22,7 @@ const (
 	codeKeyUnresolvable      = "key-unresolvable"
 	codeKeyUnusable          = "key-unusable"
 	codeFeedMalformed        = "feed-malformed"
+	codeArchiveChain         = "archive-chain"
 	codeFeedID               = "feed-id"
 	codeSpecVersion          = "spec-version"
 	codeUnknownStatus        = "unknown-feed-status"
@@ -100,12 +101,16 @@ type checker struct {
 	// by URL.
 	prefetched map[string]reading
 	// late are the documents not read because the run's deadline passed.
-	late     []string
-	keys     []key           // usable keys, in document order
-	feed     *agentfeed.Feed // nil when unread
-	verified []agentfeed.Entry
-	replayed *agentfeed.State   // nil when the feed is unread
-	servers  map[string]*server // Server Cards by server name
+	late []string
+	keys []key // usable keys, in document order
+	// feed is the subscription document, holding the entries of every
+	// archive before its own (readArchives); nil when unread.
+	feed *agentfeed.Feed
+	// entryDocs names the archive each archived entry was read from, by id.
+	entryDocs map[string]string
+	verified  []agentfeed.Entry
+	replayed  *agentfeed.State   // nil when the feed is unread
+	servers   map[string]*server // Server Cards by server name
 	// migratedTo is the next origin's feed when Follow goes on.
 	migratedTo *url.URL
 	// attestationKeys caches the EDP providers' key sets for the run; now
@@ -129,6 +134,7 @@ func newChecker(ctx context.Context, src source, base *url.URL, opt Options, key
 		docs:            map[string]fetched{},
 		prefetched:      map[string]reading{},
 		servers:         map[string]*server{},
+		entryDocs:       map[string]string{},
 	}
 }
 

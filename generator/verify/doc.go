@@ -30,7 +30,16 @@
 //     (base58btc of 0xed01 + key); others are ignored, and a malformed one
 //     is a warning. Without a usable key nothing in the feed can be trusted.
 //  2. The feed (/.well-known/agent-feed.xml) must decode: UTF-8, no DOCTYPE
-//     (so no entity expansion), every entry complete.
+//     (so no entity expansion), every entry complete. Its rel="prev-archive"
+//     link is followed (RFC 5005 §4), from archive to archive, and the
+//     archived entries come before the feed's own, oldest archive first:
+//     from here on "the feed" is that whole history, each entry's findings
+//     naming the document it was read from. Each archive is capped like the
+//     feed and must decode the same way. A link off the origin, to a
+//     document already read (a circle), past Options.MaxArchives documents
+//     (DefaultMaxArchives) or to a missing archive is an error
+//     (archive-chain, or not-found), and the chain is not followed further;
+//     an archive without the fh:archive marker is a warning.
 //  3. af:spec-version above 0, or an af:feed-status other than active,
 //     terminated and migrated, is treated as terminated. A terminated feed
 //     carries no trust. A migrated one carries none for this origin either;
@@ -142,7 +151,9 @@
 //	did-malformed           the DID document is not a JSON object with an id
 //	key-unresolvable        the DID document has no usable Ed25519 key
 //	key-unusable            one verification method could not be read (warning)
-//	feed-malformed          the feed does not decode
+//	feed-malformed          the feed, or one of its archives, does not decode
+//	archive-chain           a prev-archive link off the origin, in a circle or
+//	                        past the limit; no fh:archive marker (warning)
 //	feed-id                 the feed's id is another DID (warning)
 //	spec-version            no af:spec-version (warning), or one other than 0
 //	unknown-feed-status     an af:feed-status v0 does not define

@@ -23,10 +23,91 @@ func (c *checker) readFeed() {
 	}
 	c.feed = feed
 	c.rep.FeedStatus = string(feed.Status)
-	c.rep.Entries = len(feed.Entries)
 	if feed.ID != c.did && strings.HasPrefix(feed.ID, "did:") {
 		c.warnf(codeFeedID, c.where(c.feedURL), "the feed's id is %s, not the origin's DID %s", feed.ID, c.did)
 	}
+	c.readArchives()
+	c.rep.Entries = len(feed.Entries)
+}
+
+// readArchives follows the feed's prev-archive links (RFC 5005 §4) and
+// puts the archived entries before the feed's own, oldest archive first, so
+// that c.feed.Entries is the whole history in the order of application. A
+// link off the origin, back to a document already read or past
+// Options.MaxArchives, or to a missing or unreadable document, is an error,
+// and the chain is not followed further.
+func (c *checker) readArchives() {
+	var archives [][]agentfeed.Entry // newest first
+	at, link := c.feedURL, c.feed.PrevArchive
+	seen := map[string]bool{at.String(): true}
+	for link != "" {
+		doc := c.where(at)
+		u, problem := c.nextArchive(at, link, seen, len(archives))
+		if problem != "" {
+			c.errorf(codeArchiveChain, doc, "%s", problem)
+			break
+		}
+		seen[u.String()] = true
+		archive := c.readArchive(u, doc)
+		if archive == nil {
+			break
+		}
+		for _, e := range archive.Entries {
+			c.entryDocs[e.ID] = c.where(u)
+		}
+		archives = append(archives, archive.Entries)
+		at, link = u, archive.PrevArchive
+	}
+	var history []agentfeed.Entry
+	for _, entries := range slices.Backward(archives) {
+		history = append(history, entries...)
+	}
+	c.feed.Entries = append(history, c.feed.Entries...)
+}
+
+// nextArchive resolves a prev-archive link of the document at at, or says
+// why it is not followed; read archives were read before it.
+func (c *checker) nextArchive(at *url.URL, link string, seen map[string]bool, read int) (*url.URL, string) {
+	u, err := at.Parse(link)
+	switch {
+	case err != nil:
+		return nil, fmt.Sprintf("prev-archive %q is not a URL", link)
+	case !c.onOrigin(u):
+		return nil, fmt.Sprintf("prev-archive %s is not on this origin; the archives before it are not read", u)
+	case seen[u.String()]:
+		return nil, fmt.Sprintf("prev-archive %s leads back to a document already read: the archives link in a circle", c.where(u))
+	case read == c.opt.MaxArchives:
+		return nil, fmt.Sprintf("the feed has more than %d archive documents; the older ones are not read", c.opt.MaxArchives)
+	}
+	return u, ""
+}
+
+// readArchive reads one archive document that from links to; nil when it
+// cannot be read.
+func (c *checker) readArchive(u *url.URL, from string) *agentfeed.Feed {
+	data, ok := c.get(u, kindFeedArchive, "the archive of older entries that "+from+" links to as prev-archive")
+	if !ok {
+		return nil
+	}
+	// Only the decoded entries are kept: a long chain is held once.
+	c.docs[u.String()] = fetched{ok: true}
+	archive, err := agentfeed.Decode(data)
+	if err != nil {
+		c.errorf(codeFeedMalformed, c.where(u), "%v", err)
+		return nil
+	}
+	if !archive.Archive {
+		c.warnf(codeArchiveChain, c.where(u), "is linked to as an archive but has no fh:archive marker")
+	}
+	return archive
+}
+
+// entryDoc names the document an entry was read from.
+func (c *checker) entryDoc(e agentfeed.Entry) string {
+	if doc, ok := c.entryDocs[e.ID]; ok {
+		return doc
+	}
+	return c.where(c.feedURL)
 }
 
 // judgeFeed applies the contract's rules on spec version, status and
@@ -97,7 +178,6 @@ func (c *checker) verifyEntries() {
 	if c.feed == nil || len(c.keys) == 0 {
 		return
 	}
-	doc := c.where(c.feedURL)
 	for _, e := range c.feed.Entries {
 		v, err := c.keyFor(e.Signer)
 		if err == nil {
@@ -105,7 +185,7 @@ func (c *checker) verifyEntries() {
 		}
 		if err != nil {
 			msg := strings.TrimPrefix(err.Error(), "entry "+e.ID+": ")
-			c.add(Finding{Severity: SeverityError, Code: codeUnverified, Document: doc, Entry: e.ID, Message: msg})
+			c.add(Finding{Severity: SeverityError, Code: codeUnverified, Document: c.entryDoc(e), Entry: e.ID, Message: msg})
 			continue
 		}
 		c.verified = append(c.verified, e)
@@ -127,12 +207,12 @@ func (c *checker) replay(trusted bool) {
 	var kept []agentfeed.Entry
 	for _, e := range c.verified {
 		if code, msg := strict.refuse(st, e); code != "" {
-			c.add(Finding{Severity: SeverityError, Code: code, Document: doc, Entry: e.ID, Message: msg})
+			c.add(Finding{Severity: SeverityError, Code: code, Document: c.entryDoc(e), Entry: e.ID, Message: msg})
 			continue
 		}
 		skipped := len(st.Skipped)
 		if err := st.Apply(len(kept), e); err != nil {
-			c.add(Finding{Severity: SeverityError, Code: codeInvalidPayload, Document: doc, Entry: e.ID, Message: err.Error()})
+			c.add(Finding{Severity: SeverityError, Code: codeInvalidPayload, Document: c.entryDoc(e), Entry: e.ID, Message: err.Error()})
 			continue
 		}
 		strict.kept(e, len(st.Skipped) > skipped)

@@ -20,6 +20,9 @@ const (
 	// DefaultMaxBytes caps every document: a feed of 10,000 entries is
 	// about 7 MiB.
 	DefaultMaxBytes = 16 << 20
+	// DefaultMaxArchives bounds the feed's chain of archive documents: a
+	// million entries at the default page size.
+	DefaultMaxArchives = 1000
 	// DefaultTimeout bounds each request, redirects and body included.
 	DefaultTimeout = 30 * time.Second
 	// MaxRedirects is how many redirects a request may follow.

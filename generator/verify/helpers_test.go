@@ -77,11 +77,11 @@ func (o *origin) did() string { return didweb.DID(o.base) }
 func (o *origin) url(p string) string { return o.base.JoinPath(p).String() }
 
 // put publishes a file; a nil header means the headers a build gives a
-// document: CORS, and the feed's own content type.
+// document: CORS, and the feed's own content type (also for its archives).
 func (o *origin) put(p string, body []byte, header http.Header) {
 	if header == nil {
 		header = http.Header{"Access-Control-Allow-Origin": {"*"}}
-		if p == pathFeed {
+		if p == pathFeed || strings.HasPrefix(p, "/.well-known/agent-feed/") {
 			header.Set("Content-Type", "application/atom+xml; charset=utf-8")
 		}
 	}

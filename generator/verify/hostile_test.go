@@ -352,6 +352,70 @@ func hostileCases() []hostileCase {
 				o.minimal(e)
 				o.put(pathSnapshot, snapshotOf(t, o.signer(), o.did(), e), nil)
 			}},
+
+		// Archive chains (see archivedFeed): a chain that is not whole is an
+		// error naming the document whose link breaks it, and the entries
+		// read so far are still verified.
+		{name: "a whole chain of archives",
+			setup: func(t *testing.T, o *origin, _ *Options) { o.archivedFeed(nil) },
+			check: chainRead(7, 4)},
+		{name: "archives in a circle", errors: []string{codeArchiveChain},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.archivedFeed(func(docs []*agentfeed.Feed) { docs[0].PrevArchive = o.url(archivePath(2)) })
+			},
+			check: chainBroken(codeArchiveChain, archivePath(1), "link in a circle", 7, 4)},
+		{name: "an archive linking back to the feed", errors: []string{codeArchiveChain},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.archivedFeed(func(docs []*agentfeed.Feed) { docs[0].PrevArchive = o.url(pathFeed) })
+			},
+			check: chainBroken(codeArchiveChain, archivePath(1), "link in a circle", 7, 4)},
+		{name: "too many archives", errors: []string{codeArchiveChain},
+			setup: func(t *testing.T, o *origin, opt *Options) {
+				o.archivedFeed(nil)
+				opt.MaxArchives = 1
+			},
+			check: chainBroken(codeArchiveChain, archivePath(2), "more than 1 archive documents", 4, 3)},
+		{name: "an archive off the origin", errors: []string{codeArchiveChain},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.archivedFeed(func(docs []*agentfeed.Feed) {
+					docs[1].PrevArchive = "https://elsewhere.example/.well-known/agent-feed/archive-1.xml"
+				})
+			},
+			check: chainBroken(codeArchiveChain, archivePath(2), "not on this origin", 4, 3)},
+		{name: "a missing archive", errors: []string{codeNotFound},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.archivedFeed(nil)
+				o.remove(archivePath(1))
+			},
+			check: chainBroken(codeNotFound, archivePath(1), archivePath(2)+" links to as prev-archive", 4, 3)},
+		{name: "an archived entry changed after signing", errors: []string{codeUnverified},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.archivedFeed(func(docs []*agentfeed.Feed) {
+					docs[0].Entries[1].Content = []byte(strings.Replace(string(docs[0].Entries[1].Content), "api-2", "api-9", 1))
+				})
+			},
+			check: chainBroken(codeUnverified, archivePath(1), "signature", 6, 4)},
+	}
+}
+
+// chainRead checks that verified entries were verified from documents
+// documents (did.json included).
+func chainRead(verified, documents int) func(t *testing.T, rep *Report) {
+	return func(t *testing.T, rep *Report) {
+		if got := rep.Origins[0]; got.Verified != verified || got.Documents != documents {
+			t.Errorf("%d entries verified from %d documents, want %d from %d:%s", got.Verified, got.Documents, verified, documents, dump(rep))
+		}
+	}
+}
+
+// chainBroken checks chainRead, and that the first finding of code names
+// doc and says msg.
+func chainBroken(code, doc, msg string, verified, documents int) func(t *testing.T, rep *Report) {
+	return func(t *testing.T, rep *Report) {
+		chainRead(verified, documents)(t, rep)
+		if f := findings(rep, code)[0]; f.Document != doc || !strings.Contains(f.Message, msg) {
+			t.Errorf("finding %s: %s, want it to name %s and say %q", f.Document, f.Message, doc, msg)
+		}
 	}
 }
 

@@ -30,6 +30,9 @@ var (
 
 	kindDID  = kind{name: "DID document", types: []string{"application/did+json", "application/did+ld+json", "application/json"}, polled: true}
 	kindFeed = kind{name: "agent feed", types: []string{"application/atom+xml"}, generic: []string{"application/xml", "text/xml"}, polled: true}
+	// kindFeedArchive is an archive document of the feed, served as the
+	// feed is.
+	kindFeedArchive = kind{name: "agent feed archive", types: kindFeed.types, generic: kindFeed.generic, polled: true}
 	// kindWellKnownAgentCard is /.well-known/agent-card.json, where the
 	// snapshot lives unless an A2A Agent Card does.
 	kindWellKnownAgentCard = kind{name: "agent card", types: []string{"application/json", cards.TypeAgentCard}, check: agentCardUnlessSnapshot}

@@ -41,6 +41,9 @@ type Options struct {
 	Follow bool
 	// MaxBytes caps every document; 0 means DefaultMaxBytes.
 	MaxBytes int64
+	// MaxArchives is how many archive documents of the feed are read; 0
+	// means DefaultMaxArchives.
+	MaxArchives int
 	// Timeout bounds every request; 0 means DefaultTimeout.
 	Timeout time.Duration
 	// ProviderKeys are the EDP providers' keys, by provider id: a JWKS URL
@@ -191,6 +194,9 @@ func Verify(ctx context.Context, opt Options) (*Report, error) {
 	}
 	if opt.MaxBytes == 0 {
 		opt.MaxBytes = DefaultMaxBytes
+	}
+	if opt.MaxArchives == 0 {
+		opt.MaxArchives = DefaultMaxArchives
 	}
 	if opt.Timeout == 0 {
 		opt.Timeout = DefaultTimeout

@@ -7,7 +7,10 @@
 #   (b) wellknown's history stage: reading it, diffing, versions and events
 #       (the read + diff stages of build --json);
 #   (c) the whole build, by stage (read, diff, sign, render, write), with its
-#       peak memory (maximum resident set size).
+#       peak memory (maximum resident set size);
+#   (d) the feed's documents: the subscription document's size, the archive
+#       documents' count and the total, and the time of one wellknown verify
+#       of the built directory, which follows the archives.
 # Usage: testdata/bench/feed.sh [TOOLS [COMMITS]]   (RUNS=5 by default)
 # SITE=last adds site.toml in the last commit instead of the first (a
 # repository adopted after its history); the feed's digest, printed last, is
@@ -58,5 +61,10 @@ echo "(a) floor (git log + git cat-file --batch):   ${floor} ms"
 echo "(b) history stage (read + diff):              ${history} ms = $(awk -v b="$history" -v a="$floor" 'BEGIN {printf "%.2f", b / a}')x the floor"
 echo "(c) whole build:                              $(col 6) ms, peak memory $(( $(col 7) / 1024 )) MB"
 echo "    by stage: read $(col 1) ms, diff $(col 2) ms, sign $(col 3) ms, render $(col 4) ms, write $(col 5) ms"
-echo "(medians of $runs runs)"
+feed=public/.well-known/agent-feed.xml
+archives=(public/.well-known/agent-feed/archive-*.xml)
+[[ -e ${archives[0]} ]] || archives=()
+echo "(d) feed: subscription document $(stat -c %s "$feed") bytes, ${#archives[@]} archives, $(cat "$feed" "${archives[@]}" | wc -c) bytes in all;"
+echo "    verify of the directory: $(ms "$work/wellknown" verify public) ms"
+echo "(medians of $runs runs; (d) from the last build)"
 echo "feed:     site.toml ${SITE:-first}, sha256 $(sha256sum <public/.well-known/agent-feed.xml | cut -d' ' -f1)"

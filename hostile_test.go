@@ -21,13 +21,27 @@ func TestHostileInput(t *testing.T) {
 		// files in published or output directories.
 		{"asset symlinked to the key file", edits(writeFile("signing.key", testKey), symlink("../../signing.key", "templates/assets/k.txt")),
 			[]string{"--key-file", "signing.key"},
-			`^the signing key \(base64(url)?\) would be published in /assets/k\.txt$`},
+			`^templates/assets/k\.txt: is the signing key signing\.key under another name, and its directory is published$`},
 		{"asset symlinked to the environment", edits(symlink("/proc/self/environ", "templates/assets/env.txt"), setenv("CI", "true")),
 			[]string{"--strict"},
 			`^templates/assets/env\.txt: is a symlink to /proc/self/environ, outside the repository$`},
 		{"page symlinked to the key file", edits(writeFile("signing.key", testKey), symlink("../../signing.key", "content/pages/key.md")),
 			[]string{"--key-file", "signing.key"},
-			`^the signing key \(base64(url)?\) would be published in /key/index\.html$`},
+			`^content/pages/key\.md: is the signing key signing\.key under another name, and its directory is published$`},
+		// Markdown emphasis would split this key (<em>abcdefgh</em>) so that
+		// no scan of the output finds it: the alias is refused as an input.
+		{"page linked to a key Markdown would split", edits(writeFile("evil.key", "QQQQ-_abcdefgh_-QQQQQQQQQQQQQQQQQQQQQQQQQQA"), symlink("../../evil.key", "content/pages/key.md")),
+			[]string{"--key-file", "evil.key"},
+			`^content/pages/key\.md: is the signing key evil\.key under another name, and its directory is published$`},
+		{"page hard-linked to the key file", edits(writeFile("signing.key", testKey), hardlink("signing.key", "content/pages/key.md")),
+			[]string{"--key-file", "signing.key"},
+			`^content/pages/key\.md: is the signing key signing\.key under another name, and its directory is published$`},
+		{"development key directory symlinked out of the site", edits(setenv("WELLKNOWN_SIGNING_KEY", ""), symlinkOutside(".wellknown")), nil,
+			`^\.wellknown: is a symlink, not a directory; the development key is written only into a directory of the site$`},
+		{"attestation token file is a FIFO", edits(
+			replace("site.toml", `capabilities = ["forecast", "alerts"]`, "capabilities = [\"forecast\", \"alerts\"]\n[entity.entities.mcps.verification]\nsignature_file = \"content/att.jwt\""),
+			fifo("content/att.jwt")), nil,
+			`^site\.toml:88: entity mcp example-weather: attestation: cannot read signature_file content/att\.jwt: is a FIFO, not a regular file$`},
 		{"page symlinked out of the repository", symlink("/etc/passwd", "content/pages/passwd.md"), nil,
 			`^content/pages/passwd\.md: is a symlink to /etc/passwd, outside the repository$`},
 		{"import symlinked out of the repository", edits(remove("content/servers/alerts/server.json"), symlink("/etc/passwd", "content/servers/alerts/server.json")), nil,
@@ -38,7 +52,7 @@ func TestHostileInput(t *testing.T) {
 			[]string{"--key-file", "signing.key"},
 			`^content/servers/forecast/tools/k\.json: is a symlink, not a regular file: a tool file's history is read from git, which keeps a symlink, not what it points to$`},
 		{"tool file is a FIFO", fifo("content/servers/forecast/tools/pipe.json"), nil,
-			`^content/servers/forecast/tools/pipe\.json: is a FIFO, not a regular file`},
+			`^content/servers/forecast/tools/pipe\.json: is a FIFO, not a regular file$`},
 		{"page quoting the key as PEM", func(t *testing.T, dir string) {
 			key, err := didweb.ParsePrivateKey([]byte(testKey))
 			if err != nil {
@@ -97,20 +111,22 @@ func TestHostileInput(t *testing.T) {
 			`^content/servers/forecast/tools/get_forecast\.json:16: number 1e400 is too large for a 64-bit floating-point number$`},
 
 		// Configuration values: base_url, --set, remote URLs.
+		{"base_url with the default port", replace("site.toml", `base_url = "https://weather.example.com/"`, `base_url = "https://weather.example.com:443/"`), nil,
+			`^site\.toml:5: base_url "https://weather\.example\.com:443/" names its scheme's default port, which would change the site's DID; write it without: https://weather\.example\.com/$`},
 		{"base_url with an impossible port", replace("site.toml", `base_url = "https://weather.example.com/"`, `base_url = "https://weather.example.com:99999/"`), nil,
 			`^site\.toml:5: base_url "https://weather\.example\.com:99999/" has port "99999"; a port is a number from 1 to 65535$`},
 		{"base_url with port 0", replace("site.toml", `base_url = "https://weather.example.com/"`, `base_url = "https://weather.example.com:0/"`), nil,
-			`^site\.toml:5: base_url "https://weather\.example\.com:0/" has port "0"`},
+			`^site\.toml:5: base_url "https://weather\.example\.com:0/" has port "0"; a port is a number from 1 to 65535$`},
 		{"base_url with dot segments", replace("site.toml", `base_url = "https://weather.example.com/"`, `base_url = "https://weather.example.com/a/../b/"`), nil,
 			`^site\.toml:5: base_url "https://weather\.example\.com/a/\.\./b/" has a path with empty, '\.' or '\.\.' segments; write it as "/b/"$`},
 		{"--set base_url blames the flag", nil, []string{"--set", "base_url=http://weather.example.com/"},
-			`^--set base_url=http://weather\.example\.com/: base_url "http://weather\.example\.com/" must use https`},
+			`^--set base_url=http://weather\.example\.com/: base_url "http://weather\.example\.com/" must use https \(http is allowed only for localhost\)$`},
 		{"--set version blames the flag", nil, []string{"--set", "servers.forecast.version=${VERSION}"},
 			`^--set servers\.forecast\.version=\$\{VERSION\}: server com\.example\.weather/forecast: version "\$\{VERSION\}" is a placeholder$`},
 		{"remote URL with dot segments on the site's origin", replace("site.toml", `url = "https://weather.example.com/mcp"`, `url = "https://weather.example.com/../../../x"`), nil,
 			`^site\.toml:36: server com\.example\.weather/forecast: remote https://weather\.example\.com/\.\./\.\./\.\./x: its path has empty, '\.' or '\.\.' segments, so its card has no place on the site$`},
 		{"remote URL whose card collides with another document", replace("site.toml", `url = "https://weather.example.com/mcp"`, `url = "https://weather.example.com/mcp/forecast/server-card.json"`), nil,
-			`^site\.toml:36: server com\.example\.weather/forecast: remote https://weather\.example\.com/mcp/forecast/server-card\.json: its card cannot be published at /mcp/forecast/server-card\.json/server-card: `},
+			`^site\.toml:36: server com\.example\.weather/forecast: remote https://weather\.example\.com/mcp/forecast/server-card\.json: its card cannot be published at /mcp/forecast/server-card\.json/server-card: output /mcp/forecast/server-card\.json/server-card needs /mcp/forecast/server-card\.json to be a directory, but it is a file$`},
 
 		// The feed's archives: the page size, and --previous chains.
 		{"feed page size below one", replace("site.toml", "[feed]\n", "[feed]\npage_size = -1\n"), nil,
@@ -152,6 +168,14 @@ func symlink(target, name string) func(*testing.T, string) {
 	return func(t *testing.T, dir string) {
 		mkdir(filepath.Dir(name))(t, dir)
 		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func hardlink(target, name string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		if err := os.Link(filepath.Join(dir, target), filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -548,6 +549,38 @@ tools = "tools/*.json"
 		want := "commit " + hash + ": tools/a.json:1: objects and arrays nest more than 64 deep (the limit)"
 		if err == nil || err.Error() != want {
 			t.Errorf("Build = %v\nwant %s", err, want)
+		}
+	})
+
+	// A blob over the size limit is refused by its size, before it is read:
+	// no build holds it in memory.
+	t.Run("a past tool file over the size limit", func(t *testing.T) {
+		g := gittest.New(t, t.TempDir())
+		g.Write("site.toml", base+server)
+		g.Write("tools/a.json", tool("x"))
+		g.Commit("server")
+		g.Write("tools/a.json", strings.Repeat(" ", 3*tools.MaxFileBytes)+tool("x"))
+		g.Commit("padded")
+		hash := strings.TrimSpace(g.Git("rev-parse", "--short=12", "HEAD"))
+		g.Write("tools/a.json", tool("y"))
+		g.Commit("fixed")
+		_, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv})
+		want := fmt.Sprintf("commit %s: tools/a.json: tool file is %d bytes; the limit is %d", hash, 3*tools.MaxFileBytes+len(tool("x")), tools.MaxFileBytes)
+		if err == nil || err.Error() != want {
+			t.Errorf("Build = %v\nwant %s", err, want)
+		}
+	})
+
+	t.Run("a past site.toml over the size limit", func(t *testing.T) {
+		g := gittest.New(t, t.TempDir())
+		g.Write("site.toml", base+server+"# "+strings.Repeat("x", tools.MaxFileBytes)+"\n")
+		g.Write("tools/a.json", tool("x"))
+		g.Commit("a huge comment")
+		g.Write("site.toml", base+server)
+		g.Commit("fixed")
+		_, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv})
+		if err == nil || !strings.HasPrefix(err.Error(), "site.toml: a version of this file in git history (blob ") || !strings.HasSuffix(err.Error(), fmt.Sprintf("; the limit is %d", tools.MaxFileBytes)) {
+			t.Errorf("Build = %v", err)
 		}
 	})
 }

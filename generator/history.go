@@ -260,6 +260,9 @@ func (rh *repoHistory) readBlobs(commits []history.Commit, globs []*serverFiles)
 		return err
 	}
 	defer b.Close()
+	// No input the replay reads may be larger than a tool file: the cap
+	// bounds what a hostile blob in history costs every build.
+	b.Limit = tools.MaxFileBytes
 	if rh.parsed == nil {
 		rh.parsed = map[string]parsedTool{}
 	}
@@ -290,7 +293,23 @@ func (rh *repoHistory) readBlobs(commits []history.Commit, globs []*serverFiles)
 	})
 	close(jobs)
 	wg.Wait()
-	return err
+	if err != nil {
+		return err
+	}
+	return rh.recordSkipped(b.Skipped, at, globs)
+}
+
+// recordSkipped turns the blobs too large to read into what the replay
+// reports: a tool file over the limits, or an error for anything else.
+func (rh *repoHistory) recordSkipped(skipped map[string]int, at map[string]string, globs []*serverFiles) error {
+	for _, id := range slices.Sorted(maps.Keys(skipped)) {
+		p := at[id]
+		if !slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) }) {
+			return diag.Errorf(p, 0, "a version of this file in git history (blob %s) is %d bytes; the limit is %d", id, skipped[id], tools.MaxFileBytes)
+		}
+		rh.parsed[id] = parsedTool{err: tools.Oversized(p, skipped[id])}
+	}
+	return nil
 }
 
 // rev is the revision read in repository i: Options.Rev for the site's,

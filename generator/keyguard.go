@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
@@ -12,16 +14,46 @@ import (
 )
 
 // refuseKeyPublished fails when the key file lies in a directory whose
-// files the site publishes: content/ and templates/ (assets are copied as
-// they are).
+// files the site publishes, content/ and templates/ (assets are copied as
+// they are), or when a file there is the key under another name (a symlink
+// or a hard link): Markdown can split a key so that no scan of the output
+// finds it.
 func refuseKeyPublished(key didweb.SigningKey, cfg *site.Config) error {
 	for _, dir := range []string{cfg.ContentDir, cfg.TemplatesDir} {
 		if keyInside(key, cfg.Path(dir)) {
 			return diag.Errorf(key.File, 0, "the signing key is inside %s, whose files are published", dir).
 				WithHint("move the key out of the site's content and templates, and make a new one if it was ever published")
 		}
+		if alias := keyAlias(key, cfg.Path(dir)); alias != "" {
+			return diag.Errorf(alias, 0, "is the signing key %s under another name, and its directory is published", key.File).
+				WithHint("remove %s, and make a new key if it was ever published", alias)
+		}
 	}
 	return nil
+}
+
+// keyAlias returns a file under dir that is the key's file (os.SameFile,
+// symlinks followed), or "".
+func keyAlias(key didweb.SigningKey, dir string) string {
+	if key.File == "" {
+		return ""
+	}
+	keyInfo, err := os.Stat(key.File)
+	if err != nil {
+		return ""
+	}
+	var alias string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if info, err := os.Stat(p); err == nil && os.SameFile(info, keyInfo) {
+			alias = p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return alias
 }
 
 // keyInside reports whether the key's file, symlinks resolved, is in dir.

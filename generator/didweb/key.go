@@ -134,6 +134,12 @@ const devIgnore = "# Written by wellknown: nothing here belongs in git (the deve
 
 // ignoreDevDir creates dir (private) with its .gitignore, unless it has one.
 func ignoreDevDir(dir string) error {
+	// Anyone who can commit can make it a link to elsewhere (the output,
+	// templates/assets): the key is only ever written into a real directory.
+	if info, err := os.Lstat(dir); err == nil && !info.IsDir() {
+		return diag.Errorf(dir, 0, "is %s, not a directory; the development key is written only into a directory of the site", inputfile.Kind(info.Mode())).
+			WithHint("remove %s; the build recreates it", typable(dir))
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return diag.Errorf(dir, 0, "cannot create the development key's directory: %v", diag.Cause(err))
 	}

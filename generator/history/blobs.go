@@ -24,6 +24,20 @@ type Blobs struct {
 	stdout *bufio.Reader
 	stderr bytes.Buffer // read only once the process has been waited for
 	err    error        // set when the process is gone; every later call returns it
+
+	// Limit, when above 0, caps the size of a blob ReadEach reads: the
+	// contents of a larger one are skipped as they stream past, never held,
+	// and its id and size are recorded in Skipped instead of passed to fn.
+	// A commit can hold a blob of any size; a build's memory must not.
+	Limit   int
+	Skipped map[string]int
+}
+
+// skippedBlob is answer's report of a blob over the Limit.
+type skippedBlob struct{ size int }
+
+func (s *skippedBlob) Error() string {
+	return fmt.Sprintf("blob of %d bytes, over the size limit", s.size)
 }
 
 // Blobs starts the process that reads blobs. Close it when done.
@@ -70,6 +84,14 @@ func (b *Blobs) ReadEach(ids []string, fn func(id string, data []byte) error) er
 			<-sent // fails too, now that the process is gone
 			return b.err
 		}
+		var skipped *skippedBlob
+		if errors.As(err, &skipped) {
+			if b.Skipped == nil {
+				b.Skipped = map[string]int{}
+			}
+			b.Skipped[id] = skipped.size
+			continue
+		}
 		if firstErr == nil {
 			firstErr = err
 		}
@@ -115,6 +137,12 @@ func (b *Blobs) answer(id string) ([]byte, error) {
 			return nil, fmt.Errorf("blob %s: %s", id, reason)
 		}
 		return nil, b.fail(fmt.Errorf("unexpected answer %q", header))
+	}
+	if b.Limit > 0 && size > b.Limit {
+		if _, err := b.stdout.Discard(size + 1); err != nil {
+			return nil, b.fail(err)
+		}
+		return nil, &skippedBlob{size}
 	}
 	data := make([]byte, size+1) // the contents and a newline
 	if _, err := io.ReadFull(b.stdout, data); err != nil {

@@ -119,6 +119,35 @@ func TestBlobsReadEach(t *testing.T) {
 		t.Fatalf("ReadEach = %v after calling fn for %d of %d ids in order", err, len(got), len(ids))
 	}
 
+	// A limit skips the larger blobs, records them, and keeps the reader in
+	// step for the rest.
+	var small, large string
+	for _, c := range log[0].Changes {
+		n := len(contents[c.Path])
+		if n > 0 && (small == "" || n < len(want[small])) {
+			small = c.Blob
+		}
+		if large == "" || n > len(want[large]) {
+			large = c.Blob
+		}
+	}
+	if len(want[large]) <= len(want[small]) {
+		t.Fatal("the test repository needs blobs of different sizes")
+	}
+	limited, err := repo.Blobs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer limited.Close()
+	limited.Limit = len(want[small])
+	var read []string
+	if err := limited.ReadEach([]string{large, small, large, small}, func(id string, _ []byte) error { read = append(read, id); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(read, []string{small, small}) || limited.Skipped[large] != len(want[large]) {
+		t.Errorf("with a limit, read %v and skipped %v", read, limited.Skipped)
+	}
+
 	missing := strings.Repeat("0", 40)
 	stop := errors.New("stop")
 	for _, tc := range []struct {

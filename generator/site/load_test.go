@@ -213,6 +213,8 @@ func TestParseBaseURL(t *testing.T) {
 		"https://example.com:0/":        `has port "0"`,
 		"https://example.com:/":         `has port ""`,
 		"https://example.com:0443/":     `has port "0443"`,
+		"https://example.com:443/":      `default port, which would change the site's DID; write it without: https://example.com/`,
+		"http://localhost:80/":          `write it without: http://localhost/`,
 		"https://example.com/a/../b/":   `write it as "/b/"`,
 		"https://example.com/a/./b/":    `write it as "/a/b/"`,
 		"https://example.com//a/":       `write it as "/a/"`,

@@ -85,6 +85,9 @@ func ParseBaseURL(s string) (*url.URL, error) {
 	if strings.HasSuffix(u.Host, ":") || u.Port() != "" && !validPort(u.Port()) {
 		return nil, fmt.Errorf("base_url %q has port %q; a port is a number from 1 to 65535", s, u.Port())
 	}
+	if u.Scheme == "https" && u.Port() == "443" || u.Scheme == "http" && u.Port() == "80" {
+		return nil, fmt.Errorf("base_url %q names its scheme's default port, which would change the site's DID; write it without: %s://%s%s", s, u.Scheme, u.Hostname(), u.EscapedPath())
+	}
 	if clean := cleanDirPath(u.Path); u.Path != "" && u.Path != clean && u.Path+"/" != clean {
 		return nil, fmt.Errorf("base_url %q has a path with empty, '.' or '..' segments; write it as %q", s, clean)
 	}

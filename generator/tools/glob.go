@@ -72,8 +72,11 @@ func Glob(root, pattern string) ([]string, error) {
 		if rel = filepath.ToSlash(rel); !Match(pattern, rel) {
 			return nil
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return diag.Errorf(p, 0, "is a symlink, not a regular file: a tool file's history is read from git, which keeps a symlink, not what it points to")
+		}
 		if !d.Type().IsRegular() {
-			return diag.Errorf(p, 0, "is %s, not a regular file: a tool file's history is read from git, which keeps a symlink, not what it points to", inputfile.Kind(d.Type()))
+			return diag.Errorf(p, 0, "is %s, not a regular file", inputfile.Kind(d.Type()))
 		}
 		out = append(out, rel)
 		return nil

@@ -75,10 +75,16 @@ func overLimit(file string, line int, msg string) error {
 var limitsHint = fmt.Sprintf(`a tool file may be at most 1 MiB (%d bytes), nest objects and arrays at most %d deep and hold at most %d properties; see README, "Limits"`,
 	MaxFileBytes, MaxDepth, MaxProperties)
 
+// Oversized is Parse's error for a tool file of size bytes, over
+// MaxFileBytes: for a reader that learns the size before reading.
+func Oversized(file string, size int) error {
+	return overLimit(file, 0, fmt.Sprintf("tool file is %d bytes; the limit is %d", size, MaxFileBytes))
+}
+
 // Parse checks and decodes one tool file. file names it in errors.
 func Parse(file string, data []byte) (Tool, error) {
 	if len(data) > MaxFileBytes {
-		return Tool{}, overLimit(file, 0, fmt.Sprintf("tool file is %d bytes; the limit is %d", len(data), MaxFileBytes))
+		return Tool{}, Oversized(file, len(data))
 	}
 	v, err := canonjson.Decode(data, canonjson.Limits{Depth: MaxDepth, Properties: MaxProperties})
 	if err != nil {

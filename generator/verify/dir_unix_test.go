@@ -31,3 +31,18 @@ func TestDirectoryNamedPipe(t *testing.T) {
 		t.Errorf("finding %+v does not say it is a named pipe", f[0])
 	}
 }
+
+// A state file or a provider key that is a named pipe or a device is
+// refused, not read: either would block or stream forever.
+func TestStateAndKeyFilesMustBeRegular(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "state.fifo")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	for _, path := range []string{pipe, "/dev/zero"} {
+		if _, err := loadState(path); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("loadState(%s) = %v, want a refusal", path, err)
+		}
+	}
+}

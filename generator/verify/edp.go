@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // EDPEntry is the EDP verification level a registry sees for one MCP entry
@@ -104,7 +104,7 @@ func (c *checker) providerKey(provider string) (any, error) {
 		}
 		return set, nil
 	}
-	data, err := os.ReadFile(src)
+	data, err := inputfile.ReadFile("", src, 64<<10)
 	if err != nil {
 		return nil, fmt.Errorf("the provider's key: %v", err)
 	}

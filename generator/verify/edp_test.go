@@ -123,7 +123,7 @@ func TestVerifyBrokenAttestations(t *testing.T) {
 		{"alg none", edptest.Unsigned(t, "none", valid), pemFile,
 			[]string{at + `the token's algorithm "none" is not accepted (ES256, EdDSA or RS256) (edp-attestation)`}},
 		{"unreadable key", p.Sign(t, valid), "no-such.pem",
-			[]string{at + "the provider's key: open no-such.pem: no such file or directory (edp-key)"}},
+			[]string{at + "the provider's key: read no-such.pem: no such file or directory (edp-key)"}},
 		{"no key", p.Sign(t, valid), "",
 			[]string{"warning: /.well-known/entity-card.json: entities[0].mcps[0] (booking-provider): attestation: the signature is not checked: no key for provider booking-provider (edp-key)"}},
 		{"expiring", with(func(c *edptest.Claims) { c.Expiry = edpNow.Add(9*24*time.Hour + time.Hour).Unix() }), pemFile,

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // stateVersion is the version of the state file's format.
@@ -40,7 +42,7 @@ func loadState(path string) (*stateFile, error) {
 		return nil, nil
 	}
 	st := &stateFile{path: path, Version: stateVersion, Origins: map[string]*originState{}}
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile("", path, inputfile.MaxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, nil
 	}

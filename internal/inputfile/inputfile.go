@@ -63,7 +63,7 @@ func Resolve(root, name string) (string, fs.FileInfo, error) {
 		return refuse(err)
 	}
 	if root != "" && !Within(root, real) {
-		return refuse(outside(name, real))
+		return refuse(outside(root, name, real))
 	}
 	info, err := os.Stat(real)
 	if err != nil {
@@ -123,10 +123,14 @@ func Size(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// outside says how name, whose real path is real, leaves the repository.
-func outside(name, real string) error {
+// outside says how name, whose real path is real, leaves the repository
+// at root.
+func outside(root, name, real string) error {
 	if t, err := os.Readlink(name); err == nil {
 		return fmt.Errorf("is a symlink to %s, outside the repository", t)
+	}
+	if abs, err := filepath.Abs(name); err == nil && !Within(root, abs) {
+		return fmt.Errorf("is outside the repository %s", root)
 	}
 	return fmt.Errorf("leads through a symlinked directory to %s, outside the repository", real)
 }
@@ -178,7 +182,7 @@ func (f inputFS) Open(name string) (fs.File, error) {
 
 func (f inputFS) openDir(p, real string) (fs.File, error) {
 	if real, err := filepath.Abs(real); err != nil || !Within(f.root, real) {
-		return nil, diag.Errorf(p, 0, "%v", outside(p, real))
+		return nil, diag.Errorf(p, 0, "%v", outside(f.root, p, real))
 	}
 	return os.Open(p)
 }

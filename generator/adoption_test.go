@@ -356,6 +356,7 @@ func TestVersionsFromReleaseTags(t *testing.T) {
 	g.Write("tools/a.json", adoptionTool("a", "y"))
 	g.Commit("a takes y")
 	g.Git("tag", "v1.1.0")
+	g.Git("tag", "vnext") // matches v*, after v1.1.0 by name, but names no version: not a release
 
 	res := build(t, config)
 	got := datedSummaries(res.Entries)
@@ -368,5 +369,27 @@ func TestVersionsFromReleaseTags(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A version's commit links to the server's repository only when the tool
+// files' commits are in it (one of its remotes); elsewhere the page shows
+// the short hash, since a link would name another repository's commit.
+func TestCommitLinksFollowTheRemote(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\n"+adoptionServer+"[servers.repository]\nurl = \"https://github.com/acme/weather\"\nsource = \"github\"\n")
+	g.Write("tools/a.json", adoptionTool("a", "x"))
+	g.Commit("the server")
+	hash := strings.TrimSpace(g.Git("rev-parse", "HEAD"))
+	config := filepath.Join(g.Dir, "site.toml")
+	page := func() string { return string(mustGet(t, build(t, config), "/servers/weather/tools/a/index.html")) }
+
+	link := "https://github.com/acme/weather/commit/" + hash
+	if p := page(); strings.Contains(p, link) || !strings.Contains(p, hash[:7]) {
+		t.Errorf("without a remote, the page links the commit or lacks its short hash %s", hash[:7])
+	}
+	g.Git("remote", "add", "origin", "git@github.com:acme/weather.git")
+	if p := page(); !strings.Contains(p, `href="`+link+`"`) {
+		t.Errorf("with the repository as a remote, the page does not link %s", link)
 	}
 }

@@ -18,7 +18,11 @@ import (
 // site.toml names one), and fills in what the card publishes: the token,
 // and issued_at and expires_at from its iat and exp. now only decides
 // errors and warnings, never what is written.
-func (r *Result) checkAttestations(getenv func(string) string, now time.Time) error {
+//
+// When lenient (a preview, or a build that publishes nothing, such as
+// check), a token whose environment variable is unset is a warning, and the
+// entry is built without it: a pull request from a fork gets no secrets.
+func (r *Result) checkAttestations(getenv func(string) string, now time.Time, lenient bool) error {
 	e := r.Config.Entity
 	if e == nil {
 		return nil
@@ -28,7 +32,13 @@ func (r *Result) checkAttestations(getenv func(string) string, now time.Time) er
 	r.Attestations = map[string]attestation.Token{}
 	var problems []error
 	for _, ref := range e.AllMCPs() {
-		if ref.MCP.Verification == nil {
+		vf := ref.MCP.Verification
+		if vf == nil {
+			continue
+		}
+		if lenient && vf.SignatureEnv != "" && strings.TrimSpace(getenv(vf.SignatureEnv)) == "" {
+			r.Warnings = append(r.Warnings, r.Config.Errorf(ref.Key+".verification", "entity mcp %s: attestation: the environment variable %s (signature_env) is unset, so this build leaves the attestation out (registries would see level 1); a deploy needs it set", ref.MCP.Provider, vf.SignatureEnv).Error())
+			ref.MCP.Verification = nil
 			continue
 		}
 		if err := r.attest(ref, keys, getenv, now); err != nil {

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"crypto/ed25519"
 	"encoding/json"
 	"maps"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/cards"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/internal/edptest"
 	"github.com/wellknown-dev/wellknown/internal/upstream"
 )
@@ -258,7 +260,11 @@ func TestBrokenAttestations(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			config := attestedSite(t, tc.verification, map[string][]byte{"provider.pem": p.PEM(t)})
-			_, err := buildAt(t, config, attestNow, nil)
+			var env map[string]string
+			if tc.name == "environment variable unset" {
+				env = map[string]string{"CI": "true"} // a preview only warns (TestAttestationSecretUnsetInPreview)
+			}
+			_, err := buildAt(t, config, attestNow, env)
 			errs := diag.List(err)
 			if len(errs) != 1 || !regexp.MustCompile(tc.want).MatchString(relativeToSite(filepath.Dir(config), errs[0].Error())) {
 				t.Fatalf("errors %q, want one matching %s", errs, tc.want)
@@ -267,5 +273,29 @@ func TestBrokenAttestations(t *testing.T) {
 				t.Errorf("hint %q, want %q", diag.Hint(errs[0]), want)
 			}
 		})
+	}
+}
+
+// A preview, and a build that publishes nothing (check, which a pull request
+// from a fork runs without secrets), leave out an attestation whose
+// environment variable is unset, with a warning; a strict build fails
+// (TestBrokenAttestations).
+func TestAttestationSecretUnsetInPreview(t *testing.T) {
+	config := attestedSite(t, `signature_env = "NO_SUCH_VARIABLE"`, nil)
+	key := didweb.SigningKey{Private: ed25519.NewKeyFromSeed(testSeed), Source: "a throwaway key"}
+	for name, opt := range map[string]Options{
+		"preview": {ConfigPath: config, Getenv: testEnv},
+		"check":   {ConfigPath: config, Getenv: func(n string) string { return map[string]string{"CI": "true"}[n] }, Key: &key},
+	} {
+		res, err := Build(opt)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if w := attestationWarnings(res); len(w) != 1 || !strings.Contains(w[0], "NO_SUCH_VARIABLE (signature_env) is unset, so this build leaves the attestation out") {
+			t.Errorf("%s: warnings %q", name, w)
+		}
+		if card := string(mustGet(t, res, PathEntityCard)); strings.Contains(card, "verification") {
+			t.Errorf("%s: the card has a verification without its token:\n%s", name, card)
+		}
 	}
 }

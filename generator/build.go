@@ -77,7 +77,8 @@ type Result struct {
 	Written      bundle.WriteStats // what Write changed on disk
 	Notices      []string          // what a build did that is worth knowing but needs no action
 
-	unrecordable []site.Server // servers whose committed version is none (see checkRecordable)
+	unrecordable []site.Server     // servers whose committed version is none (see checkRecordable)
+	commitRepos  map[string]string // by server name: where its tools' commits can be linked (see findCommitLinks)
 }
 
 // Stages says how long each stage of a build took: for benchmarks and the
@@ -171,7 +172,7 @@ func Build(opt Options) (*Result, error) {
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	if err := r.checkAttestations(getenv, now()); err != nil {
+	if err := r.checkAttestations(getenv, now(), !strict || opt.Key != nil); err != nil {
 		return nil, err
 	}
 	if err := r.addDocuments(servers); err != nil {

@@ -46,7 +46,7 @@ func (r *Result) readHistory(opt Options, strict bool) (*timeline.Timeline, erro
 	}
 	if _, err := siteRepo.Head(); errors.Is(err, history.ErrNoCommits) {
 		return r.emptyHistory(strict, diag.Errorf("", 0, "%s has no commits yet, so the change feed is empty", dirName(siteRepo.Root())).
-			WithHint("commit the site: git add -A && git commit"))
+			WithHint("commit the site (git add -A && git commit); its first commit is enough for the feed to replay every tool's history, also in a repo = repository"))
 	} else if err != nil {
 		return nil, err
 	}
@@ -59,10 +59,39 @@ func (r *Result) readHistory(opt Options, strict bool) (*timeline.Timeline, erro
 	if err := h.readRepos(append(h.configHistory(), cfg)); err != nil {
 		return nil, err
 	}
+	if err := h.findCommitLinks(); err != nil {
+		return nil, err
+	}
 	r.Stages.Read += time.Since(start)
 	start = time.Now()
 	defer func() { r.Stages.Diff = time.Since(start) }()
 	return h.replay()
+}
+
+// findCommitLinks records, for each server whose repository URL names the
+// repository its tool files' commits are in (one of its remotes), that URL:
+// the pages link each version's commit there. Elsewhere a commit is shown
+// by its short hash, since a link would name a commit of another
+// repository.
+func (h *historyReader) findCommitLinks() error {
+	h.result.commitRepos = map[string]string{}
+	for _, s := range h.cfg.Servers {
+		if s.Repository == nil || s.Repository.URL == "" {
+			continue
+		}
+		i, _, ok := h.toolsLocation(s)
+		if !ok {
+			continue
+		}
+		remotes, err := h.repos[i].repo.RemoteURLs()
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(remotes, func(u string) bool { return history.SameRepository(u, s.Repository.URL) }) {
+			h.result.commitRepos[s.Name] = s.Repository.URL
+		}
+	}
+	return nil
 }
 
 func (r *Result) emptyHistory(strict bool, why *diag.Error) (*timeline.Timeline, error) {

@@ -93,24 +93,19 @@ type pagesModel struct {
 	tools     map[string]*pages.Tool   // by endpoint id
 	history   map[string]*timeline.ToolHistory
 	comings   map[string][]timeline.Event // by endpoint id: its announcements and removals, in order
-	repos     map[string]string           // by server name: its repository URL
+	repos     map[string]string           // by server name: where its tools' commits are linked
 }
 
 func newPagesModel(r *Result) *pagesModel {
 	m := &pagesModel{r: r, removedAt: map[string]time.Time{}, servers: map[string]*pages.Server{},
 		tools: map[string]*pages.Tool{}, history: map[string]*timeline.ToolHistory{},
-		comings: map[string][]timeline.Event{}, repos: map[string]string{}}
+		comings: map[string][]timeline.Event{}, repos: r.commitRepos}
 	for _, e := range r.Timeline.Events {
 		if isRemoval(e) {
 			m.removedAt[e.EndpointID] = e.Time
 		}
 		if isRemoval(e) || e.Type == agentfeed.TypeAnnouncement {
 			m.comings[e.EndpointID] = append(m.comings[e.EndpointID], e)
-		}
-	}
-	for _, s := range r.Config.Servers {
-		if s.Repository != nil {
-			m.repos[s.Name] = s.Repository.URL
 		}
 	}
 	for _, s := range r.Timeline.Servers {

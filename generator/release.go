@@ -65,13 +65,15 @@ func (st *replayState) noteReleases(s step) {
 
 // releaseVersion returns the version of the newest tag matching the
 // server's version_tags reached so far in its tools' repository, "" before
-// the first.
+// the first. A matching tag that names no version ("vnext") is not a
+// release.
 func (st *replayState) releaseVersion(srv site.Server) string {
 	repo, _, _ := st.h.toolsLocation(srv)
 	released := st.releases[repo]
 	for i := len(released) - 1; i >= 0; i-- {
-		if tools.Match(srv.VersionTags, released[i]) {
-			return strings.TrimPrefix(released[i], "v")
+		v := strings.TrimPrefix(released[i], "v")
+		if tools.Match(srv.VersionTags, released[i]) && site.IsVersion(v) {
+			return v
 		}
 	}
 	return ""

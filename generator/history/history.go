@@ -35,6 +35,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -236,4 +237,55 @@ func (r *Repo) CommitTime(rev string) (t time.Time, ok bool, err error) {
 		return time.Time{}, false, fmt.Errorf("git show %s: commit time %q: %v", hash, out, err)
 	}
 	return time.Unix(sec, 0).UTC(), true, nil
+}
+
+// RemoteURLs returns the URLs of the repository's remotes, sorted; none
+// when it has no remote.
+func (r *Repo) RemoteURLs() ([]string, error) {
+	out, stderr, err := r.output("config", "--get-regexp", `^remote\..*\.url$`)
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 1 && stderr == "" {
+		return nil, nil // no such key: no remote
+	}
+	if err != nil {
+		return nil, r.gitError("git config", stderr, err)
+	}
+	var urls []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if _, u, ok := strings.Cut(line, " "); ok {
+			urls = append(urls, u)
+		}
+	}
+	slices.Sort(urls)
+	return urls, nil
+}
+
+// SameRepository reports whether two repository addresses name the same
+// repository: https://github.com/o/r, https://github.com/o/r.git,
+// git@github.com:o/r.git and ssh://git@github.com/o/r all do.
+func SameRepository(a, b string) bool {
+	ka, kb := repositoryKey(a), repositoryKey(b)
+	return ka != "" && strings.EqualFold(ka, kb)
+}
+
+// repositoryKey is "host/path" of a repository address, or "".
+func repositoryKey(addr string) string {
+	addr = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(addr), "/"), ".git")
+	if !strings.Contains(addr, "://") {
+		// scp-like: [user@]host:path
+		userHost, p, ok := strings.Cut(addr, ":")
+		if !ok || strings.Contains(userHost, "/") {
+			return ""
+		}
+		_, host, _ := strings.Cut(userHost, "@")
+		if host == "" {
+			host = userHost
+		}
+		return host + "/" + strings.Trim(p, "/")
+	}
+	u, err := url.Parse(addr)
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	return u.Hostname() + "/" + strings.Trim(u.Path, "/")
 }

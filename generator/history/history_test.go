@@ -159,3 +159,22 @@ func TestResolveAndMergeBase(t *testing.T) {
 		t.Errorf("MergeBase of unrelated histories: %v, want ErrNoMergeBase", err)
 	}
 }
+
+func TestSameRepository(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"https://github.com/acme/tracker", "https://github.com/acme/tracker.git", true},
+		{"https://github.com/acme/tracker/", "git@github.com:acme/tracker.git", true},
+		{"https://github.com/Acme/Tracker", "ssh://git@github.com/acme/tracker", true},
+		{"https://github.com/acme/tracker", "https://github.com/acme/other", false},
+		{"https://github.com/acme/tracker", "https://gitlab.com/acme/tracker", false},
+		{"https://github.com/acme/tracker", "/srv/git/tracker", false},
+		{"", "", false},
+	} {
+		if got := SameRepository(tc.a, tc.b); got != tc.want {
+			t.Errorf("SameRepository(%q, %q) = %v", tc.a, tc.b, got)
+		}
+	}
+}

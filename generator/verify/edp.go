@@ -68,11 +68,13 @@ func (c *checker) checkAttestation(doc string, ref site.EntityMCPRef, domain str
 	for _, p := range t.Problems {
 		problem(SeverityError, codeEDPAttestation, "%s", p)
 	}
+	level = t.Level(c.now)
 	if err := t.Agrees(m.Verification.IssuedAt, m.Verification.ExpiresAt); err != nil && len(t.Problems) == 0 {
 		problem(SeverityError, codeEDPAttestation, "%v", err)
+		level = 1 // dates the token does not sign attest nothing
 	}
 	if t.ExpiresAt.IsZero() {
-		return t.Level(c.now), "", nil
+		return level, "", nil
 	}
 	days := t.DaysLeft(c.now)
 	day := t.ExpiresAt.Format(time.DateOnly)
@@ -87,7 +89,7 @@ func (c *checker) checkAttestation(doc string, ref site.EntityMCPRef, domain str
 			Message: fmt.Sprintf("%s (%s): attestation: the signature is not checked: no key for provider %s", ref.JSONPath, m.Provider, m.Provider),
 			Hint:    fmt.Sprintf("pass --provider-key %s=FILE.pem or %s=https://…/jwks.json", m.Provider, m.Provider)})
 	}
-	return t.Level(c.now), attestation.Date(t.ExpiresAt), &days
+	return level, attestation.Date(t.ExpiresAt), &days
 }
 
 // providerKey returns the key Options.ProviderKeys gives for a provider: a

@@ -183,3 +183,24 @@ func TestVerifyProviderKeyOverHTTP(t *testing.T) {
 		t.Errorf("error %v, want %q", err, want)
 	}
 }
+
+// An entry whose expires_at disagrees with its token's exp is an error, and
+// stays at level 1: the card's dates are not what the provider signed.
+func TestVerifyAttestationDatesDisagree(t *testing.T) {
+	p := edptest.NewES256(t, "booking-es")
+	pemFile := filepath.Join(t.TempDir(), "booking.pem")
+	write(t, pemFile, p.PEM(t))
+	card := mustJSON(t, map[string]any{"schema_version": "0.2.0", "domain": "example.com",
+		"entities": []any{map[string]any{"name": "Downtown", "mcps": []any{map[string]any{
+			"provider": "booking-provider", "endpoint": "https://mcp.booking.example", "entity_id": "downtown-001",
+			"verification": map[string]any{"method": "signed_jwt", "signature": p.Sign(t, bookingClaims(365*24*time.Hour)),
+				"expires_at": "2099-01-01T00:00:00Z"},
+		}}}}})
+	rep, lines := verifyCard(t, card, pemFile)
+	if len(lines) != 1 || !strings.Contains(lines[0], "(edp-attestation)") {
+		t.Errorf("findings %q, want one edp-attestation error", lines)
+	}
+	if edp := rep.Origins[0].EDP; len(edp) != 1 || edp[0].Level != 1 {
+		t.Errorf("EDP %+v, want the entry at level 1", edp)
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -168,10 +167,11 @@ func (t Token) Expired(now time.Time) bool { return !now.Before(t.ExpiresAt) }
 // Expiring reports whether the attestation expires within ExpiryWarning of now.
 func (t Token) Expiring(now time.Time) bool { return t.ExpiresAt.Sub(now) < ExpiryWarning }
 
-// DaysLeft is the number of whole days from now to the expiry (negative
-// once expired).
+// DaysLeft is the number of whole days from now to the expiry, negative
+// once expired (whole days since, so a token that expired an hour ago has
+// 0 days left, not -1).
 func (t Token) DaysLeft(now time.Time) int {
-	return int(math.Floor(t.ExpiresAt.Sub(now).Hours() / 24))
+	return int(t.ExpiresAt.Sub(now).Hours() / 24)
 }
 
 // Level is the EDP verification level a reader of the card can see at now

@@ -27,7 +27,7 @@ func ParseHistorical(src []byte, readImport func(path string) ([]byte, bool)) (*
 		}
 		data, ok := readImport(s.Import)
 		if !ok {
-			return nil, fmt.Errorf("server %d imports %s, which is not there", i+1, s.Import)
+			return nil, fmt.Errorf("server %d imports %s, which is not in the repository at that commit", i+1, s.Import)
 		}
 		var imported Identity
 		if err := json.Unmarshal(data, &imported); err != nil {

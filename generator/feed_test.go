@@ -559,3 +559,39 @@ tools = "schemas/*.json"
 		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Every entry is titled for people and links to a page of the site that
+// exists, and the feed links to the changelog: what a feed reader shows.
+func TestFeedLinksToPages(t *testing.T) {
+	_, config := fixtureRepo(t)
+	res := build(t, config)
+	feed, err := agentfeed.Decode(mustGet(t, res, PathFeed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := res.Config.URL("/")
+	page := func(url string) bool {
+		path, ok := strings.CutPrefix(url, base)
+		if !ok {
+			return false
+		}
+		_, ok = res.Bundle.Get("/" + path + "index.html")
+		return ok
+	}
+	if feed.AlternateURL != base+"changelog/" || !page(feed.AlternateURL) {
+		t.Errorf("the feed links to %q, want the changelog page", feed.AlternateURL)
+	}
+	for _, e := range feed.Entries {
+		if e.Title == "" || e.Title == e.Type {
+			t.Errorf("entry %s is titled %q", e.ID, e.Title)
+		}
+		if !page(e.Link) {
+			t.Errorf("entry %s (%s) links to %q, which is no page of the site", e.ID, e.Title, e.Link)
+		}
+		endpoint, _ := payload(t, e)["endpoint-id"].(string)
+		_, tool, isTool := strings.Cut(endpoint, "#")
+		if isTool != strings.HasSuffix(e.Link, "/tools/"+tool+"/") {
+			t.Errorf("entry %s about %s links to %s", e.ID, endpoint, e.Link)
+		}
+	}
+}

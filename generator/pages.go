@@ -305,7 +305,7 @@ func (m *pagesModel) changes() []*pages.Change {
 			announced[e.EndpointID] = true
 		case agentfeed.SchemaChange:
 			c.Kind, c.Badge = pages.ChangeSchema, p.Compat
-			c.Summary = fmt.Sprintf("%s %s → %s", toolName(e.EndpointID), p.FromVersion, p.ToVersion)
+			c.Summary = fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), p.FromVersion, p.ToVersion)
 			c.Changes = m.versionChanges(e.EndpointID, p.ToVersion)
 		case agentfeed.Deprecation:
 			c.Kind, c.Badge = pages.ChangeDeprecation, "deprecated"
@@ -333,12 +333,6 @@ func (m *pagesModel) versionChanges(endpoint, version string) []string {
 		}
 	}
 	return nil
-}
-
-// toolName is the tool part of a tool's endpoint id.
-func toolName(endpoint string) string {
-	_, name, _ := strings.Cut(endpoint, "#")
-	return name
 }
 
 func remotes(rs []site.Remote) []pages.Remote {

@@ -2,6 +2,7 @@ package agentfeed
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,9 @@ type Feed struct {
 	Updated    string // RFC 3339
 	AuthorName string
 	SelfURL    string // the feed's own URL; the link is left out when empty
+	// AlternateURL is the page that shows the feed to people (a changelog);
+	// the link is left out when empty.
+	AlternateURL string
 	// SpecVersion is what the document says; Encode writes SpecVersion
 	// (the constant) and accepts only that or empty.
 	SpecVersion string
@@ -45,9 +49,8 @@ func Encode(f *Feed) ([]byte, error) {
 	w.raw("  <author>\n")
 	w.text(2, "name", "", f.AuthorName)
 	w.raw("  </author>\n")
-	if f.SelfURL != "" {
-		w.raw(`  <link rel="self" href="` + f.SelfURL + `"/>` + "\n")
-	}
+	w.link(1, "self", "", f.SelfURL)
+	w.link(1, "alternate", typeHTML, f.AlternateURL)
 	w.text(1, "af:spec-version", "", SpecVersion)
 	w.text(1, "af:feed-status", "", string(f.Status))
 	if f.Status == StatusMigrated {
@@ -90,13 +93,22 @@ func checkFeed(f *Feed) error {
 	if err := checkURL(f.MigratedTo); err != nil {
 		return fmt.Errorf("feed %s: migrated-to: %w", f.ID, err)
 	}
-	if err := checkAttribute(f.SelfURL); err != nil {
+	if err := checkLink(f.SelfURL); err != nil {
 		return fmt.Errorf("feed %s: self link: %w", f.ID, err)
 	}
-	if err := checkURL(f.SelfURL); err != nil {
-		return fmt.Errorf("feed %s: self link: %w", f.ID, err)
+	if err := checkLink(f.AlternateURL); err != nil {
+		return fmt.Errorf("feed %s: alternate link: %w", f.ID, err)
 	}
 	return nil
+}
+
+// checkLink accepts an absolute URL that an attribute carries unescaped,
+// or nothing.
+func checkLink(s string) error {
+	if err := checkAttribute(s); err != nil {
+		return err
+	}
+	return checkURL(s)
 }
 
 func checkEntry(e Entry) error {
@@ -113,6 +125,9 @@ func checkEntry(e Entry) error {
 	}
 	if _, err := decodeSig(e.Sig); err != nil {
 		return err
+	}
+	if err := checkLink(e.Link); err != nil {
+		return fmt.Errorf("alternate link: %w", err)
 	}
 	return nil
 }
@@ -168,13 +183,30 @@ func (w *feedWriter) text(depth int, name, attrs, s string) {
 	w.buf.WriteString("</" + name + ">\n")
 }
 
+// typeHTML is the media type of an alternate link: a page for people.
+const typeHTML = "text/html"
+
+// link writes one indented link element, unless href is empty. href was
+// checked by checkLink.
+func (w *feedWriter) link(depth int, rel, typ, href string) {
+	if href == "" {
+		return
+	}
+	attrs := ` rel="` + rel + `"`
+	if typ != "" {
+		attrs += ` type="` + typ + `"`
+	}
+	w.raw(strings.Repeat("  ", depth) + "<link" + attrs + ` href="` + href + `"/>` + "\n")
+}
+
 func (w *feedWriter) entry(e Entry) error {
 	if err := checkEntry(e); err != nil {
 		return err
 	}
 	w.raw("  <entry>\n")
 	w.text(2, "id", "", e.ID)
-	w.text(2, "title", "", e.Type)
+	w.text(2, "title", "", cmp.Or(e.Title, e.Type))
+	w.link(2, "alternate", typeHTML, e.Link)
 	w.text(2, "updated", "", e.Updated)
 	w.text(2, "af:type", "", e.Type)
 	if e.Summary != "" {

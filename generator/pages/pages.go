@@ -264,8 +264,18 @@ type Key struct {
 	SHA256    string // hex SHA-256 of the raw 32-byte key
 }
 
+// ChangelogPath is the changelog page's path.
+const ChangelogPath = "changelog/"
+
+// ServerPath is the path of the page of the server with the given slug.
+func ServerPath(slug string) string { return "servers/" + slug + "/" }
+
+// ToolPath is the path of the page of a tool of the server with the given
+// slug.
+func ToolPath(slug, tool string) string { return ServerPath(slug) + "tools/" + tool + "/" }
+
 // Path is the server's page.
-func (s *Server) Path() string { return "servers/" + s.Slug + "/" }
+func (s *Server) Path() string { return ServerPath(s.Slug) }
 
 // DisplayTitle is the title, or the name.
 func (s *Server) DisplayTitle() string {
@@ -290,7 +300,7 @@ func (s *Server) RemovedTools() []*Tool {
 func (t *Tool) removed() bool { return t.Removed != nil }
 
 // Path is the tool's page.
-func (t *Tool) Path() string { return t.server.Path() + "tools/" + t.Name + "/" }
+func (t *Tool) Path() string { return ToolPath(t.server.Slug, t.Name) }
 
 // Server returns the server the tool belongs to.
 func (t *Tool) Server() *Server { return t.server }
@@ -436,7 +446,7 @@ func newRenderer(s *Site, tfs fs.FS) (*renderer, error) {
 		}
 		r.templates[kind] = t
 	}
-	r.nav = []Link{{Title: "Changelog", Path: "changelog/"}, {Title: "Verify", Path: "verify/"}}
+	r.nav = []Link{{Title: "Changelog", Path: ChangelogPath}, {Title: "Verify", Path: "verify/"}}
 	for _, m := range s.Content.Pages {
 		if m.TopLevel() {
 			r.nav = append(r.nav, Link{Title: m.Title, Path: m.Path()})
@@ -472,7 +482,7 @@ func (r *renderer) plan() ([]job, error) {
 		}
 	}
 	jobs = append(jobs,
-		r.job(&Page{Kind: KindChangelog, Title: "Changelog", Path: "changelog/"}, nil),
+		r.job(&Page{Kind: KindChangelog, Title: "Changelog", Path: ChangelogPath}, nil),
 		r.job(&Page{Kind: KindVerify, Title: "Verify this site", Path: "verify/"}, nil),
 	)
 	children := map[string][]*MarkdownPage{}

@@ -223,10 +223,16 @@ func summaries(entries []agentfeed.Entry) string {
 // Run with -update to accept a reviewed change.
 func TestFeedGolden(t *testing.T) {
 	_, config := fixtureRepo(t)
-	feed := mustGet(t, build(t, config), PathFeed)
-	golden := filepath.Join("testdata", "fixture-feed.xml")
+	checkGolden(t, "fixture-feed.xml", mustGet(t, build(t, config), PathFeed))
+}
+
+// checkGolden compares got with the golden file testdata/name, which -update
+// rewrites.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
 	if *update {
-		if err := os.WriteFile(golden, feed, 0o644); err != nil {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -234,8 +240,8 @@ func TestFeedGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update)", err)
 	}
-	if !bytes.Equal(feed, want) {
-		t.Errorf("feed differs from %s (run go test -update after review):\n%s", golden, feed)
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from its golden file %s (run go test -update after review):\n%s", name, golden, got)
 	}
 }
 

@@ -1,10 +1,12 @@
 package generator
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -17,6 +19,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/linediff"
 	"github.com/wellknown-dev/wellknown/generator/pages"
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
 	"github.com/wellknown-dev/wellknown/generator/site"
@@ -248,6 +251,7 @@ func (m *pagesModel) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t
 		if v.Change != nil {
 			pv.Class = string(v.Change.Class)
 			pv.Changes = changeTexts(v.Change)
+			pv.Diff = schemaDiff(th.Versions[i-1].Tool.Canonical, v.Tool.Canonical)
 		}
 		pt.Versions = append(pt.Versions, pv)
 	}
@@ -279,7 +283,33 @@ func toolPreview(t tools.Tool, th *timeline.ToolHistory) (*pages.Preview, error)
 	if err != nil {
 		return nil, fmt.Errorf("tool %s: %v", t.Name, err)
 	}
-	return &pages.Preview{Kind: kind, Version: next, From: latest.Version, Class: string(diff.Class), Changes: changeTexts(&diff)}, nil
+	return &pages.Preview{Kind: kind, Version: next, From: latest.Version, Class: string(diff.Class), Changes: changeTexts(&diff),
+		Diff: schemaDiff(latest.Tool.Canonical, t.Canonical)}, nil
+}
+
+// Schema diffs show this many unchanged lines around each change, and at
+// most diffLines lines in all, so that a page stays small however large a
+// change is: the archived schemas hold the rest.
+const (
+	diffContext = 3
+	diffLines   = 200
+)
+
+// schemaDiff compares two versions of a tool as people read them: their
+// canonical JSON, indented.
+func schemaDiff(old, new []byte) *linediff.Diff {
+	d := linediff.Compare(indentCanonical(old), indentCanonical(new), diffContext)
+	d.Limit(diffLines)
+	return &d
+}
+
+// indentCanonical indents canonical JSON, which keeps its members sorted.
+func indentCanonical(canonical []byte) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, canonical, "", "  "); err != nil {
+		return string(canonical) // canonical JSON is valid JSON
+	}
+	return b.String()
 }
 
 func changeTexts(d *schemadiff.Result) []string {

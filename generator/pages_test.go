@@ -44,6 +44,7 @@ func TestPagesPreviewUncommittedChanges(t *testing.T) {
 		{"/servers/forecast/tools/get_forecast/index.html", `adds version <strong>2.0.0</strong> (after 1.0.0) to the change feed: <span class="badge badge-breaking">breaking</span>`},
 		{"/servers/forecast/tools/get_forecast/index.html", `<li>parameter <code>city</code> renamed to <code>location</code></li>`},
 		{"/servers/forecast/tools/get_forecast/index.html", `<code>location</code>`},
+		{"/servers/forecast/tools/get_forecast/index.html", `<span class="d-added">&#43;       &#34;location&#34;: {</span>`},
 		{"/servers/forecast/tools/get_radar/index.html", `This tool is only in the working tree. The next commit adds it to the change feed at version <strong>1.0.0</strong>.`},
 		{"/servers/forecast/tools/list_alerts/index.html", `The working tree no longer has this tool. The next commit announces its removal`},
 		{"/servers/forecast/index.html", `<code>get_radar</code></a> <span class="badge badge-unpublished">unpublished</span>`},
@@ -252,6 +253,29 @@ func TestPagesOrphanDocs(t *testing.T) {
 	} {
 		if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
 			t.Errorf("warnings %q lack %s", res.Warnings, want)
+		}
+	}
+}
+
+// The tool page of the fixture, whose history has every kind of schema
+// change, shows each version's diff against the one before; reviewed once
+// and kept in testdata. Run with -update to accept a reviewed change.
+func TestToolPageDiffGolden(t *testing.T) {
+	_, config := fixtureRepo(t)
+	page := mustGet(t, build(t, config), "/servers/forecast/tools/get_forecast/index.html")
+	checkGolden(t, "fixture-tool-page.html", page)
+	// Five changes, five diffs; the rename removes one name and adds the other.
+	if n := bytes.Count(page, []byte(`<details class="diff"`)); n != 5 {
+		t.Errorf("%d diffs on the page, want 5", n)
+	}
+	for _, line := range []string{
+		`<span class="d-removed">-       &#34;city&#34;: {</span>`,
+		`<span class="d-added">&#43;       &#34;location&#34;: {</span>`,
+		`<span class="d-changed-from">-       &#34;city&#34;</span>`,
+		`<span class="d-changed-to">&#43;       &#34;location&#34;</span>`,
+	} {
+		if !bytes.Contains(page, []byte(line)) {
+			t.Errorf("the page does not show the rename as %s", line)
 		}
 	}
 }

@@ -68,6 +68,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
+	"github.com/wellknown-dev/wellknown/generator/linediff"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
@@ -157,6 +158,9 @@ type Version struct {
 	Class      string    // "breaking", "compatible", "cosmetic"; "" for the first version
 	Changes    []string  // what changed, one sentence each
 	SchemaPath string    // its immutable schema
+	// Diff is how its schema differs, line by line, from the version
+	// before; nil for the first version.
+	Diff *linediff.Diff
 }
 
 // Removal says when something was removed.
@@ -180,6 +184,7 @@ type Preview struct {
 	From    string // the latest published version ("" for a new tool)
 	Class   string // the classification of a changed tool
 	Changes []string
+	Diff    *linediff.Diff // the working tree's schema against From's; nil for a new tool
 }
 
 // Agent is an A2A agent.

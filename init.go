@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/scaffold"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/release"
 )
 
 // exampleBaseURL is the base URL of a site created without --base-url.
@@ -32,7 +32,7 @@ func (c *cli) initSite(args []string) int {
 	if fs.NArg() == 1 {
 		dir = fs.Arg(0)
 	}
-	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: installVersion()}
+	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: release.InstallVersion()}
 	files, err := scaffold.Files(opt)
 	if err != nil {
 		c.errorf("%v", err)
@@ -80,18 +80,4 @@ func (c *cli) initKey(path, host string) error {
 	}
 	c.hintf("%s, then keep the file somewhere safe outside the repository", secret)
 	return nil
-}
-
-// installVersion is the version of wellknown the scaffolded CI installs:
-// this binary's own, when it is a published module version, else latest.
-func installVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "latest"
-	}
-	v := info.Main.Version
-	if !strings.HasPrefix(v, "v") || strings.Contains(v, "+") {
-		return "latest" // (devel), or a build from a modified checkout
-	}
-	return v
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
+	"github.com/wellknown-dev/wellknown/internal/release"
 	"github.com/wellknown-dev/wellknown/templates"
 )
 
@@ -522,7 +523,8 @@ func (m *pagesModel) verify() pages.Verify {
 		DID:     didweb.DID(cfg.Base()),
 		DIDPath: sitePath(didweb.DocumentPath(cfg.Base())),
 		Command: "wellknown verify " + strings.TrimSuffix(cfg.URL("/"), "/"),
-		Keys:    []pages.Key{key(cfg.Signing.KeyID, true, m.r.Key.Public())},
+		Install: release.InstallCommand(), InstallGuide: release.InstallGuide,
+		Keys: []pages.Key{key(cfg.Signing.KeyID, true, m.r.Key.Public())},
 	}
 	for _, p := range cfg.Signing.Previous {
 		// Previous keys were checked when the DID document was built.

@@ -169,6 +169,7 @@ func fixtureSite(t testing.TB) *Site {
 		},
 		Verify: Verify{
 			DID: "did:web:example.github.io:weather", DIDPath: "did.json", Command: "wellknown verify https://example.github.io/weather",
+			Install: "go install github.com/wellknown-dev/wellknown@v1.2.3", InstallGuide: "https://github.com/wellknown-dev/wellknown#install",
 			Keys: []Key{{ID: "key-1", Current: true, Base64URL: "uAAAA", Multikey: "z6MkAAAA", SHA256: "00ff"}},
 		},
 	}

@@ -254,10 +254,12 @@ func (c *Change) Path() string {
 
 // Verify is what a reader needs to check the site's signatures.
 type Verify struct {
-	DID     string
-	DIDPath string
-	Command string // the command that verifies the site
-	Keys    []Key
+	DID          string
+	DIDPath      string
+	Command      string // the command that verifies the site
+	Install      string // the command that installs wellknown
+	InstallGuide string // the URL of wellknown's install instructions
+	Keys         []Key
 }
 
 // Key is one of the site's public keys, in every form readers compare.

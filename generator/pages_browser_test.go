@@ -209,6 +209,36 @@ func TestPagesInBrowser(t *testing.T) {
 		}
 	})
 
+	// Without JavaScript the pages lose the copy buttons and nothing else:
+	// the diff is there, open, and shows its lines.
+	t.Run("without JavaScript", func(t *testing.T) {
+		if err := page.Scripts(false); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if err := page.Scripts(true); err != nil {
+				t.Fatal(err)
+			}
+		}()
+		view(t, page, "light", 1280)
+		if err := page.Navigate(origin + "/servers/forecast/tools/get_forecast/"); err != nil {
+			t.Fatal(err)
+		}
+		var seen struct {
+			Buttons    int
+			AddedShown bool
+		}
+		if err := page.Eval(`({buttons: document.querySelectorAll("button.copy").length, addedShown: document.querySelector("details.diff[open] .d-added").offsetHeight > 0})`, &seen); err != nil {
+			t.Fatal(err)
+		}
+		if seen.Buttons != 0 || !seen.AddedShown {
+			t.Errorf("without JavaScript: %d copy buttons, added lines shown: %v; want none, and shown", seen.Buttons, seen.AddedShown)
+		}
+		if p := page.Problems(); len(p) > 0 {
+			t.Errorf("problems without JavaScript:\n%s", strings.Join(p, "\n"))
+		}
+	})
+
 	t.Run("404", func(t *testing.T) {
 		if err := page.Navigate(origin + "/no/such/page/"); err != nil {
 			t.Fatal(err)

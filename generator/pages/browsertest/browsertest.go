@@ -358,6 +358,12 @@ func (p *Page) Click(selector string) error {
 	return nil
 }
 
+// Scripts turns the page's JavaScript on or off, as a reader who blocks
+// scripts has it; Eval still works.
+func (p *Page) Scripts(enabled bool) error {
+	return p.call("Emulation.setScriptExecutionDisabled", map[string]any{"value": !enabled}, nil)
+}
+
 // AllowClipboard lets the pages of origin read and write the clipboard,
 // and makes the page act as a focused window, which the clipboard needs.
 func (p *Page) AllowClipboard(origin string) error {

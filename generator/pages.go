@@ -1,12 +1,10 @@
 package generator
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -19,7 +17,6 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
-	"github.com/wellknown-dev/wellknown/generator/linediff"
 	"github.com/wellknown-dev/wellknown/generator/pages"
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
 	"github.com/wellknown-dev/wellknown/generator/site"
@@ -240,6 +237,12 @@ func (m *pagesModel) committed(name string) *timeline.ServerHistory {
 	return nil
 }
 
+// diffedVersions is how many of a tool's newest versions its page shows
+// with their schema diffs: a tool with a long history would otherwise have a
+// page whose size grows with every version, while older versions keep their
+// worded changes and their schemas' links.
+const diffedVersions = 10
+
 // tool is a tool (as t shows it) with its published versions, if any.
 func (m *pagesModel) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tools.Tool) *pages.Tool {
 	pt := &pages.Tool{Name: t.Name, Title: t.Title(), Description: t.Description(), Object: t.Object}
@@ -252,7 +255,9 @@ func (m *pagesModel) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t
 		if v.Change != nil {
 			pv.Class = string(v.Change.Class)
 			pv.Changes = changeTexts(v.Change)
-			pv.Diff = schemaDiff(th.Versions[i-1].Tool.Canonical, v.Tool.Canonical)
+			if len(th.Versions)-i <= diffedVersions {
+				pv.Schemas = &pages.SchemaChange{Old: th.Versions[i-1].Tool.Canonical, New: v.Tool.Canonical}
+			}
 		}
 		pt.Versions = append(pt.Versions, pv)
 	}
@@ -285,32 +290,7 @@ func toolPreview(t tools.Tool, th *timeline.ToolHistory) (*pages.Preview, error)
 		return nil, fmt.Errorf("tool %s: %v", t.Name, err)
 	}
 	return &pages.Preview{Kind: kind, Version: next, From: latest.Version, Class: string(diff.Class), Changes: changeTexts(&diff),
-		Diff: schemaDiff(latest.Tool.Canonical, t.Canonical)}, nil
-}
-
-// Schema diffs show this many unchanged lines around each change, and at
-// most diffLines lines in all, so that a page stays small however large a
-// change is: the archived schemas hold the rest.
-const (
-	diffContext = 3
-	diffLines   = 200
-)
-
-// schemaDiff compares two versions of a tool as people read them: their
-// canonical JSON, indented.
-func schemaDiff(old, new []byte) *linediff.Diff {
-	d := linediff.Compare(indentCanonical(old), indentCanonical(new), diffContext)
-	d.Limit(diffLines)
-	return &d
-}
-
-// indentCanonical indents canonical JSON, which keeps its members sorted.
-func indentCanonical(canonical []byte) string {
-	var b bytes.Buffer
-	if err := json.Indent(&b, canonical, "", "  "); err != nil {
-		return string(canonical) // canonical JSON is valid JSON
-	}
-	return b.String()
+		Schemas: &pages.SchemaChange{Old: latest.Tool.Canonical, New: t.Canonical}}, nil
 }
 
 func changeTexts(d *schemadiff.Result) []string {

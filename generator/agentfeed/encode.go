@@ -41,6 +41,7 @@ func Encode(f *Feed) ([]byte, error) {
 		return nil, err
 	}
 	w := &feedWriter{}
+	w.buf.Grow(sizeHint(f))
 	w.raw(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	w.raw(`<feed xmlns="` + atomNamespace + `" xmlns:af="` + Namespace + `">` + "\n")
 	w.text(1, "id", "", f.ID)
@@ -66,6 +67,18 @@ func Encode(f *Feed) ([]byte, error) {
 	}
 	w.raw("</feed>\n")
 	return w.buf.Bytes(), nil
+}
+
+// sizeHint is a little more than the encoded size of f, so that the buffer
+// is allocated once: grown by doubling, a large feed's buffer would end up
+// to twice its size, and the document keeps it.
+func sizeHint(f *Feed) int {
+	const markup = 450 // an entry's tags, indentation and CDATA markers, and then some
+	n := 1024 + len(f.ID) + len(f.Title) + len(f.AuthorName) + len(f.SelfURL) + len(f.AlternateURL) + len(f.MigratedTo)
+	for _, e := range f.Entries {
+		n += markup + len(e.ID) + len(e.Title) + len(e.Link) + len(e.Updated) + len(e.Type) + len(e.Summary) + len(e.Content) + len(e.Sig) + len(e.Signer)
+	}
+	return n
 }
 
 // checkFeed rejects what would make an invalid Atom or agent-feed document.

@@ -204,6 +204,9 @@ func TestLargeFeedWithHostileText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if hint := sizeHint(f); hint < len(doc) || hint > len(doc)*3/2 {
+		t.Errorf("size hint %d for a document of %d bytes: the buffer grows, or is much too large", hint, len(doc))
+	}
 	refs, sections := countReferences(doc)
 	if refs != 0 {
 		t.Fatalf("document holds %d references, want none", refs)

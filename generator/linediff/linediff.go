@@ -190,7 +190,7 @@ func edits(a, b []string) []Line {
 func backtrack(a, b []string, trace [][]int) []Line {
 	furthest := func(d, k int) int { return trace[d][k+d] }
 	x, y := len(a), len(b)
-	var rev []Line
+	rev := make([]Line, 0, x+y)
 	for d := len(trace) - 1; d > 0; d-- {
 		k := x - y
 		prevK := k - 1

@@ -3,11 +3,8 @@ package pages
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/wellknown-dev/wellknown/generator/linediff"
 )
 
 // day is the time of the fixture's n-th commit.
@@ -23,46 +20,23 @@ func object(t testing.TB, src string) map[string]any {
 	return m
 }
 
-// diff compares two texts as the generator compares schemas, showing at
-// most limit lines.
-func diff(old, new string, limit int) *linediff.Diff {
-	d := linediff.Compare(old, new, 3)
-	d.Limit(limit)
-	return &d
+// schemaJSON is the canonical JSON of a tool object whose one parameter
+// besides days has the given name and description.
+func schemaJSON(param, description string) []byte {
+	return fmt.Appendf(nil, `{"description":"Daily forecast.","inputSchema":{"properties":{"days":{"type":"integer"},%q:{"description":%q,"type":"string"}},"type":"object"},"name":"get_forecast"}`, param, description)
 }
 
-// schemaLines is an indented tool object whose one parameter has the given
-// name and description.
-func schemaLines(param, description string) string {
-	return fmt.Sprintf(`{
-  "description": "Daily forecast.",
-  "inputSchema": {
-    "properties": {
-      "days": {
-        "type": "integer"
-      },
-      %q: {
-        "description": %q,
-        "type": "string"
-      }
-    },
-    "type": "object"
-  },
-  "name": "get_forecast"
-}
-`, param, description)
-}
-
-// manyLines is an indented object of n members of one type: two of them
-// differ in every member, a large diff.
-func manyLines(n int, typ string) string {
-	var b strings.Builder
-	b.WriteString("{\n")
+// manyMembers is a JSON object of n members of one type: two of them
+// differ in every member, a diff too large to show whole.
+func manyMembers(n int, typ string) []byte {
+	b := []byte("{")
 	for i := range n {
-		fmt.Fprintf(&b, "  \"p%d\": %q,\n", i, typ)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, `"p%03d":%q`, i, typ)
 	}
-	b.WriteString("}\n")
-	return b.String()
+	return append(b, '}')
 }
 
 // fixtureSite is a site with every kind of thing the pages show: a tool
@@ -91,9 +65,9 @@ func fixtureSite(t testing.TB) *Site {
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
 		Versions: []*Version{
 			{Version: "2.0.0", Time: day(3), Class: "breaking", Changes: []string{"parameter `city` renamed to `location`"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
-				Diff: diff(schemaLines("city", "A <b>city</b>."), schemaLines("location", "A place name."), 200)},
+				Schemas: &SchemaChange{Old: schemaJSON("city", "A <script>alert('diff')</script> & \"its\" region."), New: schemaJSON("location", "A place name.")}},
 			{Version: "1.1.0", Time: day(2), Class: "compatible", Changes: []string{"optional parameter `days` added"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.1.0.json",
-				Diff: diff(manyLines(60, "string"), manyLines(60, "integer"), 50)},
+				Schemas: &SchemaChange{Old: manyMembers(120, "string"), New: manyMembers(120, "integer")}},
 			{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.0.0.json"},
 		},
 	}

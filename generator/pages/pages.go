@@ -57,6 +57,7 @@ package pages
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -154,13 +155,11 @@ type Tool struct {
 // Version is one published version of a tool.
 type Version struct {
 	Version    string
-	Time       time.Time // the commit's time
-	Class      string    // "breaking", "compatible", "cosmetic"; "" for the first version
-	Changes    []string  // what changed, one sentence each
-	SchemaPath string    // its immutable schema
-	// Diff is how its schema differs, line by line, from the version
-	// before; nil for the first version.
-	Diff *linediff.Diff
+	Time       time.Time     // the commit's time
+	Class      string        // "breaking", "compatible", "cosmetic"; "" for the first version
+	Changes    []string      // what changed, one sentence each
+	SchemaPath string        // its immutable schema
+	Schemas    *SchemaChange // its schema and the version before's; nil for the first version
 }
 
 // Removal says when something was removed.
@@ -184,7 +183,60 @@ type Preview struct {
 	From    string // the latest published version ("" for a new tool)
 	Class   string // the classification of a changed tool
 	Changes []string
-	Diff    *linediff.Diff // the working tree's schema against From's; nil for a new tool
+	Schemas *SchemaChange // From's schema and the working tree's; nil for a new tool
+}
+
+// SchemaChange is a tool's schema before and after a change, as canonical
+// JSON. A page shows it as a line diff, made as the page renders: a long
+// history's diffs are never all in memory at once.
+type SchemaChange struct {
+	Old, New []byte
+}
+
+// Schema diffs show this many unchanged lines around each change, and at
+// most diffMaxLines lines in all, so that a page stays small however large a
+// change is: the archived schemas hold the rest.
+const (
+	diffContext  = 3
+	diffMaxLines = 200
+)
+
+// Diff compares the two schemas as people read them: indented.
+func (c *SchemaChange) Diff() *linediff.Diff {
+	d := linediff.Compare(indentCanonical(c.Old), indentCanonical(c.New), diffContext)
+	d.Limit(diffMaxLines)
+	return &d
+}
+
+// indentCanonical indents canonical JSON, which keeps its members sorted.
+func indentCanonical(canonical []byte) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, canonical, "", "  "); err != nil {
+		return string(canonical) // canonical JSON is valid JSON
+	}
+	return b.String()
+}
+
+// textEscaper escapes text inside an element, where quotes need no escaping
+// (html/template would write each as &#34;, which makes a diff of JSON
+// much larger).
+var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// diffLines marks up the lines of a hunk, one a line: a changed line as
+// <span class="d-KIND">MARKER TEXT</span>, an unchanged one as plain text,
+// which keeps a long history's page small. It is one template value, not
+// three a line: html/template spends microseconds on each.
+func diffLines(lines []linediff.Line) template.HTML {
+	var b strings.Builder
+	for _, l := range lines {
+		text := l.Marker() + " " + textEscaper.Replace(l.Text) // safe: the text is escaped
+		if l.Kind == linediff.Same {
+			b.WriteString(text + "\n")
+			continue
+		}
+		b.WriteString(`<span class="d-` + string(l.Kind) + `">` + text + "</span>\n")
+	}
+	return template.HTML(b.String())
 }
 
 // Agent is an A2A agent.
@@ -585,7 +637,9 @@ func (r *renderer) run(j job) (File, error) {
 	if err := r.templates[p.Kind].ExecuteTemplate(&b, "layout", p); err != nil {
 		return File{}, fmt.Errorf("rendering %s: %v", j.file, err)
 	}
-	return File{Path: j.file, Body: b.Bytes()}, nil
+	// A copy the size of the page: the buffer has grown to up to twice
+	// that, and every page stays in memory until the bundle is written.
+	return File{Path: j.file, Body: bytes.Clone(b.Bytes())}, nil
 }
 
 // assets are the files under assets/.
@@ -616,10 +670,11 @@ func rootOf(pagePath string) string {
 
 // funcs are the template functions.
 var funcs = template.FuncMap{
-	"date":     func(t time.Time) string { return t.UTC().Format("2006-01-02") },
-	"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"join":     strings.Join,
-	"ticks":    ticks,
+	"date":      func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+	"datetime":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"difflines": diffLines,
+	"join":      strings.Join,
+	"ticks":     ticks,
 }
 
 // ticks escapes s and shows its `quoted` parts as code, as change texts

@@ -131,6 +131,7 @@ func TestUntrustedTextIsEscaped(t *testing.T) {
 		{"/servers/forecast/index.html", `<code>&lt;script&gt;alert(&#39;name&#39;)&lt;/script&gt;</code>`},
 		{"/servers/forecast/index.html", `<h1>Weather &lt;Forecast&gt;</h1>`},
 		{"/index.html", `<!-- raw HTML omitted -->`},
+		{"/servers/forecast/tools/get_forecast/index.html", `<span class="d-changed-from">-         "description": "A &lt;script&gt;alert('diff')&lt;/script&gt; &amp; \"its\" region.",</span>`},
 	} {
 		if !strings.Contains(got[c.page], c.want) {
 			t.Errorf("%s does not show %s", c.page, c.want)

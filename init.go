@@ -10,7 +10,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/scaffold"
 	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/internal/version"
+	"github.com/wellknown-dev/wellknown/internal/release"
 )
 
 // exampleBaseURL is the base URL of a site created without --base-url.
@@ -33,7 +33,7 @@ func (c *cli) initSite(args []string) int {
 	if fs.NArg() == 1 {
 		dir = fs.Arg(0)
 	}
-	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: installVersion(), SyncURL: *syncURL}
+	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: release.InstallVersion(), SyncURL: *syncURL}
 	files, err := scaffold.Files(opt)
 	if err != nil {
 		c.errorf("%v", err)
@@ -103,13 +103,4 @@ func (c *cli) initKey(path, host string) error {
 	}
 	c.hintf("local builds sign with %s (site.toml's key_file); for deploys, %s; keep a copy somewhere safe", path, secret)
 	return nil
-}
-
-// installVersion is the version of wellknown the scaffolded CI installs:
-// this binary's own, when it is a release, else latest.
-func installVersion() string {
-	if v, ok := version.Get().Release(); ok {
-		return v
-	}
-	return "latest"
 }

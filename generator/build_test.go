@@ -85,6 +85,7 @@ func TestExampleSiteFiles(t *testing.T) {
 		"/_headers",
 		"/_redirects",
 		"/a2a/planner/agent-card.json",
+		"/assets/copy.js",
 		"/assets/icon.png",
 		"/assets/style.css",
 		"/changelog/index.html",

@@ -10,6 +10,8 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/pages"
+	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
@@ -43,6 +45,7 @@ func (r *Result) addFeed(tl *timeline.Timeline) error {
 	if err != nil {
 		return err
 	}
+	r.linkEntries(entries, tl)
 	newest := emptyFeedTime
 	for _, e := range tl.Events {
 		if e.Time.After(newest) {
@@ -53,7 +56,7 @@ func (r *Result) addFeed(tl *timeline.Timeline) error {
 	status := agentfeed.Status(cfg.Feed.Status)
 	err = r.addFeedDocuments(&agentfeed.Feed{
 		ID: did, Title: cfg.Title + " changes", Updated: agentfeed.FormatTime(newest), AuthorName: cfg.Author,
-		SelfURL: cfg.URL(PathFeed), SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
+		SelfURL: cfg.URL(PathFeed), AlternateURL: cfg.URL("/" + pages.ChangelogPath), SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
 		Entries: entries,
 	})
 	if err != nil {
@@ -108,6 +111,46 @@ func signEntries(signer agentfeed.Signer, host string, events []timeline.Event) 
 		}
 	})
 	return entries, errors.Join(errs...)
+}
+
+// linkEntries gives each entry its title and the URL of the page about its
+// endpoint. Neither is signed, so a page that moves (a server's slug
+// changed) moves its links in every entry.
+func (r *Result) linkEntries(entries []agentfeed.Entry, tl *timeline.Timeline) {
+	slugs := pageSlugs(r.Config.Servers, tl.Servers)
+	histories := map[string]*timeline.ServerHistory{}
+	for _, h := range tl.Servers {
+		histories[h.Name] = h
+	}
+	for i, e := range tl.Events {
+		entries[i].Title = e.Title
+		server, tool, isTool := strings.Cut(e.EndpointID, "#")
+		slug, ok := slugs[server]
+		switch {
+		case !ok:
+		case !isTool:
+			entries[i].Link = r.Config.URL("/" + pages.ServerPath(slug))
+		case histories[server] != nil && histories[server].Tool(tool) != nil:
+			entries[i].Link = r.Config.URL("/" + pages.ToolPath(slug, tool))
+		}
+	}
+}
+
+// pageSlugs maps each server name to the slug of its page, as addPages
+// makes them: a configured server's slug, else the slug it last had,
+// unless a server listed before it has the page there.
+func pageSlugs(configured []site.Server, histories []*timeline.ServerHistory) map[string]string {
+	slugs := map[string]string{}
+	taken := map[string]bool{}
+	for _, s := range configured {
+		slugs[s.Name], taken[s.Slug] = s.Slug, true
+	}
+	for _, h := range histories {
+		if _, ok := slugs[h.Name]; !ok && !taken[h.Last.Slug] {
+			slugs[h.Name], taken[h.Last.Slug] = h.Last.Slug, true
+		}
+	}
+	return slugs
 }
 
 // addSnapshot publishes the current state, replayed from the feed itself so

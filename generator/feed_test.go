@@ -234,10 +234,16 @@ func summaries(entries []agentfeed.Entry) string {
 // Run with -update to accept a reviewed change.
 func TestFeedGolden(t *testing.T) {
 	_, config := fixtureRepo(t)
-	feed := mustGet(t, build(t, config), PathFeed)
-	golden := filepath.Join("testdata", "fixture-feed.xml")
+	checkGolden(t, "fixture-feed.xml", mustGet(t, build(t, config), PathFeed))
+}
+
+// checkGolden compares got with the golden file testdata/name, which -update
+// rewrites.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
 	if *update {
-		if err := os.WriteFile(golden, feed, 0o644); err != nil {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -245,8 +251,8 @@ func TestFeedGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update)", err)
 	}
-	if !bytes.Equal(feed, want) {
-		t.Errorf("feed differs from %s (run go test -update after review):\n%s", golden, feed)
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from its golden file %s (run go test -update after review):\n%s", name, golden, got)
 	}
 }
 
@@ -624,5 +630,45 @@ tools = "schemas/*.json"
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Every entry is titled for people and links to a page of the site that
+// exists, and the feed links to the changelog: what a feed reader shows.
+func TestFeedLinksToPages(t *testing.T) {
+	_, config := fixtureRepo(t)
+	res := build(t, config)
+	doc := mustGet(t, res, PathFeed)
+	if bytes.Contains(doc, []byte("&")) {
+		t.Error("the feed holds a character or entity reference, which the reference reader counts against its limit")
+	}
+	feed, err := agentfeed.Decode(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := res.Config.URL("/")
+	page := func(url string) bool {
+		path, ok := strings.CutPrefix(url, base)
+		if !ok {
+			return false
+		}
+		_, ok = res.Bundle.Get("/" + path + "index.html")
+		return ok
+	}
+	if feed.AlternateURL != base+"changelog/" || !page(feed.AlternateURL) {
+		t.Errorf("the feed links to %q, want the changelog page", feed.AlternateURL)
+	}
+	for _, e := range feed.Entries {
+		if e.Title == "" || e.Title == e.Type {
+			t.Errorf("entry %s is titled %q", e.ID, e.Title)
+		}
+		if !page(e.Link) {
+			t.Errorf("entry %s (%s) links to %q, which is no page of the site", e.ID, e.Title, e.Link)
+		}
+		endpoint, _ := payload(t, e)["endpoint-id"].(string)
+		_, tool, isTool := strings.Cut(endpoint, "#")
+		if isTool != strings.HasSuffix(e.Link, "/tools/"+tool+"/") {
+			t.Errorf("entry %s about %s links to %s", e.ID, endpoint, e.Link)
+		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
+	"github.com/wellknown-dev/wellknown/internal/release"
 	"github.com/wellknown-dev/wellknown/templates"
 )
 
@@ -242,6 +243,12 @@ func (m *pagesModel) committed(name string) *timeline.ServerHistory {
 	return nil
 }
 
+// diffedVersions is how many of a tool's newest versions its page shows
+// with their schema diffs: a tool with a long history would otherwise have a
+// page whose size grows with every version, while older versions keep their
+// worded changes and their schemas' links.
+const diffedVersions = 10
+
 // tool is a tool (as t shows it) with its published versions, if any.
 func (m *pagesModel) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tools.Tool) *pages.Tool {
 	pt := &pages.Tool{Name: t.Name, Title: t.Title(), Description: t.Description(), Object: t.Object}
@@ -256,6 +263,9 @@ func (m *pagesModel) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t
 		if v.Change != nil {
 			pv.Class = string(v.Change.Class)
 			pv.Changes = changeTexts(v.Change)
+			if len(th.Versions)-i <= diffedVersions {
+				pv.Schemas = &pages.SchemaChange{Old: th.Versions[i-1].Tool.Canonical, New: v.Tool.Canonical}
+			}
 		}
 		pt.Versions = append(pt.Versions, pv)
 	}
@@ -309,7 +319,8 @@ func toolPreview(t tools.Tool, th *timeline.ToolHistory) (*pages.Preview, error)
 	if err != nil {
 		return nil, fmt.Errorf("tool %s: %v", t.Name, err)
 	}
-	return &pages.Preview{Kind: kind, Version: next, From: latest.Version, Class: string(diff.Class), Changes: changeTexts(&diff)}, nil
+	return &pages.Preview{Kind: kind, Version: next, From: latest.Version, Class: string(diff.Class), Changes: changeTexts(&diff),
+		Schemas: &pages.SchemaChange{Old: latest.Tool.Canonical, New: t.Canonical}}, nil
 }
 
 func changeTexts(d *schemadiff.Result) []string {
@@ -335,7 +346,7 @@ func (m *pagesModel) changes() []*pages.Change {
 			announced[e.EndpointID] = true
 		case agentfeed.SchemaChange:
 			c.Kind, c.Badge = pages.ChangeSchema, p.Compat
-			c.Summary = fmt.Sprintf("%s %s → %s", toolName(e.EndpointID), p.FromVersion, p.ToVersion)
+			c.Summary = fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), p.FromVersion, p.ToVersion)
 			c.Changes = m.versionChanges(e.EndpointID, p.ToVersion)
 		case agentfeed.Deprecation:
 			c.Kind, c.Badge = pages.ChangeDeprecation, "deprecated"
@@ -363,12 +374,6 @@ func (m *pagesModel) versionChanges(endpoint, version string) []string {
 		}
 	}
 	return nil
-}
-
-// toolName is the tool part of a tool's endpoint id.
-func toolName(endpoint string) string {
-	_, name, _ := strings.Cut(endpoint, "#")
-	return name
 }
 
 func remotes(rs []site.Remote) []pages.Remote {
@@ -529,7 +534,8 @@ func (m *pagesModel) verify() pages.Verify {
 		DID:     didweb.DID(cfg.Base()),
 		DIDPath: sitePath(didweb.DocumentPath(cfg.Base())),
 		Command: "wellknown verify " + strings.TrimSuffix(cfg.URL("/"), "/"),
-		Keys:    []pages.Key{key(cfg.Signing.KeyID, true, m.r.Key.Public())},
+		Install: release.InstallCommand(), InstallGuide: release.InstallGuide,
+		Keys: []pages.Key{key(cfg.Signing.KeyID, true, m.r.Key.Public())},
 	}
 	for _, p := range cfg.Signing.Previous {
 		// Previous keys were checked when the DID document was built.

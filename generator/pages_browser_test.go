@@ -130,6 +130,115 @@ func TestPagesInBrowser(t *testing.T) {
 		})
 	}
 
+	t.Run("copy buttons", func(t *testing.T) {
+		view(t, page, "light", 1280)
+		if err := page.Navigate(origin + "/verify/"); err != nil {
+			t.Fatal(err)
+		}
+		if err := page.AllowClipboard(origin); err != nil {
+			t.Fatal(err)
+		}
+		var counts struct{ Marked, Buttons int }
+		if err := page.Eval(`({marked: document.querySelectorAll("[data-copy]").length, buttons: document.querySelectorAll("button.copy").length})`, &counts); err != nil {
+			t.Fatal(err)
+		}
+		if counts.Marked < 6 || counts.Buttons != counts.Marked {
+			t.Errorf("%d copy buttons for %d things to copy, want one each (and at least 6)", counts.Buttons, counts.Marked)
+		}
+		var didURL string
+		if err := page.Eval(`document.querySelector('a[data-copy="the DID document\'s URL"]').href`, &didURL); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ marked, want string }{
+			{`pre[data-copy="the verify command"]`, "wellknown verify " + origin},
+			{`a[data-copy="the DID document's URL"]`, didURL},
+		} {
+			button := c.marked + " + button.copy"
+			if err := page.Click(button); err != nil {
+				t.Fatal(err)
+			}
+			var state, label string
+			waitState := fmt.Sprintf(`new Promise(done => { const b = document.querySelector(%q); const check = () => b.dataset.state ? done(b.dataset.state) : setTimeout(check, 10); check(); })`, button)
+			if err := page.Eval(waitState, &state); err != nil {
+				t.Fatal(err)
+			}
+			if err := page.Eval(fmt.Sprintf(`document.querySelector(%q).textContent`, button), &label); err != nil {
+				t.Fatal(err)
+			}
+			var copied string
+			if err := page.Eval(`navigator.clipboard.readText()`, &copied); err != nil {
+				t.Fatal(err)
+			}
+			if state != "copied" || label != "Copied" || copied != c.want {
+				t.Errorf("after a click on %s the button is %q (%q) and the clipboard holds %q, want copied and %q", button, state, label, copied, c.want)
+			}
+		}
+		if p := page.Problems(); len(p) > 0 {
+			t.Errorf("problems copying:\n%s", strings.Join(p, "\n"))
+		}
+	})
+
+	// The schema diff of get_forecast 1.1.0 (units added) is marked by
+	// more than color, and its colors follow the scheme, readable in both.
+	t.Run("diff light and dark", func(t *testing.T) {
+		if err := page.Navigate(origin + "/servers/forecast/tools/get_forecast/"); err != nil {
+			t.Fatal(err)
+		}
+		var added string
+		if err := page.Eval(`document.querySelector("details.diff[open] .d-added").textContent`, &added); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(added, "+ ") {
+			t.Errorf("an added line reads %q, want it marked with +", added)
+		}
+		colors := map[string]diffColors{}
+		for _, scheme := range []string{"light", "dark"} {
+			view(t, page, scheme, 1280)
+			var c diffColors
+			if err := page.Eval(contrastOf(".d-added"), &c); err != nil {
+				t.Fatal(err)
+			}
+			if c.Contrast < 4.5 {
+				t.Errorf("in %s mode an added line is %s on %s: contrast %.1f, want at least 4.5", scheme, c.Color, c.Background, c.Contrast)
+			}
+			colors[scheme] = c
+			screenshot(t, page, filepath.Join(shots, "tool-diff-"+scheme+".png"), scheme, 1280)
+		}
+		if colors["light"].Background == colors["dark"].Background || colors["light"].Color == colors["dark"].Color {
+			t.Errorf("an added line has the same colors in light and dark mode: %+v", colors)
+		}
+	})
+
+	// Without JavaScript the pages lose the copy buttons and nothing else:
+	// the diff is there, open, and shows its lines.
+	t.Run("without JavaScript", func(t *testing.T) {
+		if err := page.Scripts(false); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if err := page.Scripts(true); err != nil {
+				t.Fatal(err)
+			}
+		}()
+		view(t, page, "light", 1280)
+		if err := page.Navigate(origin + "/servers/forecast/tools/get_forecast/"); err != nil {
+			t.Fatal(err)
+		}
+		var seen struct {
+			Buttons    int
+			AddedShown bool
+		}
+		if err := page.Eval(`({buttons: document.querySelectorAll("button.copy").length, addedShown: document.querySelector("details.diff[open] .d-added").offsetHeight > 0})`, &seen); err != nil {
+			t.Fatal(err)
+		}
+		if seen.Buttons != 0 || !seen.AddedShown {
+			t.Errorf("without JavaScript: %d copy buttons, added lines shown: %v; want none, and shown", seen.Buttons, seen.AddedShown)
+		}
+		if p := page.Problems(); len(p) > 0 {
+			t.Errorf("problems without JavaScript:\n%s", strings.Join(p, "\n"))
+		}
+	})
+
 	t.Run("404", func(t *testing.T) {
 		if err := page.Navigate(origin + "/no/such/page/"); err != nil {
 			t.Fatal(err)
@@ -148,6 +257,30 @@ func TestPagesInBrowser(t *testing.T) {
 			t.Errorf("the 404 page's home link is %q, %v", linked, err)
 		}
 	})
+}
+
+// diffColors are an element's computed colors and their contrast ratio
+// (WCAG 2).
+type diffColors struct {
+	Color, Background string
+	Contrast          float64
+}
+
+// contrastOf is an expression giving the diffColors of the first element
+// matching selector.
+func contrastOf(selector string) string {
+	return fmt.Sprintf(`(() => {
+		const s = getComputedStyle(document.querySelector(%q));
+		const luminance = c => {
+			const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map(v => {
+				v /= 255;
+				return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+			});
+			return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+		};
+		const a = luminance(s.color), b = luminance(s.backgroundColor);
+		return {color: s.color, background: s.backgroundColor, contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)};
+	})()`, selector)
 }
 
 // view lays the page out in a color scheme at a width (under 600 pixels, as

@@ -2,7 +2,7 @@ package generator
 
 import (
 	"bytes"
-	"github.com/wellknown-dev/wellknown/internal/gittest"
+	"fmt"
 	"html"
 	"net/url"
 	"os"
@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
 // The tool pages show what uncommitted tool files would add to the feed,
@@ -44,6 +46,7 @@ func TestPagesPreviewUncommittedChanges(t *testing.T) {
 		{"/servers/forecast/tools/get_forecast/index.html", `adds version <strong>2.0.0</strong> (after 1.0.0) to the change feed: <span class="badge badge-breaking">breaking</span>`},
 		{"/servers/forecast/tools/get_forecast/index.html", `<li>parameter <code>city</code> renamed to <code>location</code></li>`},
 		{"/servers/forecast/tools/get_forecast/index.html", `<code>location</code>`},
+		{"/servers/forecast/tools/get_forecast/index.html", `<span class="d-added">+       "location": {</span>`},
 		{"/servers/forecast/tools/get_radar/index.html", `This tool is only in the working tree. The next commit adds it to the change feed at version <strong>1.0.0</strong>.`},
 		{"/servers/forecast/tools/list_alerts/index.html", `The working tree no longer has this tool. The next commit announces its removal`},
 		{"/servers/forecast/index.html", `<code>get_radar</code></a> <span class="badge badge-unpublished">unpublished</span>`},
@@ -253,5 +256,51 @@ func TestPagesOrphanDocs(t *testing.T) {
 		if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
 			t.Errorf("warnings %q lack %s", res.Warnings, want)
 		}
+	}
+}
+
+// The tool page of the fixture, whose history has every kind of schema
+// change, shows each version's diff against the one before; reviewed once
+// and kept in testdata. Run with -update to accept a reviewed change.
+func TestToolPageDiffGolden(t *testing.T) {
+	_, config := fixtureRepo(t)
+	page := mustGet(t, build(t, config), "/servers/forecast/tools/get_forecast/index.html")
+	checkGolden(t, "fixture-tool-page.html", page)
+	// Five changes, five diffs; the rename removes one name and adds the other.
+	if n := bytes.Count(page, []byte(`<details class="diff"`)); n != 5 {
+		t.Errorf("%d diffs on the page, want 5", n)
+	}
+	for _, line := range []string{
+		`<span class="d-removed">-       "city": {</span>`,
+		`<span class="d-added">+       "location": {</span>`,
+		`<span class="d-changed-from">-       "city"</span>`,
+		`<span class="d-changed-to">+       "location"</span>`,
+	} {
+		if !bytes.Contains(page, []byte(line)) {
+			t.Errorf("the page does not show the rename as %s", line)
+		}
+	}
+}
+
+// A tool with a long history shows the diffs of its newest versions only,
+// so that its page does not grow a diff with every version.
+func TestToolPageDiffsNewestVersions(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
+	const versions = diffedVersions + 3
+	for i := range versions {
+		g.Write("tools/get_forecast.json", strings.Replace(forecastV1, "Forecast for a city.", fmt.Sprintf("Forecast, edition %d.", i), 1))
+		g.Commit(fmt.Sprintf("edition %d", i))
+	}
+	page := string(mustGet(t, build(t, filepath.Join(g.Dir, "site.toml")), "/servers/forecast/tools/get_forecast/index.html"))
+	if n := strings.Count(page, `class="badge badge-cosmetic"`); n != versions-1 {
+		t.Fatalf("%d cosmetic versions on the page, want %d", n, versions-1)
+	}
+	if n := strings.Count(page, `<details class="diff"`); n != diffedVersions {
+		t.Errorf("%d diffs on the page, want %d", n, diffedVersions)
+	}
+	newest := fmt.Sprintf(`<span class="d-changed-to">+   "description": "Forecast, edition %d.",</span>`, versions-1)
+	if !strings.Contains(page, newest) {
+		t.Errorf("the newest version's diff does not show %s", newest)
 	}
 }

@@ -2,6 +2,7 @@ package agentfeed
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -26,6 +27,8 @@ type xmlFeed struct {
 
 type xmlEntry struct {
 	ID      []xmlText `xml:"http://www.w3.org/2005/Atom id"`
+	Title   []xmlText `xml:"http://www.w3.org/2005/Atom title"`
+	Links   []xmlLink `xml:"http://www.w3.org/2005/Atom link"`
 	Updated []xmlText `xml:"http://www.w3.org/2005/Atom updated"`
 	Summary []xmlText `xml:"http://www.w3.org/2005/Atom summary"`
 	Content []xmlText `xml:"http://www.w3.org/2005/Atom content"`
@@ -47,7 +50,19 @@ type xmlAuthor struct {
 
 type xmlLink struct {
 	Rel  string `xml:"rel,attr"`
+	Type string `xml:"type,attr"`
 	Href string `xml:"href,attr"`
+}
+
+// href returns the first link with the relation rel (Atom's default
+// relation is alternate) and, when typ is not empty, that media type.
+func href(links []xmlLink, rel, typ string) string {
+	for _, l := range links {
+		if cmp.Or(l.Rel, "alternate") == rel && (typ == "" || l.Type == typ) {
+			return l.Href
+		}
+	}
+	return ""
 }
 
 // Decode reads an agent-feed document. It refuses documents with a DOCTYPE
@@ -158,6 +173,7 @@ func (x *xmlFeed) feed() (*Feed, error) {
 		return nil, fmt.Errorf("feed: %w", err)
 	}
 	f.Archive = len(x.Archive) > 0
+	f.AlternateURL = href(x.Links, "alternate", typeHTML)
 	for i, xe := range x.Entries {
 		e, err := xe.entry()
 		if err != nil {
@@ -200,6 +216,8 @@ func (xe xmlEntry) entry() (Entry, error) {
 	e := Entry{
 		ID:      p.one("id", xe.ID).Text,
 		Type:    p.one("af:type", xe.Type).Text,
+		Title:   p.one("title", xe.Title).Text,
+		Link:    href(xe.Links, "alternate", typeHTML),
 		Updated: p.one("updated", xe.Updated).Text,
 		Summary: p.one("summary", xe.Summary).Text,
 		Content: []byte(content.Text),

@@ -23,6 +23,9 @@
 //	updated            RFC 3339; the newest entry's time, never the clock
 //	author/name        required by Atom
 //	link rel="self"    href is the feed's own URL (may be omitted)
+//	link rel="alternate" type="text/html"
+//	                   href is the page showing the feed to people, a
+//	                   changelog (may be omitted)
 //	link rel="current" in an archive: the subscription document's URL
 //	link rel="prev-archive"
 //	                   the archive of the entries before these, if any
@@ -36,7 +39,12 @@
 // Each entry's children, in this order:
 //
 //	id                               a stable URN (see Entry ids)
-//	title                            the entry type again, for people
+//	title                            one human line for feed readers
+//	                                 ("get_me 2.0.0: parameter `reason`
+//	                                 removed (breaking)"); the entry type
+//	                                 when the writer has none
+//	link rel="alternate"             href is the page of the endpoint the
+//	  type="text/html"               entry is about (may be omitted)
 //	updated                          RFC 3339: when the fact became true; not
 //	                                 signed, never used for ordering
 //	af:type                          endpoint-announcement | schema-change |
@@ -98,7 +106,7 @@
 //	<summary><![CDATA[units: "metric" & <imperial>]]></summary>
 //	<summary><![CDATA[a]]]]><![CDATA[>b]]></summary>     (the text a]]>b)
 //
-// Attribute values cannot use CDATA, so a self link containing a quote,
+// Attribute values cannot use CDATA, so a link containing a quote,
 // "<", "&" or a control character is an error, not escaped. Text that XML
 // 1.0 cannot carry (invalid UTF-8, U+FFFE, U+FFFF, C0 controls other than
 // tab and line feed) is an error, and so is a carriage return, which every
@@ -193,11 +201,13 @@
 //	    <name>Example Weather</name>
 //	  </author>
 //	  <link rel="self" href="https://example.com/.well-known/agent-feed.xml"/>
+//	  <link rel="alternate" type="text/html" href="https://example.com/changelog/"/>
 //	  <af:spec-version>0</af:spec-version>
 //	  <af:feed-status>active</af:feed-status>
 //	  <entry>
 //	    <id>urn:af:example.com:endpoint-announcement:19b2a40daa004028</id>
-//	    <title>endpoint-announcement</title>
+//	    <title>get_forecast 1.0.0 published</title>
+//	    <link rel="alternate" type="text/html" href="https://example.com/servers/weather/tools/get_forecast/"/>
 //	    <updated>2026-04-27T12:00:00Z</updated>
 //	    <af:type>endpoint-announcement</af:type>
 //	    <summary>get_forecast 1.0.0</summary>
@@ -207,7 +217,8 @@
 //	  </entry>
 //	  <entry>
 //	    <id>urn:af:example.com:schema-change:e33947fca9527ffa</id>
-//	    <title>schema-change</title>
+//	    <title>get_forecast 1.1.0: new optional input units (compatible)</title>
+//	    <link rel="alternate" type="text/html" href="https://example.com/servers/weather/tools/get_forecast/"/>
 //	    <updated>2026-05-02T09:30:00Z</updated>
 //	    <af:type>schema-change</af:type>
 //	    <summary>get_forecast 1.0.0 → 1.1.0: new optional input units</summary>

@@ -2,6 +2,7 @@ package agentfeed
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,9 @@ type Feed struct {
 	Updated    string // RFC 3339
 	AuthorName string
 	SelfURL    string // the feed's own URL; the link is left out when empty
+	// AlternateURL is the page that shows the feed to people (a changelog);
+	// the link is left out when empty.
+	AlternateURL string
 	// SpecVersion is what the document says; Encode writes SpecVersion
 	// (the constant) and accepts only that or empty.
 	SpecVersion string
@@ -48,6 +52,7 @@ func Encode(f *Feed) ([]byte, error) {
 		return nil, err
 	}
 	w := &feedWriter{}
+	w.buf.Grow(sizeHint(f))
 	w.raw(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	w.raw(`<feed xmlns="` + atomNamespace + `" xmlns:af="` + Namespace + `"`)
 	if f.Archive {
@@ -60,9 +65,10 @@ func Encode(f *Feed) ([]byte, error) {
 	w.raw("  <author>\n")
 	w.text(2, "name", "", f.AuthorName)
 	w.raw("  </author>\n")
-	w.link("self", f.SelfURL)
-	w.link("current", f.Current)
-	w.link("prev-archive", f.PrevArchive)
+	w.link(1, "self", "", f.SelfURL)
+	w.link(1, "alternate", typeHTML, f.AlternateURL)
+	w.link(1, "current", "", f.Current)
+	w.link(1, "prev-archive", "", f.PrevArchive)
 	if f.Archive {
 		w.raw("  <fh:archive/>\n")
 	}
@@ -81,6 +87,18 @@ func Encode(f *Feed) ([]byte, error) {
 	}
 	w.raw("</feed>\n")
 	return w.buf.Bytes(), nil
+}
+
+// sizeHint is a little more than the encoded size of f, so that the buffer
+// is allocated once: grown by doubling, a large feed's buffer would end up
+// to twice its size, and the document keeps it.
+func sizeHint(f *Feed) int {
+	const markup = 450 // an entry's tags, indentation and CDATA markers, and then some
+	n := 1024 + len(f.ID) + len(f.Title) + len(f.AuthorName) + len(f.SelfURL) + len(f.AlternateURL) + len(f.MigratedTo)
+	for _, e := range f.Entries {
+		n += markup + len(e.ID) + len(e.Title) + len(e.Link) + len(e.Updated) + len(e.Type) + len(e.Summary) + len(e.Content) + len(e.Sig) + len(e.Signer)
+	}
+	return n
 }
 
 // checkFeed rejects what would make an invalid Atom or agent-feed document.
@@ -108,15 +126,21 @@ func checkFeed(f *Feed) error {
 	if err := checkURL(f.MigratedTo); err != nil {
 		return fmt.Errorf("feed %s: migrated-to: %w", f.ID, err)
 	}
-	for _, l := range []struct{ rel, href string }{{"self", f.SelfURL}, {"current", f.Current}, {"prev-archive", f.PrevArchive}} {
-		if err := checkAttribute(l.href); err != nil {
-			return fmt.Errorf("feed %s: %s link: %w", f.ID, l.rel, err)
-		}
-		if err := checkURL(l.href); err != nil {
+	for _, l := range []struct{ rel, href string }{{"self", f.SelfURL}, {"alternate", f.AlternateURL}, {"current", f.Current}, {"prev-archive", f.PrevArchive}} {
+		if err := checkLink(l.href); err != nil {
 			return fmt.Errorf("feed %s: %s link: %w", f.ID, l.rel, err)
 		}
 	}
 	return nil
+}
+
+// checkLink accepts an absolute URL that an attribute carries unescaped,
+// or nothing.
+func checkLink(s string) error {
+	if err := checkAttribute(s); err != nil {
+		return err
+	}
+	return checkURL(s)
 }
 
 func checkEntry(e Entry) error {
@@ -133,6 +157,9 @@ func checkEntry(e Entry) error {
 	}
 	if _, err := decodeSig(e.Sig); err != nil {
 		return err
+	}
+	if err := checkLink(e.Link); err != nil {
+		return fmt.Errorf("alternate link: %w", err)
 	}
 	return nil
 }
@@ -175,12 +202,6 @@ func (w *feedWriter) raw(s string) {
 
 // link writes a feed-level link; none when href is empty. href has passed
 // checkAttribute.
-func (w *feedWriter) link(rel, href string) {
-	if href != "" {
-		w.raw(`  <link rel="` + rel + `" href="` + href + `"/>` + "\n")
-	}
-}
-
 // text writes one indented element holding text. attrs, a constant of this
 // file, is written verbatim.
 func (w *feedWriter) text(depth int, name, attrs, s string) {
@@ -196,13 +217,30 @@ func (w *feedWriter) text(depth int, name, attrs, s string) {
 	w.buf.WriteString("</" + name + ">\n")
 }
 
+// typeHTML is the media type of an alternate link: a page for people.
+const typeHTML = "text/html"
+
+// link writes one indented link element, unless href is empty. href was
+// checked by checkLink.
+func (w *feedWriter) link(depth int, rel, typ, href string) {
+	if href == "" {
+		return
+	}
+	attrs := ` rel="` + rel + `"`
+	if typ != "" {
+		attrs += ` type="` + typ + `"`
+	}
+	w.raw(strings.Repeat("  ", depth) + "<link" + attrs + ` href="` + href + `"/>` + "\n")
+}
+
 func (w *feedWriter) entry(e Entry) error {
 	if err := checkEntry(e); err != nil {
 		return err
 	}
 	w.raw("  <entry>\n")
 	w.text(2, "id", "", e.ID)
-	w.text(2, "title", "", e.Type)
+	w.text(2, "title", "", cmp.Or(e.Title, e.Type))
+	w.link(2, "alternate", typeHTML, e.Link)
 	w.text(2, "updated", "", e.Updated)
 	w.text(2, "af:type", "", e.Type)
 	if e.Summary != "" {

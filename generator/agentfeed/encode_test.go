@@ -31,6 +31,8 @@ func TestRoundTrip(t *testing.T) {
 	tricky := exampleFeed(t)
 	tricky.Title = `"quoted" <title> & ]]> ünïcødé`
 	tricky.Entries[0].Summary = "a]]>b]]]>c<&>\t\n\"'"
+	tricky.Entries[0].Title = "get_forecast 2.0.0: parameter `a<b & \"c\"` removed ]]> (breaking)"
+	tricky.Entries[1].Link = ""
 	tricky.Entries[1].Summary = ""
 	tricky.Entries[1].Signer = ""
 
@@ -41,6 +43,7 @@ func TestRoundTrip(t *testing.T) {
 	empty := exampleFeed(t)
 	empty.Entries = nil
 	empty.SelfURL = ""
+	empty.AlternateURL = ""
 	empty.Status = StatusTerminated
 
 	for name, f := range map[string]*Feed{"example": exampleFeed(t), "tricky text": tricky, "migrated": migrated, "empty": empty} {
@@ -78,6 +81,8 @@ func TestEncodeLayout(t *testing.T) {
 	f.MigratedTo = "https://new.example/.well-known/agent-feed.xml"
 	f.Entries[1].Summary = ""
 	f.Entries[1].Signer = ""
+	f.Entries[1].Title = ""
+	f.Entries[1].Link = ""
 	doc, err := Encode(f)
 	if err != nil {
 		t.Fatal(err)
@@ -89,11 +94,14 @@ func TestEncodeLayout(t *testing.T) {
 	if !strings.HasSuffix(s, "</feed>\n") || strings.Contains(s, "\r") {
 		t.Error("document does not end in </feed> and one LF, or holds a CR")
 	}
-	inOrder(t, s, "<id>", "<title>", "<updated>", "<author>", "<name>", "<link rel=\"self\"", "<af:spec-version>0<", "<af:feed-status>migrated<", "<af:migrated-to>https://new.example/", "<entry>")
+	inOrder(t, s, "<id>", "<title>", "<updated>", "<author>", "<name>", "<link rel=\"self\"", `<link rel="alternate" type="text/html" href="https://example.com/changelog/"/>`, "<af:spec-version>0<", "<af:feed-status>migrated<", "<af:migrated-to>https://new.example/", "<entry>")
 	first, second, _ := strings.Cut(s[strings.Index(s, "<entry>"):], "</entry>")
-	inOrder(t, first, "<id>", "<title>endpoint-announcement<", "<updated>", "<af:type>", "<summary>", "<content type=\"application/json\">", "<af:sig type=\"ed25519\">", "<af:signer>")
-	if strings.Contains(second, "<summary>") || strings.Contains(second, "<af:signer>") {
-		t.Errorf("empty summary or signer written:\n%s", second)
+	inOrder(t, first, "<id>", "<title>get_forecast 1.0.0 published<", `<link rel="alternate" type="text/html" href="https://example.com/servers/weather/tools/get_forecast/"/>`, "<updated>", "<af:type>", "<summary>", "<content type=\"application/json\">", "<af:sig type=\"ed25519\">", "<af:signer>")
+	if strings.Contains(second, "<summary>") || strings.Contains(second, "<af:signer>") || strings.Contains(second, "<link") {
+		t.Errorf("empty summary, signer or link written:\n%s", second)
+	}
+	if !strings.Contains(second, "<title>schema-change</title>") {
+		t.Errorf("an entry without a title is not titled by its type:\n%s", second)
 	}
 	if n := strings.Count(s, "<af:migrated-to>"); n != 1 {
 		t.Errorf("%d af:migrated-to elements, want 1", n)
@@ -139,6 +147,10 @@ func TestEncodeRejects(t *testing.T) {
 		{"angle bracket in self link", func(f *Feed) { f.SelfURL = "https://x/<a>" }, "not allowed in an attribute value"},
 		{"tab in self link", func(f *Feed) { f.SelfURL = "https://x/\ta" }, "not allowed in an attribute value"},
 		{"relative self link", func(f *Feed) { f.SelfURL = "feed.xml" }, "not an absolute URL"},
+		{"relative alternate link", func(f *Feed) { f.AlternateURL = "changelog/" }, "alternate link: \"changelog/\" is not an absolute URL"},
+		{"quote in an entry's link", func(f *Feed) { f.Entries[1].Link = `https://x/"a"` }, "entry 2 (urn:af:example.com:schema-change:e33947fca9527ffa): alternate link: character '\"'"},
+		{"relative entry link", func(f *Feed) { f.Entries[0].Link = "servers/x/" }, "entry 1 (urn:af:example.com:endpoint-announcement:19b2a40daa004028): alternate link: \"servers/x/\" is not an absolute URL"},
+		{"control character in an entry's title", func(f *Feed) { f.Entries[0].Title = "a\x01" }, "title: character U+0001"},
 		{"control character in title", func(f *Feed) { f.Title = "a\x01b" }, "title: character U+0001 at byte 1 is not allowed in XML 1.0"},
 		{"carriage return in title", func(f *Feed) { f.Title = "a\r\nb" }, "title: carriage return"},
 		{"U+FFFE in summary", func(f *Feed) { f.Entries[1].Summary = "\uFFFE" }, "entry 2 (urn:af:example.com:schema-change:e33947fca9527ffa): summary: character U+FFFE"},
@@ -185,18 +197,22 @@ func TestLargeFeedWithHostileText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		e.Title, e.Link = "title "+hostile, fmt.Sprintf("https://example.com/servers/s/tools/t_%d/", i)
 		f.Entries = append(f.Entries, e)
 	}
 	doc, err := Encode(f)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if hint := sizeHint(f); hint < len(doc) || hint > len(doc)*3/2 {
+		t.Errorf("size hint %d for a document of %d bytes: the buffer grows, or is much too large", hint, len(doc))
+	}
 	refs, sections := countReferences(doc)
 	if refs != 0 {
 		t.Fatalf("document holds %d references, want none", refs)
 	}
-	if sections < 2*n {
-		t.Errorf("document holds %d CDATA sections, want at least one per summary and content (%d)", sections, 2*n)
+	if sections < 3*n {
+		t.Errorf("document holds %d CDATA sections, want at least one per title, summary and content (%d)", sections, 3*n)
 	}
 	got, err := Decode(doc)
 	if err != nil {

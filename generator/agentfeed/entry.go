@@ -63,8 +63,13 @@ var sigEncoding = base64.RawURLEncoding.Strict()
 
 // Entry is one signed entry of a feed.
 type Entry struct {
-	ID      string
-	Type    string // af:type; also written as the entry's title
+	ID   string
+	Type string // af:type
+	// Title is one human line a feed reader shows; Type stands in when it
+	// is empty. Link is the URL of the endpoint's page for people (the
+	// alternate link); it is left out when empty. Neither is signed.
+	Title   string
+	Link    string
 	Updated string // RFC 3339; not signed and never used for ordering
 	Summary string // one human line; may be empty
 	// Content is the exact signed bytes, the text of <content>. Entries this

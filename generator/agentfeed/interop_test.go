@@ -128,8 +128,18 @@ func TestGofeedReadsFeed(t *testing.T) {
 	if f.ID == "" || f.Title == "" || f.UpdatedParsed == nil || len(f.Authors) == 0 || f.Authors[0].Name == "" {
 		t.Errorf("feed lacks an element Atom requires: id %q, title %q, updated %v, authors %v", f.ID, f.Title, f.UpdatedParsed, f.Authors)
 	}
-	if len(f.Links) != 1 || f.Links[0].Rel != "self" || f.Links[0].Href != "https://example.com/.well-known/agent-feed.xml" {
-		t.Errorf("links = %+v, want the self link", f.Links)
+	if len(f.Links) != 2 || *f.Links[0] != (atom.Link{Rel: "self", Href: "https://example.com/.well-known/agent-feed.xml"}) ||
+		*f.Links[1] != (atom.Link{Rel: "alternate", Type: "text/html", Href: "https://example.com/changelog/"}) {
+		t.Errorf("links = %+v, want the self link and the changelog", f.Links)
+	}
+	if universal.Link != "https://example.com/changelog/" {
+		t.Errorf("a feed reader links the feed to %q, want the changelog", universal.Link)
+	}
+	for i, item := range universal.Items {
+		want := i < 2
+		if (item.Link == "https://example.com/servers/weather/tools/get_forecast/") != want || (item.Title == item.Custom["type"]) {
+			t.Errorf("item %d: title %q, link %q", i, item.Title, item.Link)
+		}
 	}
 	pub := testKey.Public().(ed25519.PublicKey)
 	for _, e := range f.Entries {

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -21,6 +22,25 @@ func object(t testing.TB, src string) map[string]any {
 
 // repo is the fixture server's repository, on a known forge.
 const repo = "https://github.com/example/weather-mcp"
+
+// schemaJSON is the canonical JSON of a tool object whose one parameter
+// besides days has the given name and description.
+func schemaJSON(param, description string) []byte {
+	return fmt.Appendf(nil, `{"description":"Daily forecast.","inputSchema":{"properties":{"days":{"type":"integer"},%q:{"description":%q,"type":"string"}},"type":"object"},"name":"get_forecast"}`, param, description)
+}
+
+// manyMembers is a JSON object of n members of one type: two of them
+// differ in every member, a diff too large to show whole.
+func manyMembers(n int, typ string) []byte {
+	b := []byte("{")
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, `"p%03d":%q`, i, typ)
+	}
+	return append(b, '}')
+}
 
 // fixtureSite is a site with every kind of thing the pages show: a tool
 // with nested and constrained parameters and a version history, one with
@@ -49,9 +69,11 @@ func fixtureSite(t testing.TB) *Site {
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
 		Versions: []*Version{
 			{Version: "2.0.0", Time: day(3), Class: "breaking", Changes: []string{"parameter `city` renamed to `location`"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
-				Commit: CommitLink(repo, "3333333333333333333333333333333333333333")},
+				Commit:  CommitLink(repo, "3333333333333333333333333333333333333333"),
+				Schemas: &SchemaChange{Old: schemaJSON("city", "A <script>alert('diff')</script> & \"its\" region."), New: schemaJSON("location", "A place name.")}},
 			{Version: "1.1.0", Time: day(2), Class: "compatible", Changes: []string{"optional parameter `days` added"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.1.0.json",
-				Commit: CommitLink(repo, "2222222222222222222222222222222222222222")},
+				Commit:  CommitLink(repo, "2222222222222222222222222222222222222222"),
+				Schemas: &SchemaChange{Old: manyMembers(120, "string"), New: manyMembers(120, "integer")}},
 			{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.0.0.json",
 				Commit: CommitLink(repo, "1111111111111111111111111111111111111111")},
 		},
@@ -146,6 +168,7 @@ func fixtureSite(t testing.TB) *Site {
 		},
 		Verify: Verify{
 			DID: "did:web:example.github.io:weather", DIDPath: "did.json", Command: "wellknown verify https://example.github.io/weather",
+			Install: "go install github.com/wellknown-dev/wellknown@v1.2.3", InstallGuide: "https://github.com/wellknown-dev/wellknown#install",
 			Keys: []Key{{ID: "key-1", Current: true, Base64URL: "uAAAA", Multikey: "z6MkAAAA", SHA256: "00ff"}},
 		},
 	}

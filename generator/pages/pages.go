@@ -57,6 +57,7 @@ package pages
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -70,6 +71,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/linediff"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
@@ -156,11 +158,12 @@ type Tool struct {
 // Version is one published version of a tool.
 type Version struct {
 	Version    string
-	Time       time.Time // the commit's time
-	Class      string    // "breaking", "compatible", "cosmetic"; "" for the first version
-	Changes    []string  // what changed, one sentence each
-	SchemaPath string    // its immutable schema
-	Commit     Commit    // the commit that made it
+	Time       time.Time     // the commit's time
+	Class      string        // "breaking", "compatible", "cosmetic"; "" for the first version
+	Changes    []string      // what changed, one sentence each
+	SchemaPath string        // its immutable schema
+	Schemas    *SchemaChange // its schema and the version before's; nil for the first version
+	Commit     Commit        // the commit that made it
 }
 
 // Removal says when something was removed.
@@ -184,6 +187,60 @@ type Preview struct {
 	From    string // the latest published version ("" for a new tool)
 	Class   string // the classification of a changed tool
 	Changes []string
+	Schemas *SchemaChange // From's schema and the working tree's; nil for a new tool
+}
+
+// SchemaChange is a tool's schema before and after a change, as canonical
+// JSON. A page shows it as a line diff, made as the page renders: a long
+// history's diffs are never all in memory at once.
+type SchemaChange struct {
+	Old, New []byte
+}
+
+// Schema diffs show this many unchanged lines around each change, and at
+// most diffMaxLines lines in all, so that a page stays small however large a
+// change is: the archived schemas hold the rest.
+const (
+	diffContext  = 3
+	diffMaxLines = 200
+)
+
+// Diff compares the two schemas as people read them: indented.
+func (c *SchemaChange) Diff() *linediff.Diff {
+	d := linediff.Compare(indentCanonical(c.Old), indentCanonical(c.New), diffContext)
+	d.Limit(diffMaxLines)
+	return &d
+}
+
+// indentCanonical indents canonical JSON, which keeps its members sorted.
+func indentCanonical(canonical []byte) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, canonical, "", "  "); err != nil {
+		return string(canonical) // canonical JSON is valid JSON
+	}
+	return b.String()
+}
+
+// textEscaper escapes text inside an element, where quotes need no escaping
+// (html/template would write each as &#34;, which makes a diff of JSON
+// much larger).
+var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// diffLines marks up the lines of a hunk, one a line: a changed line as
+// <span class="d-KIND">MARKER TEXT</span>, an unchanged one as plain text,
+// which keeps a long history's page small. It is one template value, not
+// three a line: html/template spends microseconds on each.
+func diffLines(lines []linediff.Line) template.HTML {
+	var b strings.Builder
+	for _, l := range lines {
+		text := l.Marker() + " " + textEscaper.Replace(l.Text) // safe: the text is escaped
+		if l.Kind == linediff.Same {
+			b.WriteString(text + "\n")
+			continue
+		}
+		b.WriteString(`<span class="d-` + string(l.Kind) + `">` + text + "</span>\n")
+	}
+	return template.HTML(b.String())
 }
 
 // Agent is an A2A agent.
@@ -253,10 +310,12 @@ func (c *Change) Path() string {
 
 // Verify is what a reader needs to check the site's signatures.
 type Verify struct {
-	DID     string
-	DIDPath string
-	Command string // the command that verifies the site
-	Keys    []Key
+	DID          string
+	DIDPath      string
+	Command      string // the command that verifies the site
+	Install      string // the command that installs wellknown
+	InstallGuide string // the URL of wellknown's install instructions
+	Keys         []Key
 }
 
 // Key is one of the site's public keys, in every form readers compare.
@@ -268,8 +327,18 @@ type Key struct {
 	SHA256    string // hex SHA-256 of the raw 32-byte key
 }
 
+// ChangelogPath is the changelog page's path.
+const ChangelogPath = "changelog/"
+
+// ServerPath is the path of the page of the server with the given slug.
+func ServerPath(slug string) string { return "servers/" + slug + "/" }
+
+// ToolPath is the path of the page of a tool of the server with the given
+// slug.
+func ToolPath(slug, tool string) string { return ServerPath(slug) + "tools/" + tool + "/" }
+
 // Path is the server's page.
-func (s *Server) Path() string { return "servers/" + s.Slug + "/" }
+func (s *Server) Path() string { return ServerPath(s.Slug) }
 
 // DisplayTitle is the title, or the name.
 func (s *Server) DisplayTitle() string {
@@ -294,7 +363,7 @@ func (s *Server) RemovedTools() []*Tool {
 func (t *Tool) removed() bool { return t.Removed != nil }
 
 // Path is the tool's page.
-func (t *Tool) Path() string { return t.server.Path() + "tools/" + t.Name + "/" }
+func (t *Tool) Path() string { return ToolPath(t.server.Slug, t.Name) }
 
 // Server returns the server the tool belongs to.
 func (t *Tool) Server() *Server { return t.server }
@@ -440,7 +509,7 @@ func newRenderer(s *Site, tfs fs.FS) (*renderer, error) {
 		}
 		r.templates[kind] = t
 	}
-	r.nav = []Link{{Title: "Changelog", Path: "changelog/"}, {Title: "Verify", Path: "verify/"}}
+	r.nav = []Link{{Title: "Changelog", Path: ChangelogPath}, {Title: "Verify", Path: "verify/"}}
 	for _, m := range s.Content.Pages {
 		if m.TopLevel() {
 			r.nav = append(r.nav, Link{Title: m.Title, Path: m.Path()})
@@ -476,7 +545,7 @@ func (r *renderer) plan() ([]job, error) {
 		}
 	}
 	jobs = append(jobs,
-		r.job(&Page{Kind: KindChangelog, Title: "Changelog", Path: "changelog/"}, nil),
+		r.job(&Page{Kind: KindChangelog, Title: "Changelog", Path: ChangelogPath}, nil),
 		r.job(&Page{Kind: KindVerify, Title: "Verify this site", Path: "verify/"}, nil),
 	)
 	children := map[string][]*MarkdownPage{}
@@ -572,7 +641,9 @@ func (r *renderer) run(j job) (File, error) {
 	if err := r.templates[p.Kind].ExecuteTemplate(&b, "layout", p); err != nil {
 		return File{}, fmt.Errorf("rendering %s: %v", j.file, err)
 	}
-	return File{Path: j.file, Body: b.Bytes()}, nil
+	// A copy the size of the page: the buffer has grown to up to twice
+	// that, and every page stays in memory until the bundle is written.
+	return File{Path: j.file, Body: bytes.Clone(b.Bytes())}, nil
 }
 
 // assets are the files under assets/, but for build output written there
@@ -610,10 +681,11 @@ func rootOf(pagePath string) string {
 
 // funcs are the template functions.
 var funcs = template.FuncMap{
-	"date":     func(t time.Time) string { return t.UTC().Format("2006-01-02") },
-	"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"join":     strings.Join,
-	"ticks":    ticks,
+	"date":      func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+	"datetime":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"difflines": diffLines,
+	"join":      strings.Join,
+	"ticks":     ticks,
 }
 
 // ticks escapes s and shows its `quoted` parts as code, as change texts

@@ -87,6 +87,7 @@ type Event struct {
 	Key        string // with Type and EndpointID, names the event uniquely
 	Commit     string
 	Time       time.Time
+	Title      string // one human line for feed readers: what happened, to which version
 	Summary    string
 	Payload    any // agentfeed.Announcement, SchemaChange or Deprecation
 }
@@ -317,25 +318,25 @@ func (r *Replay) removeServer(c Commit, s *serverState, b *batch) {
 		}
 	}
 	b.deprecate = append(b.deprecate, r.deprecation(c, s.current.Name, "removed "+s.current.Version,
-		fmt.Sprintf("server %s removed", s.current.Name), nil, "removed from the site"))
+		s.current.Name+" removed", fmt.Sprintf("server %s removed", s.current.Name), nil, "removed from the site"))
 }
 
 func (r *Replay) removeTool(c Commit, s *serverState, t *toolState) Event {
 	t.present = false
 	return r.deprecation(c, t.history.EndpointID(), "removed "+t.current.Version,
-		fmt.Sprintf("%s %s removed from %s", t.history.Name, t.current.Version, s.current.Name), nil, "removed from the server")
+		t.history.Name+" removed", fmt.Sprintf("%s %s removed from %s", t.history.Name, t.current.Version, s.current.Name), nil, "removed from the server")
 }
 
 func (r *Replay) announceServer(c Commit, srv Server) Event {
 	return r.event(c, agentfeed.TypeAnnouncement, srv.Name, srv.Version+" "+srv.Endpoint,
-		fmt.Sprintf("%s %s at %s", srv.Name, srv.Version, srv.Endpoint),
+		srv.Name+" "+srv.Version+" announced", fmt.Sprintf("%s %s at %s", srv.Name, srv.Version, srv.Endpoint),
 		agentfeed.Announcement{EndpointID: srv.Name, Endpoint: srv.Endpoint, Protocol: ProtocolServer, Version: srv.Version, AssertedAt: agentfeed.FormatTime(c.Time)})
 }
 
 func (r *Replay) announceTool(c Commit, srv Server, t *toolState) Event {
 	id := t.history.EndpointID()
 	return r.event(c, agentfeed.TypeAnnouncement, id, t.current.Version+" "+srv.Endpoint,
-		fmt.Sprintf("%s %s on %s", t.history.Name, t.current.Version, srv.Name),
+		t.history.Name+" "+t.current.Version+" published", fmt.Sprintf("%s %s on %s", t.history.Name, t.current.Version, srv.Name),
 		agentfeed.Announcement{EndpointID: id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
 			AssertedAt: agentfeed.FormatTime(c.Time), SchemaSHA256: t.current.SHA256})
 }
@@ -343,7 +344,7 @@ func (r *Replay) announceTool(c Commit, srv Server, t *toolState) Event {
 func (r *Replay) schemaChange(c Commit, srv Server, t *toolState) Event {
 	v := t.current
 	return r.event(c, agentfeed.TypeSchemaChange, t.history.EndpointID(), v.From+" -> "+v.Version,
-		fmt.Sprintf("%s %s → %s (%s): %s", t.history.Name, v.From, v.Version, v.Change.Class, describe(v.Change)),
+		changeTitle(t.history.Name, v), fmt.Sprintf("%s %s → %s (%s): %s", t.history.Name, v.From, v.Version, v.Change.Class, describe(v.Change)),
 		agentfeed.SchemaChange{EndpointID: t.history.EndpointID(), FromVersion: v.From, ToVersion: v.Version,
 			EffectiveAt: agentfeed.FormatTime(c.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256})
 }
@@ -357,31 +358,32 @@ func (r *Replay) configuredDeprecation(c Commit, d Deprecation) Event {
 	if d.Reason != "" {
 		summary += ": " + d.Reason
 	}
-	return r.deprecationAt(c, d.Endpoint, "configured "+d.AnnouncedAt+" "+d.Sunset, summary, replacement, d.Reason, d.AnnouncedAt, d.Sunset)
+	title := fmt.Sprintf("%s deprecated, sunset %s", DisplayName(d.Endpoint), day(d.Sunset))
+	return r.deprecationAt(c, d.Endpoint, "configured "+d.AnnouncedAt+" "+d.Sunset, title, summary, replacement, d.Reason, d.AnnouncedAt, d.Sunset)
 }
 
-func (r *Replay) deprecation(c Commit, endpoint, key, summary string, replacement *string, reason string) Event {
-	return r.deprecationAt(c, endpoint, key, summary, replacement, reason, agentfeed.FormatTime(c.Time), agentfeed.FormatTime(c.Time))
+func (r *Replay) deprecation(c Commit, endpoint, key, title, summary string, replacement *string, reason string) Event {
+	return r.deprecationAt(c, endpoint, key, title, summary, replacement, reason, agentfeed.FormatTime(c.Time), agentfeed.FormatTime(c.Time))
 }
 
-func (r *Replay) deprecationAt(c Commit, endpoint, key, summary string, replacement *string, reason, announced, sunset string) Event {
+func (r *Replay) deprecationAt(c Commit, endpoint, key, title, summary string, replacement *string, reason, announced, sunset string) Event {
 	var why *string
 	if reason != "" {
 		why = &reason
 	}
-	return r.event(c, agentfeed.TypeDeprecation, endpoint, key, summary,
+	return r.event(c, agentfeed.TypeDeprecation, endpoint, key, title, summary,
 		agentfeed.Deprecation{EndpointID: endpoint, AnnouncedAt: announced, Sunset: sunset, Replacement: replacement, Reason: why})
 }
 
 // event builds an Event whose (type, endpoint, key) is unique: a name used
 // before (a tool re-announced at the same version) gets an occurrence suffix.
-func (r *Replay) event(c Commit, typ, endpoint, key, summary string, payload any) Event {
+func (r *Replay) event(c Commit, typ, endpoint, key, title, summary string, payload any) Event {
 	name := typ + "\x00" + endpoint + "\x00" + key
 	if n := r.keys[name]; n > 0 {
 		key = fmt.Sprintf("%s #%d", key, n+1)
 	}
 	r.keys[name]++
-	return Event{Type: typ, EndpointID: endpoint, Key: key, Commit: c.Hash, Time: c.Time, Summary: summary, Payload: payload}
+	return Event{Type: typ, EndpointID: endpoint, Key: key, Commit: c.Hash, Time: c.Time, Title: title, Summary: summary, Payload: payload}
 }
 
 func (r *Replay) histories() []*ServerHistory {
@@ -413,6 +415,39 @@ func describe(d *schemadiff.Result) string {
 		texts = append(texts, c.Text)
 	}
 	return strings.Join(texts, "; ")
+}
+
+// changeTitle is a schema change in one line, led by its most serious
+// change: "get_me 2.0.0: parameter `reason` removed (breaking)".
+func changeTitle(tool string, v *Version) string {
+	d := v.Change
+	i := slices.IndexFunc(d.Changes, func(c schemadiff.Change) bool { return c.Class == d.Class })
+	if i < 0 {
+		return fmt.Sprintf("%s %s (%s)", tool, v.Version, d.Class)
+	}
+	text := d.Changes[i].Text
+	if more := len(d.Changes) - 1; more > 0 {
+		text += fmt.Sprintf(", and %d more", more)
+	}
+	return fmt.Sprintf("%s %s: %s (%s)", tool, v.Version, text, d.Class)
+}
+
+// DisplayName is what people call an endpoint: a tool's name, or a
+// server's.
+func DisplayName(endpoint string) string {
+	if _, tool, ok := strings.Cut(endpoint, "#"); ok {
+		return tool
+	}
+	return endpoint
+}
+
+// day is the date of an RFC 3339 time, or the text itself when it is not one.
+func day(rfc3339 string) string {
+	t, err := time.Parse(time.RFC3339, rfc3339)
+	if err != nil {
+		return rfc3339
+	}
+	return t.Format(time.DateOnly)
 }
 
 func short(hash string) string {

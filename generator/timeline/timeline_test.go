@@ -57,28 +57,30 @@ func TestDerive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each event names itself, and has one line a feed reader shows as the
+	// entry's title.
 	var got []string
 	for _, e := range tl.Events {
-		got = append(got, fmt.Sprintf("%s %s %s | %s", e.Commit, e.Type, e.EndpointID, e.Key))
+		got = append(got, fmt.Sprintf("%s %s %s | %s | %s", e.Commit, e.Type, e.EndpointID, e.Key, e.Title))
 	}
 	want := []string{
-		"c1 endpoint-announcement com.example/weather | 1.0.0 " + ep,
-		"c1 endpoint-announcement com.example/weather#get_forecast | 1.0.0 " + ep,
-		"c3 schema-change com.example/weather#get_forecast | 1.0.0 -> 1.1.0",
-		"c4 endpoint-announcement com.example/weather | 1.1.0 " + ep,
-		"c4 endpoint-announcement com.example/weather#list_alerts | 1.0.0 " + ep,
-		"c4 schema-change com.example/weather#get_forecast | 1.1.0 -> 2.0.0",
-		"c5 endpoint-announcement com.example/weather | 1.1.0 " + moved,
-		"c5 endpoint-announcement com.example/weather#list_alerts | 1.0.0 " + moved,
-		"c5 schema-change com.example/weather#get_forecast | 2.0.0 -> 2.0.1", // before the announcement it leads to
-		"c5 endpoint-announcement com.example/weather#get_forecast | 2.0.1 " + moved,
-		"c6 deprecation com.example/weather#get_forecast | removed 2.0.1",
-		"c7 endpoint-announcement com.example/weather#get_forecast | 2.0.1 " + moved + " #2",
-		"c7 deprecation com.example/weather#list_alerts | configured 2026-04-07T00:00:00Z 2026-12-31T00:00:00Z",
-		"c8 schema-change com.example/weather#get_forecast | 2.0.1 -> 3.0.0",
-		"c9 deprecation com.example/weather | removed 1.1.0",
-		"c9 deprecation com.example/weather#get_forecast | removed 3.0.0",
-		"c9 deprecation com.example/weather#list_alerts | removed 1.0.0",
+		"c1 endpoint-announcement com.example/weather | 1.0.0 " + ep + " | com.example/weather 1.0.0 announced",
+		"c1 endpoint-announcement com.example/weather#get_forecast | 1.0.0 " + ep + " | get_forecast 1.0.0 published",
+		"c3 schema-change com.example/weather#get_forecast | 1.0.0 -> 1.1.0 | get_forecast 1.1.0: new optional parameter `days` (compatible)",
+		"c4 endpoint-announcement com.example/weather | 1.1.0 " + ep + " | com.example/weather 1.1.0 announced",
+		"c4 endpoint-announcement com.example/weather#list_alerts | 1.0.0 " + ep + " | list_alerts 1.0.0 published",
+		"c4 schema-change com.example/weather#get_forecast | 1.1.0 -> 2.0.0 | get_forecast 2.0.0: parameter `city` renamed to `location` (breaking)",
+		"c5 endpoint-announcement com.example/weather | 1.1.0 " + moved + " | com.example/weather 1.1.0 announced",
+		"c5 endpoint-announcement com.example/weather#list_alerts | 1.0.0 " + moved + " | list_alerts 1.0.0 published",
+		"c5 schema-change com.example/weather#get_forecast | 2.0.0 -> 2.0.1 | get_forecast 2.0.1: description changed (cosmetic)",
+		"c5 endpoint-announcement com.example/weather#get_forecast | 2.0.1 " + moved + " | get_forecast 2.0.1 published",
+		"c6 deprecation com.example/weather#get_forecast | removed 2.0.1 | get_forecast removed",
+		"c7 endpoint-announcement com.example/weather#get_forecast | 2.0.1 " + moved + " #2 | get_forecast 2.0.1 published",
+		"c7 deprecation com.example/weather#list_alerts | configured 2026-04-07T00:00:00Z 2026-12-31T00:00:00Z | list_alerts deprecated, sunset 2026-12-31",
+		"c8 schema-change com.example/weather#get_forecast | 2.0.1 -> 3.0.0 | get_forecast 3.0.0: parameter `location` renamed to `city`, and 1 more (breaking)",
+		"c9 deprecation com.example/weather | removed 1.1.0 | com.example/weather removed",
+		"c9 deprecation com.example/weather#get_forecast | removed 3.0.0 | get_forecast removed",
+		"c9 deprecation com.example/weather#list_alerts | removed 1.0.0 | list_alerts removed",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

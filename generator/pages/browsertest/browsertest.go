@@ -321,7 +321,7 @@ func (p *Page) Problems() []string {
 }
 
 // Eval evaluates a JavaScript expression in the page and decodes its value
-// (which must be JSON) into out.
+// (which must be JSON) into out; a promise is awaited.
 func (p *Page) Eval(expr string, out any) error {
 	var r struct {
 		Result struct {
@@ -331,13 +331,47 @@ func (p *Page) Eval(expr string, out any) error {
 			Text string `json:"text"`
 		} `json:"exceptionDetails"`
 	}
-	if err := p.call("Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &r); err != nil {
+	if err := p.call("Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true}, &r); err != nil {
 		return err
 	}
 	if r.ExceptionDetails != nil {
 		return fmt.Errorf("evaluating %s: %s", expr, r.ExceptionDetails.Text)
 	}
 	return json.Unmarshal(r.Result.Value, out)
+}
+
+// Click clicks the middle of the first element that matches a CSS
+// selector, as a person does with a mouse: the page sees a trusted click,
+// with the user activation that, say, the clipboard asks for.
+func (p *Page) Click(selector string) error {
+	var at struct{ X, Y float64 }
+	expr := fmt.Sprintf(`(() => { const el = document.querySelector(%q); el.scrollIntoView({block: "center"}); const r = el.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`, selector)
+	if err := p.Eval(expr, &at); err != nil {
+		return err
+	}
+	for _, typ := range []string{"mousePressed", "mouseReleased"} {
+		event := map[string]any{"type": typ, "x": at.X, "y": at.Y, "button": "left", "clickCount": 1}
+		if err := p.call("Input.dispatchMouseEvent", event, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Scripts turns the page's JavaScript on or off, as a reader who blocks
+// scripts has it; Eval still works.
+func (p *Page) Scripts(enabled bool) error {
+	return p.call("Emulation.setScriptExecutionDisabled", map[string]any{"value": !enabled}, nil)
+}
+
+// AllowClipboard lets the pages of origin read and write the clipboard,
+// and makes the page act as a focused window, which the clipboard needs.
+func (p *Page) AllowClipboard(origin string) error {
+	grant := map[string]any{"origin": origin, "permissions": []string{"clipboardReadWrite", "clipboardSanitizedWrite"}}
+	if err := p.b.call("", "Browser.grantPermissions", grant, nil); err != nil {
+		return err
+	}
+	return p.call("Emulation.setFocusEmulationEnabled", map[string]any{"enabled": true}, nil)
 }
 
 // Text returns the page's rendered text (document.body.innerText): what a

@@ -198,11 +198,11 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 		if slices.Equal(paths, rh.paths) {
 			continue
 		}
-		commits, err := rh.repo.Log(h.rev(i), paths)
+		commits, err := rh.repo.Log(h.rev(i), directories(paths))
 		if err != nil {
 			return err
 		}
-		rh.commits, rh.paths = commits, paths
+		rh.commits, rh.paths = keepMatching(commits, paths), paths
 		if err := rh.readBlobs(commits, globs[i]); err != nil {
 			return err
 		}
@@ -607,6 +607,54 @@ func (f *serverFiles) matches(p string) bool {
 		rel, ok = strings.CutPrefix(p, f.prefix+"/")
 	}
 	return ok && tools.Match(f.glob, rel) && !tools.MatchAny(f.exclude, rel)
+}
+
+// directories returns pathspecs git log reads at least the paths of
+// pathspecs with, cheaper for git to match: each :(glob) pathspec becomes the
+// literal directory before its first wildcard (which costs git two to three
+// times less), unless that is the repository's root. keepMatching then
+// matches the files in Go.
+func directories(pathspecs []string) []string {
+	var out []string
+	for _, spec := range pathspecs {
+		if glob, ok := strings.CutPrefix(spec, ":(glob)"); ok {
+			if dir := tools.Dir(glob); dir != "" {
+				spec = literal(dir)
+			}
+		}
+		if !slices.Contains(out, spec) {
+			out = append(out, spec)
+		}
+	}
+	return out
+}
+
+// keepMatching leaves out of commits the changes of paths none of pathspecs
+// matches, and the commits then left without changes: what git log would
+// have returned for the pathspecs themselves.
+func keepMatching(commits []history.Commit, pathspecs []string) []history.Commit {
+	matching := func(p string) bool {
+		return slices.ContainsFunc(pathspecs, func(spec string) bool { return matchesPathspec(spec, p) })
+	}
+	kept := commits[:0]
+	for _, c := range commits {
+		c.Changes = slices.DeleteFunc(c.Changes, func(ch history.Change) bool { return !matching(ch.Path) })
+		if len(c.Changes) > 0 {
+			kept = append(kept, c)
+		}
+	}
+	return kept
+}
+
+// matchesPathspec reports whether a :(literal) or :(glob) pathspec matches
+// path p as git matches it: a literal one matches the path itself and the
+// files under it; a glob one is the language of tools.Match.
+func matchesPathspec(spec, p string) bool {
+	if lit, ok := strings.CutPrefix(spec, ":(literal)"); ok {
+		return p == lit || strings.HasPrefix(p, lit+"/")
+	}
+	glob, ok := strings.CutPrefix(spec, ":(glob)")
+	return ok && tools.Match(glob, p)
 }
 
 // parsedTool is a blob parsed as a tool file.

@@ -7,10 +7,8 @@ import (
 	"maps"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
@@ -18,6 +16,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
 // readHistory replays the committed history of the site's inputs (site.toml,
@@ -198,14 +197,12 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 		if slices.Equal(paths, rh.paths) {
 			continue
 		}
-		commits, err := rh.repo.Log(h.rev(i), directories(paths))
+		commits, contents, err := rh.readLog(h.rev(i), paths)
 		if err != nil {
 			return err
 		}
-		rh.commits, rh.paths = keepMatching(commits, paths), paths
-		if err := rh.readBlobs(commits, globs[i]); err != nil {
-			return err
-		}
+		rh.commits, rh.paths = commits, paths
+		rh.keepBlobs(commits, globs[i], contents)
 		if err := h.readReleaseTags(i, releases[i]); err != nil {
 			return err
 		}
@@ -232,62 +229,87 @@ func (h *historyReader) openRepos(configs []*site.Config) error {
 	return nil
 }
 
-// readBlobs reads every blob the commits name, through one git cat-file.
-// Blobs at a path some server's glob matches (any of globs) are parsed as
-// tool files, on every core, while git is still answering; the others are
-// kept as they are.
-func (rh *repoHistory) readBlobs(commits []history.Commit, globs []*serverFiles) error {
-	at := map[string]string{} // blob id → a path it was seen at
-	var ids []string
-	for _, c := range commits {
-		for _, ch := range c.Changes {
-			_, seen := at[ch.Blob]
-			_, parsed := rh.parsed[ch.Blob]
-			if ch.Blob != "" && !seen && !parsed && rh.blobs[ch.Blob] == nil {
-				at[ch.Blob] = ch.Path
-				ids = append(ids, ch.Blob)
-			}
-		}
-	}
-	if len(ids) == 0 {
-		return nil
-	}
+// readLog reads the history of the paths pathspecs match and, while git log
+// is still walking it, the contents of every blob it names that the
+// repository's history does not hold yet, through one git cat-file: the
+// floor of what reading this history costs is git's walk, not the two
+// processes one after the other.
+func (rh *repoHistory) readLog(rev string, pathspecs []string) ([]history.Commit, map[string][]byte, error) {
 	b, err := rh.repo.Blobs()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer b.Close()
-	if rh.parsed == nil {
-		rh.parsed = map[string]parsedTool{}
-	}
-	type job struct {
-		id, path string
-		data     []byte
-	}
-	jobs := make(chan job, 256)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for j := range jobs {
-				t, err := tools.Parse(j.path, j.data)
-				mu.Lock()
-				rh.parsed[j.id] = parsedTool{t, err}
-				mu.Unlock()
-			}
+	ids := make(chan string, 256)
+	contents := map[string][]byte{} // written by the reader only, read once it is done
+	read := make(chan error, 1)
+	go func() {
+		read <- b.ReadStream(ids, func(id string, data []byte) error {
+			contents[id] = data
+			return nil
 		})
-	}
-	err = b.ReadEach(ids, func(id string, data []byte) error {
-		if p := at[id]; slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) }) {
-			jobs <- job{id, p, data}
-		} else {
-			rh.blobs[id] = data
+	}()
+	requested := map[string]bool{}
+	var commits []history.Commit
+	logErr := rh.repo.LogEach(rev, directories(pathspecs), func(c history.Commit) error {
+		if c.Changes = matching(c.Changes, pathspecs); len(c.Changes) == 0 {
+			return nil
+		}
+		commits = append(commits, c)
+		for _, ch := range c.Changes {
+			if ch.Blob != "" && !requested[ch.Blob] && !rh.holds(ch.Blob) {
+				requested[ch.Blob] = true
+				ids <- ch.Blob
+			}
 		}
 		return nil
 	})
-	close(jobs)
-	wg.Wait()
-	return err
+	close(ids)
+	if err := cmp.Or(logErr, <-read); err != nil {
+		return nil, nil, err
+	}
+	slices.Reverse(commits)
+	return commits, contents, nil
+}
+
+// holds reports whether a blob was read before.
+func (rh *repoHistory) holds(blob string) bool {
+	_, parsed := rh.parsed[blob]
+	return parsed || rh.blobs[blob] != nil
+}
+
+// keepBlobs keeps the contents of blobs just read: parsed as a tool file,
+// on every core, when the first path the commits (oldest first) show it at
+// is one some server's glob matches (any of globs), as they are otherwise.
+func (rh *repoHistory) keepBlobs(commits []history.Commit, globs []*serverFiles, contents map[string][]byte) {
+	if rh.parsed == nil {
+		rh.parsed = map[string]parsedTool{}
+	}
+	at := map[string]string{} // blob id → the first path it was seen at
+	var toolBlobs []string
+	for _, c := range commits {
+		for _, ch := range c.Changes {
+			data, ok := contents[ch.Blob]
+			if _, seen := at[ch.Blob]; !ok || seen {
+				continue
+			}
+			at[ch.Blob] = ch.Path
+			if slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(ch.Path) }) {
+				toolBlobs = append(toolBlobs, ch.Blob)
+			} else {
+				rh.blobs[ch.Blob] = data
+			}
+		}
+	}
+	parsed := make([]parsedTool, len(toolBlobs))
+	parallel.For(len(toolBlobs), func(i int) {
+		id := toolBlobs[i]
+		t, err := tools.Parse(at[id], contents[id])
+		parsed[i] = parsedTool{t, err}
+	})
+	for i, id := range toolBlobs {
+		rh.parsed[id] = parsed[i]
+	}
 }
 
 // rev is the revision read in repository i: Options.Rev for the site's,
@@ -612,7 +634,7 @@ func (f *serverFiles) matches(p string) bool {
 // directories returns pathspecs git log reads at least the paths of
 // pathspecs with, cheaper for git to match: each :(glob) pathspec becomes the
 // literal directory before its first wildcard (which costs git two to three
-// times less), unless that is the repository's root. keepMatching then
+// times less), unless that is the repository's root. matching then
 // matches the files in Go.
 func directories(pathspecs []string) []string {
 	var out []string
@@ -629,21 +651,12 @@ func directories(pathspecs []string) []string {
 	return out
 }
 
-// keepMatching leaves out of commits the changes of paths none of pathspecs
-// matches, and the commits then left without changes: what git log would
-// have returned for the pathspecs themselves.
-func keepMatching(commits []history.Commit, pathspecs []string) []history.Commit {
-	matching := func(p string) bool {
-		return slices.ContainsFunc(pathspecs, func(spec string) bool { return matchesPathspec(spec, p) })
-	}
-	kept := commits[:0]
-	for _, c := range commits {
-		c.Changes = slices.DeleteFunc(c.Changes, func(ch history.Change) bool { return !matching(ch.Path) })
-		if len(c.Changes) > 0 {
-			kept = append(kept, c)
-		}
-	}
-	return kept
+// matching returns the changes of paths one of pathspecs matches: what git
+// log would have returned for the pathspecs themselves.
+func matching(changes []history.Change, pathspecs []string) []history.Change {
+	return slices.DeleteFunc(changes, func(ch history.Change) bool {
+		return !slices.ContainsFunc(pathspecs, func(spec string) bool { return matchesPathspec(spec, ch.Path) })
+	})
 }
 
 // matchesPathspec reports whether a :(literal) or :(glob) pathspec matches

@@ -305,7 +305,7 @@ func (rh *repoHistory) keepBlobs(commits []history.Commit, globs []*serverFiles,
 	parallel.For(len(toolBlobs), func(i int) {
 		id := toolBlobs[i]
 		t, err := tools.Parse(at[id], contents[id])
-		parsed[i] = parsedTool{t, err}
+		parsed[i] = parsedTool{t, err, contents[id]}
 	})
 	for i, id := range toolBlobs {
 		rh.parsed[id] = parsed[i]
@@ -670,21 +670,34 @@ func matchesPathspec(spec, p string) bool {
 	return ok && tools.Match(glob, p)
 }
 
-// parsedTool is a blob parsed as a tool file.
+// parsedTool is a blob parsed as a tool file, and the blob's contents.
 type parsedTool struct {
 	tool tools.Tool
 	err  error
+	data []byte
 }
 
 // tool returns the blob at path p parsed as a tool file, parsing it now if
-// readBlobs did not (it was first seen at a path no glob matched).
+// readLog did not (it was first seen at a path no glob matched). The decoded
+// object goes to the caller, and is not kept here: the replay then holds one
+// decoded object per live tool file, not one per version of the history. A
+// version asked for again (a file that returns to earlier contents) is
+// decoded again from its contents.
 func (rh *repoHistory) tool(p, blob string) parsedTool {
-	if t, ok := rh.parsed[blob]; ok {
-		return t
+	t, ok := rh.parsed[blob]
+	switch {
+	case !ok:
+		data := rh.blobs[blob]
+		tool, err := tools.Parse(p, data)
+		t = parsedTool{tool, err, data}
+	case t.err == nil && t.tool.Object == nil:
+		tool, err := tools.Parse(t.tool.File, t.data)
+		t = parsedTool{tool, err, t.data}
 	}
-	t, err := tools.Parse(p, rh.blobs[blob])
-	rh.parsed[blob] = parsedTool{t, err}
-	return rh.parsed[blob]
+	handed := t
+	t.tool.Object = nil
+	rh.parsed[blob] = t
+	return handed
 }
 
 // endpoint is a server's endpoint URL in the feed: its first remote, or its

@@ -633,9 +633,9 @@ func (f *serverFiles) matches(p string) bool {
 
 // directories returns pathspecs git log reads at least the paths of
 // pathspecs with, cheaper for git to match: each :(glob) pathspec becomes the
-// literal directory before its first wildcard (which costs git two to three
-// times less), unless that is the repository's root. matching then
-// matches the files in Go.
+// literal directory before its first wildcard (which git matches with less
+// work), unless that is the repository's root. matching then matches the
+// files in Go.
 func directories(pathspecs []string) []string {
 	var out []string
 	for _, spec := range pathspecs {
@@ -678,7 +678,7 @@ type parsedTool struct {
 }
 
 // tool returns the blob at path p parsed as a tool file, parsing it now if
-// readLog did not (it was first seen at a path no glob matched). The decoded
+// keepBlobs did not (it was first seen at a path no glob matched). The decoded
 // object goes to the caller, and is not kept here: the replay then holds one
 // decoded object per live tool file, not one per version of the history. A
 // version asked for again (a file that returns to earlier contents) is

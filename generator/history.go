@@ -7,10 +7,8 @@ import (
 	"maps"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
@@ -18,6 +16,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
 // readHistory replays the committed history of the site's inputs (site.toml,
@@ -227,15 +226,17 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 		if slices.Equal(paths, rh.paths) {
 			continue
 		}
-		commits, err := rh.repo.Log(h.rev(i), paths)
+		prefetch, err := h.prefetcher(rh)
+		if err != nil {
+			return err
+		}
+		commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch)
 		if err != nil {
 			return err
 		}
 		rh.commits, rh.paths = commits, paths
-		if err := h.fetchMissingBlobs(rh, commits); err != nil {
-			return err
-		}
-		if err := rh.readBlobs(commits, globs[i]); err != nil {
+		rh.keepBlobs(commits, globs[i], contents)
+		if err := rh.recordSkipped(commits, skipped, globs[i]); err != nil {
 			return err
 		}
 		if err := h.readReleaseTags(i, releases[i]); err != nil {
@@ -264,73 +265,135 @@ func (h *historyReader) openRepos(configs []*site.Config) error {
 	return nil
 }
 
-// readBlobs reads every blob the commits name, through one git cat-file.
-// Blobs at a path some server's glob matches (any of globs) are parsed as
-// tool files, on every core, while git is still answering; the others are
-// kept as they are.
-func (rh *repoHistory) readBlobs(commits []history.Commit, globs []*serverFiles) error {
-	at := map[string]string{} // blob id → a path it was seen at
-	var ids []string
-	for _, c := range commits {
-		for _, ch := range c.Changes {
-			_, seen := at[ch.Blob]
-			_, parsed := rh.parsed[ch.Blob]
-			if ch.Blob != "" && !seen && !parsed && rh.blobs[ch.Blob] == nil {
-				at[ch.Blob] = ch.Path
-				ids = append(ids, ch.Blob)
-			}
-		}
+// prefetcher returns, for a partial clone, what fetches the blobs its
+// history names before they are read (see fetchMissingBlobs); nil for a
+// whole clone.
+func (h *historyReader) prefetcher(rh *repoHistory) (func([]history.Commit) error, error) {
+	remote, err := rh.repo.PromisorRemote()
+	if err != nil || remote == "" {
+		return nil, err
 	}
-	if len(ids) == 0 {
-		return nil
-	}
+	return func(commits []history.Commit) error { return h.fetchMissingBlobs(rh, remote, commits) }, nil
+}
+
+// readLog reads the history of the paths pathspecs match and, while git log
+// is still walking it, the contents of every blob it names that the
+// repository's history does not hold yet, through one git cat-file: the
+// floor of what reading this history costs is git's walk, not the two
+// processes one after the other.
+//
+// In a partial clone, whose missing blobs git would fetch one at a time as
+// they are asked for, prefetch (when not nil) gets every commit first, and
+// the blobs are asked for only once it has fetched them in one batch.
+func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func([]history.Commit) error) ([]history.Commit, map[string][]byte, map[string]int, error) {
 	b, err := rh.repo.Blobs()
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	defer b.Close()
 	// No input the replay reads may be larger than a tool file: the cap
 	// bounds what a hostile blob in history costs every build.
 	b.Limit = tools.MaxFileBytes
-	if rh.parsed == nil {
-		rh.parsed = map[string]parsedTool{}
-	}
-	type job struct {
-		id, path string
-		data     []byte
-	}
-	jobs := make(chan job, 256)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for j := range jobs {
-				t, err := tools.Parse(j.path, j.data)
-				mu.Lock()
-				rh.parsed[j.id] = parsedTool{t, err}
-				mu.Unlock()
-			}
+	ids := make(chan string, 256)
+	contents := map[string][]byte{} // written by the reader only, read once it is done
+	read := make(chan error, 1)
+	go func() {
+		read <- b.ReadStream(ids, func(id string, data []byte) error {
+			contents[id] = data
+			return nil
 		})
-	}
-	err = b.ReadEach(ids, func(id string, data []byte) error {
-		if p := at[id]; slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) }) {
-			jobs <- job{id, p, data}
-		} else {
-			rh.blobs[id] = data
+	}()
+	requested := map[string]bool{}
+	var commits []history.Commit
+	var held []string // the names asked for after prefetch, when there is one
+	logErr := rh.repo.LogEach(rev, directories(pathspecs), func(c history.Commit) error {
+		if c.Changes = matching(c.Changes, pathspecs); len(c.Changes) == 0 {
+			return nil
+		}
+		commits = append(commits, c)
+		for _, ch := range c.Changes {
+			if ch.Blob != "" && !requested[ch.Blob] && !rh.holds(ch.Blob) {
+				requested[ch.Blob] = true
+				if prefetch != nil {
+					held = append(held, ch.Blob)
+				} else {
+					ids <- ch.Blob
+				}
+			}
 		}
 		return nil
 	})
-	close(jobs)
-	wg.Wait()
-	if err != nil {
-		return err
+	if logErr == nil && prefetch != nil {
+		logErr = prefetch(commits)
 	}
-	return rh.recordSkipped(b.Skipped, at, globs)
+	for _, id := range held {
+		if logErr != nil {
+			break
+		}
+		ids <- id
+	}
+	close(ids)
+	if err := cmp.Or(logErr, <-read); err != nil {
+		return nil, nil, nil, err
+	}
+	slices.Reverse(commits)
+	return commits, contents, b.Skipped, nil
+}
+
+// holds reports whether a blob was read before.
+func (rh *repoHistory) holds(blob string) bool {
+	_, parsed := rh.parsed[blob]
+	return parsed || rh.blobs[blob] != nil
+}
+
+// keepBlobs keeps the contents of blobs just read: parsed as a tool file,
+// on every core, when the first path the commits (oldest first) show it at
+// is one some server's glob matches (any of globs), as they are otherwise.
+func (rh *repoHistory) keepBlobs(commits []history.Commit, globs []*serverFiles, contents map[string][]byte) {
+	if rh.parsed == nil {
+		rh.parsed = map[string]parsedTool{}
+	}
+	at := map[string]string{} // blob id → the first path it was seen at
+	var toolBlobs []string
+	for _, c := range commits {
+		for _, ch := range c.Changes {
+			data, ok := contents[ch.Blob]
+			if _, seen := at[ch.Blob]; !ok || seen {
+				continue
+			}
+			at[ch.Blob] = ch.Path
+			if slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(ch.Path) }) {
+				toolBlobs = append(toolBlobs, ch.Blob)
+			} else {
+				rh.blobs[ch.Blob] = data
+			}
+		}
+	}
+	parsed := make([]parsedTool, len(toolBlobs))
+	parallel.For(len(toolBlobs), func(i int) {
+		id := toolBlobs[i]
+		t, err := tools.Parse(at[id], contents[id])
+		parsed[i] = parsedTool{t, err, contents[id]}
+	})
+	for i, id := range toolBlobs {
+		rh.parsed[id] = parsed[i]
+	}
 }
 
 // recordSkipped turns the blobs too large to read into what the replay
 // reports: a tool file over the limits, or an error for anything else.
-func (rh *repoHistory) recordSkipped(skipped map[string]int, at map[string]string, globs []*serverFiles) error {
+func (rh *repoHistory) recordSkipped(commits []history.Commit, skipped map[string]int, globs []*serverFiles) error {
+	if len(skipped) == 0 {
+		return nil
+	}
+	at := map[string]string{} // blob id → the first path it was seen at
+	for _, c := range commits {
+		for _, ch := range c.Changes {
+			if _, seen := at[ch.Blob]; !seen {
+				at[ch.Blob] = ch.Path
+			}
+		}
+	}
 	for _, id := range slices.Sorted(maps.Keys(skipped)) {
 		p := at[id]
 		if !slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) }) {
@@ -660,21 +723,73 @@ func (f *serverFiles) matches(p string) bool {
 	return ok && tools.Match(f.glob, rel) && !tools.MatchAny(f.exclude, rel)
 }
 
-// parsedTool is a blob parsed as a tool file.
+// directories returns pathspecs git log reads at least the paths of
+// pathspecs with, cheaper for git to match: each :(glob) pathspec becomes the
+// literal directory before its first wildcard (which git matches with less
+// work), unless that is the repository's root. matching then matches the
+// files in Go.
+func directories(pathspecs []string) []string {
+	var out []string
+	for _, spec := range pathspecs {
+		if glob, ok := strings.CutPrefix(spec, ":(glob)"); ok {
+			if dir := tools.Dir(glob); dir != "" {
+				spec = literal(dir)
+			}
+		}
+		if !slices.Contains(out, spec) {
+			out = append(out, spec)
+		}
+	}
+	return out
+}
+
+// matching returns the changes of paths one of pathspecs matches: what git
+// log would have returned for the pathspecs themselves.
+func matching(changes []history.Change, pathspecs []string) []history.Change {
+	return slices.DeleteFunc(changes, func(ch history.Change) bool {
+		return !slices.ContainsFunc(pathspecs, func(spec string) bool { return matchesPathspec(spec, ch.Path) })
+	})
+}
+
+// matchesPathspec reports whether a :(literal) or :(glob) pathspec matches
+// path p as git matches it: a literal one matches the path itself and the
+// files under it; a glob one is the language of tools.Match.
+func matchesPathspec(spec, p string) bool {
+	if lit, ok := strings.CutPrefix(spec, ":(literal)"); ok {
+		return p == lit || strings.HasPrefix(p, lit+"/")
+	}
+	glob, ok := strings.CutPrefix(spec, ":(glob)")
+	return ok && tools.Match(glob, p)
+}
+
+// parsedTool is a blob parsed as a tool file, and the blob's contents.
 type parsedTool struct {
 	tool tools.Tool
 	err  error
+	data []byte
 }
 
 // tool returns the blob at path p parsed as a tool file, parsing it now if
-// readBlobs did not (it was first seen at a path no glob matched).
+// keepBlobs did not (it was first seen at a path no glob matched). The decoded
+// object goes to the caller, and is not kept here: the replay then holds one
+// decoded object per live tool file, not one per version of the history. A
+// version asked for again (a file that returns to earlier contents) is
+// decoded again from its contents.
 func (rh *repoHistory) tool(p, blob string) parsedTool {
-	if t, ok := rh.parsed[blob]; ok {
-		return t
+	t, ok := rh.parsed[blob]
+	switch {
+	case !ok:
+		data := rh.blobs[blob]
+		tool, err := tools.Parse(p, data)
+		t = parsedTool{tool, err, data}
+	case t.err == nil && t.tool.Object == nil:
+		tool, err := tools.Parse(t.tool.File, t.data)
+		t = parsedTool{tool, err, t.data}
 	}
-	t, err := tools.Parse(p, rh.blobs[blob])
-	rh.parsed[blob] = parsedTool{t, err}
-	return rh.parsed[blob]
+	handed := t
+	t.tool.Object = nil
+	rh.parsed[blob] = t
+	return handed
 }
 
 // endpoint is a server's endpoint URL in the feed: its first remote, or its

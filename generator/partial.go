@@ -10,11 +10,7 @@ import (
 // fetchMissingBlobs fetches, in one batch, the blobs that commits name and
 // that a partial ("blobless") clone lacks, before they are read: otherwise
 // git fetches each on demand, one round trip at a time (DESIGN §4).
-func (h *historyReader) fetchMissingBlobs(rh *repoHistory, commits []history.Commit) error {
-	remote, err := rh.repo.PromisorRemote()
-	if err != nil || remote == "" {
-		return err
-	}
+func (h *historyReader) fetchMissingBlobs(rh *repoHistory, remote string, commits []history.Commit) error {
 	n, err := rh.repo.FetchMissing(remote, history.BlobIDs(commits))
 	if err != nil {
 		return diag.Errorf("", 0, "%v", err).

@@ -3,6 +3,7 @@ package history
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -66,24 +67,40 @@ func (r *Repo) Blobs() (*Blobs, error) {
 // usable. Object names are blob ids, or anything git accepts, such as
 // "HEAD:site.toml". fn may keep data.
 func (b *Blobs) ReadEach(ids []string, fn func(id string, data []byte) error) error {
-	if b.err != nil {
-		return b.err
-	}
 	for _, id := range ids {
 		if err := checkName(id); err != nil {
 			return err
 		}
 	}
-	sent := make(chan error, 1)
-	go func() { sent <- b.send(ids) }()
-	var firstErr error
+	queue := make(chan string, len(ids))
 	for _, id := range ids {
+		queue <- id
+	}
+	close(queue)
+	return b.ReadStream(queue, fn)
+}
+
+// ReadStream is ReadEach for names that arrive over a channel until it is
+// closed: each is sent to git as it arrives, so that git answers while the
+// caller is still finding names (in a git log). It reads the channel to its
+// end even after an error, so the sender never blocks; a name that cannot be
+// sent is an error, and no name after it is sent.
+func (b *Blobs) ReadStream(ids <-chan string, fn func(id string, data []byte) error) error {
+	if b.err != nil {
+		for range ids {
+		}
+		return b.err
+	}
+	sent := make(chan string, 1024) // the names sent, in order, for their answers
+	sendErr := make(chan error, 1)
+	go func() { sendErr <- b.send(ids, sent) }()
+	var firstErr error
+	for id := range sent {
+		if b.err != nil {
+			continue // the process is gone: only wait for the sender
+		}
 		// Every answer is read, even after an error, to stay in step with git.
 		data, err := b.answer(id)
-		if b.err != nil {
-			<-sent // fails too, now that the process is gone
-			return b.err
-		}
 		var skipped *skippedBlob
 		if errors.As(err, &skipped) {
 			if b.Skipped == nil {
@@ -99,28 +116,76 @@ func (b *Blobs) ReadEach(ids []string, fn func(id string, data []byte) error) er
 			firstErr = fn(id, data)
 		}
 	}
-	if err := <-sent; err != nil {
+	err := <-sendErr
+	if b.err != nil {
+		return b.err
+	}
+	var invalid invalidName
+	if errors.As(err, &invalid) {
+		return cmp.Or(firstErr, err)
+	}
+	if err != nil {
 		return b.fail(err)
 	}
 	return firstErr
 }
 
-// send writes one request per id.
-func (b *Blobs) send(ids []string) error {
+// send writes one request per name received, and passes each on to sent,
+// which it closes at the end. It flushes whenever no name is waiting or the
+// reader of the answers is behind, so that git answers what it has been
+// asked while the caller finds more.
+func (b *Blobs) send(ids <-chan string, sent chan<- string) error {
+	defer close(sent)
 	w := bufio.NewWriterSize(b.stdin, 64<<10)
-	for _, id := range ids {
+	var err error
+	for {
+		var id string
+		var ok bool
+		select {
+		case id, ok = <-ids:
+		default:
+			if err == nil {
+				err = w.Flush()
+			}
+			id, ok = <-ids
+		}
+		if !ok {
+			break
+		}
+		if err == nil {
+			err = checkName(id)
+		}
+		if err != nil {
+			continue // read to the end, so the sender is never blocked
+		}
 		w.WriteString(id)
 		w.WriteByte('\n')
+		select {
+		case sent <- id:
+		default: // the answers are behind: they may wait for this request
+			err = w.Flush()
+			sent <- id
+		}
 	}
-	return w.Flush()
+	if err == nil {
+		err = w.Flush()
+	}
+	return err
 }
 
 // checkName rejects what cannot be sent as one request line.
 func checkName(id string) error {
 	if id == "" || strings.ContainsAny(id, "\n\x00") {
-		return fmt.Errorf("git cat-file --batch: invalid object name %q", id)
+		return invalidName(id)
 	}
 	return nil
+}
+
+// invalidName is the error of a name that cannot be sent to git.
+type invalidName string
+
+func (n invalidName) Error() string {
+	return fmt.Sprintf("git cat-file --batch: invalid object name %q", string(n))
 }
 
 // answer reads git's answer to the request for id. An error that leaves

@@ -23,17 +23,7 @@ func TestBlobs(t *testing.T) {
 	for path, content := range contents {
 		r.write(path, content)
 	}
-	r.commit("blobs")
-	repo := r.open()
-	log, err := repo.Log("HEAD", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blobs, err := repo.Blobs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer blobs.Close()
+	log, blobs := commitForBlobs(t, r, "blobs")
 
 	checkRead := func(path, id string) {
 		t.Helper()
@@ -179,4 +169,56 @@ func readOne(b *Blobs, id string) ([]byte, error) {
 		return nil
 	})
 	return data, err
+}
+
+// TestBlobsReadStream sends names one at a time, each only after the answer
+// to the one before: a reader that held requests back until the channel is
+// closed would never answer the first.
+func TestBlobsReadStream(t *testing.T) {
+	r := newTestRepo(t)
+	for i := range 3 {
+		r.write(fmt.Sprintf("t%d.json", i), fmt.Sprintf("blob %d\n", i))
+	}
+	log, blobs := commitForBlobs(t, r, "three blobs")
+	ids := make(chan string)
+	answered := make(chan string)
+	go func() {
+		for _, c := range log[0].Changes {
+			ids <- c.Blob
+			<-answered
+		}
+		ids <- "two\nlines"
+		ids <- log[0].Changes[0].Blob // read to the end, never sent
+		close(ids)
+	}()
+	var got []string
+	err := blobs.ReadStream(ids, func(id string, data []byte) error {
+		got = append(got, string(data))
+		answered <- id
+		return nil
+	})
+	if want := []string{"blob 0\n", "blob 1\n", "blob 2\n"}; !slices.Equal(got, want) || err == nil || !strings.Contains(err.Error(), "invalid object name") {
+		t.Fatalf("ReadStream gave %q, %v; want %q and an invalid name", got, err, want)
+	}
+	if data, err := readOne(blobs, log[0].Changes[1].Blob); err != nil || string(data) != "blob 1\n" {
+		t.Errorf("Read after ReadStream = %q, %v", data, err)
+	}
+}
+
+// commitForBlobs commits what r holds and returns the repository's log and
+// a blob reader, closed when the test ends.
+func commitForBlobs(t *testing.T, r *testRepo, message string) ([]Commit, *Blobs) {
+	t.Helper()
+	r.commit(message)
+	repo := r.open()
+	log, err := repo.Log("HEAD", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs, err := repo.Blobs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { blobs.Close() })
+	return log, blobs
 }

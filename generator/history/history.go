@@ -13,8 +13,9 @@
 // git log process per [Repo.Log] call, streamed and parsed as it is
 // produced, and one long-lived git cat-file --batch process per [Blobs]
 // for any number of blobs, to which [Blobs.ReadEach] sends its requests
-// ahead of the answers. Nothing here starts a process per commit or per
-// file.
+// ahead of the answers. [Repo.LogEach] and [Blobs.ReadStream] let the two
+// overlap: blobs are asked for while git log is still walking. Nothing here
+// starts a process per commit or per file.
 //
 // # Predictable output
 //

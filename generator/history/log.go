@@ -55,8 +55,24 @@ const logFormat = "--format=%H%x00%ct%x00%s"
 // of the executable bit alone is no change, and a commit that changed no
 // matching file is not returned.
 func (r *Repo) Log(rev string, pathspecs []string) ([]Commit, error) {
+	var commits []Commit
+	err := r.LogEach(rev, pathspecs, func(c Commit) error {
+		commits = append(commits, c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Reverse(commits)
+	return commits, nil
+}
+
+// LogEach calls fn with each commit Log returns, newest first, as git prints
+// it: what fn starts (reading the commit's blobs) overlaps with git's walk
+// of the history. It stops at fn's first error and returns it.
+func (r *Repo) LogEach(rev string, pathspecs []string, fn func(Commit) error) error {
 	if rev == "" {
-		return nil, fmt.Errorf("git log in %s: empty revision", r.root)
+		return fmt.Errorf("git log in %s: empty revision", r.root)
 	}
 	cmd := r.command(logArgs(rev, pathspecs)...)
 	// Without a flush per commit git writes whole buffers: fewer writes for
@@ -66,24 +82,30 @@ func (r *Repo) Log(rev string, pathspecs []string) ([]Commit, error) {
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("git log in %s: %w", r.root, err)
+		return fmt.Errorf("git log in %s: %w", r.root, err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("git log in %s: %w", r.root, err)
+		return fmt.Errorf("git log in %s: %w", r.root, err)
 	}
-	commits, parseErr := parseLog(bufio.NewReaderSize(stdout, 64<<10))
+	var fnErr error
+	parseErr := parseLog(bufio.NewReaderSize(stdout, 64<<10), func(c Commit) error {
+		fnErr = fn(c)
+		return fnErr
+	})
 	if parseErr != nil {
 		// Let git finish, so that its own failure, if any, is what we report.
 		_, _ = io.Copy(io.Discard, stdout)
 	}
 	if err := cmd.Wait(); err != nil {
-		return nil, r.gitError("git log", stderr.String(), err)
+		return r.gitError("git log", stderr.String(), err)
+	}
+	if fnErr != nil {
+		return fnErr
 	}
 	if parseErr != nil {
-		return nil, fmt.Errorf("git log in %s: reading output: %w", r.root, parseErr)
+		return fmt.Errorf("git log in %s: reading output: %w", r.root, parseErr)
 	}
-	slices.Reverse(commits)
-	return commits, nil
+	return nil
 }
 
 // logArgs returns the arguments of the git log that Log parses. Each flag
@@ -102,27 +124,30 @@ func logArgs(rev string, pathspecs []string) []string {
 	return append(args, pathspecs...)
 }
 
-// parseLog reads the output of git log -z --raw with logFormat. Each commit
-// is its three header fields followed by its raw diff entries, each a
-// ":<old mode> <new mode> <old blob> <new blob> <status>" field and a path
-// field; the first entry of a commit is preceded by a newline.
-func parseLog(r *bufio.Reader) ([]Commit, error) {
+// parseLog reads the output of git log -z --raw with logFormat and calls fn
+// with each commit that changed a regular file, stopping at fn's first
+// error. Each commit is its three header fields followed by its raw diff
+// entries, each a ":<old mode> <new mode> <old blob> <new blob> <status>"
+// field and a path field; the first entry of a commit is preceded by a
+// newline.
+func parseLog(r *bufio.Reader, fn func(Commit) error) error {
 	p := logParser{r: r}
-	var commits []Commit
 	field, err := p.field()
 	for err == nil {
 		var c Commit
 		if c, field, err = p.commit(field); err != nil && err != io.EOF {
-			return nil, err
+			return err
 		}
 		if len(c.Changes) > 0 {
-			commits = append(commits, c)
+			if fnErr := fn(c); fnErr != nil {
+				return fnErr
+			}
 		}
 	}
 	if err != io.EOF { // the output could not be read at all
-		return nil, err
+		return err
 	}
-	return commits, nil
+	return nil
 }
 
 // logParser splits git log -z output into NUL-terminated fields.

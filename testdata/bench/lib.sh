@@ -1,0 +1,49 @@
+# Helpers shared by the benchmark scripts of issue 13 (source it; it is not a
+# script of its own). It moves to the repository root, makes a work directory
+# removed on exit, builds wellknown there (or uses $WELLKNOWN) and exports a
+# benchmark signing key.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+runs=${RUNS:-5}
+work=$(mktemp -d)
+shm=/dev/shm/wellknown-bench-$$
+trap 'rm -rf "$work" "$shm"' EXIT
+bin=${WELLKNOWN:-$work/wellknown}
+[ -n "${WELLKNOWN:-}" ] || go build -o "$bin" .
+export WELLKNOWN_SIGNING_KEY=QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI # a benchmark key, not a secret
+
+# median reads numbers, one a line, and prints their median.
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# spread reads numbers, one a line, and prints "min–max".
+spread() { sort -n | awk 'NR==1 {lo=$1} {hi=$1} END {print lo "–" hi}'; }
+# ms runs a command and prints its wall time in milliseconds.
+ms() { local s; s=$(date +%s%N); "$@" >/dev/null; echo $(( ($(date +%s%N) - s) / 1000000 )); }
+# ratio A B prints A/B with two decimals.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+# json_field FILE NAME prints the first number named NAME in a build --json output.
+json_field() { grep -o "\"$2\": [0-9]*" "$1" | head -1 | grep -o '[0-9]*$'; }
+
+# history_repo [TOOLS [COMMITS]] generates the synthetic history (go run
+# ./internal/benchrepo; 200 tools and 10,000 commits by default), moves into
+# it and sets $tools and $commits.
+history_repo() {
+  tools=${1:-200}
+  commits=${2:-10000}
+  go run ./internal/benchrepo -tools "$tools" -commits "$commits" "$work/repo"
+  cd "$work/repo"
+}
+
+# floor prints nothing and costs what any reader of the history must pay:
+# one git log of plain directory prefixes (site.toml and each tools/<server>/
+# directory) piped into one git cat-file --batch of every blob it names, once.
+floor() {
+  local specs=(site.toml) dir
+  for dir in tools/*/; do specs+=("$dir"); done
+  git log -z --first-parent --raw --no-abbrev --no-renames --root --format=%H%x00%ct%x00%s HEAD -- "${specs[@]}" |
+    tr '\0' '\n' | awk '/^:[0-7]+ [0-7]+ / && $4 !~ /^0+$/ && !seen[$4]++ {print $4}' |
+    git cat-file --batch >/dev/null
+}
+
+machine() {
+  echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(git --version), $(go version | cut -d' ' -f3)"
+}

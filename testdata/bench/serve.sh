@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Issue 13, row 5: wellknown serve, from saving a file to the reload event
+# (the 100 ms debounce included), on the example site and on 1,000 tools,
+# beside the rebuild's own time: the Go benchmarks of generator/serve, which
+# edit a tool file and wait for the reload event, RUNS times each.
+# Usage: testdata/bench/serve.sh   (RUNS=5)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs=${RUNS:-5}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3)"
+go test ./generator/serve/ -run '^$' -bench Rebuild -benchtime 10x -count "$runs" >"$out"
+for name in $(awk '/^BenchmarkRebuild/ {sub(/-[0-9]+$/, "", $1); print $1}' "$out" | sort -u); do
+  event=$(awk -v n="$name" '$1 ~ "^" n "(-[0-9]+)?$" {print $3 / 1e6}' "$out" | median)
+  build=$(awk -v n="$name" '$1 ~ "^" n "(-[0-9]+)?$" {print $5}' "$out" | median)
+  echo "$name: a tool file saved -> reload event $event ms (goal <= 250 ms), of which the rebuild $build ms; medians of $runs"
+done

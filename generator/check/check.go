@@ -45,6 +45,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // Class says what an entry means for the feed's readers.
@@ -322,21 +323,32 @@ type comparison struct {
 	announced map[string][]time.Time // endpoint id → sunsets of its deprecations in the base's feed
 }
 
-// toolFiles maps each version of each tool read from the site's repository
-// to its file, relative to the working directory as a user would write it.
+// toolFiles maps each version of each tool to its file, relative to the
+// working directory as a user would write it: in the site's repository, or
+// in a server's repo = repository (so that check run in the tools
+// repository's own CI names its files).
 func toolFiles(head *generator.Result, repoRoot, cwd string) map[string]string {
-	inSiteRepo := map[string]bool{}
+	roots := map[string]string{} // server name → the root of the repository its tools are in
 	for _, s := range head.Config.Servers {
-		inSiteRepo[s.Name] = s.Repo == ""
+		roots[s.Name] = repoRoot
+		if s.Repo != "" {
+			root, err := inputfile.RepoRoot(head.Config.Path(s.Repo))
+			if err != nil {
+				delete(roots, s.Name) // its paths cannot be placed
+				continue
+			}
+			roots[s.Name] = root
+		}
 	}
 	files := map[string]string{}
 	for _, s := range head.Timeline.Servers {
-		if !inSiteRepo[s.Name] {
-			continue // another repository's paths mean nothing here
+		root, ok := roots[s.Name]
+		if !ok {
+			continue
 		}
 		for _, t := range s.Tools {
 			for _, v := range t.Versions {
-				path := filepath.Join(repoRoot, filepath.FromSlash(v.Tool.File))
+				path := filepath.Join(root, filepath.FromSlash(v.Tool.File))
 				if rel, err := filepath.Rel(cwd, path); err == nil {
 					path = rel
 				}

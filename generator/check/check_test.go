@@ -385,13 +385,18 @@ tools = "tools/*.json"
 		}
 		return res
 	}
-	for _, where := range []struct{ name, dir, config string }{
-		{"from the site's repository", site.Dir, "site.toml"},
-		{"from the tools repository", server.Dir, filepath.Join("..", "site", "site.toml")},
+	for _, where := range []struct{ name, dir, config, file string }{
+		{"from the site's repository", site.Dir, "site.toml", filepath.Join("..", "server", "tools", "forecast.json")},
+		{"from the tools repository", server.Dir, filepath.Join("..", "site", "site.toml"), filepath.Join("tools", "forecast.json")},
 	} {
 		res := check(where.dir, where.config)
 		if res.OK() || len(res.Entries) != 1 || res.Entries[0].Class != Breaking || res.Entries[0].To != "2.0.0" {
-			t.Errorf("%s: ok %v, entries %+v; want the breaking change to forecast 2.0.0", where.name, res.OK(), res.Entries)
+			t.Fatalf("%s: ok %v, entries %+v; want the breaking change to forecast 2.0.0", where.name, res.OK(), res.Entries)
+		}
+		// The error names the tool file, as the user there writes its path,
+		// so a CI annotation lands in the pull request's diff.
+		if p := res.Entries[0].Problem(); p.File != where.file {
+			t.Errorf("%s: the breaking change is located at %q, want %q", where.name, p.File, where.file)
 		}
 		if len(res.Repos) != 1 || res.Repos[0].Dir != "../server" || !res.Repos[0].MergeBase || res.Repos[0].Ref != "main" {
 			t.Errorf("%s: repository bases %+v, want ../server at its merge base with main", where.name, res.Repos)

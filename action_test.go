@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
 // fakeRelease serves releases the way GitHub does, one directory per tag:
@@ -124,32 +126,23 @@ func runInstall(t *testing.T, releases, version, dir, path string) (string, erro
 	return stderr.String(), err
 }
 
-// pathWithoutGo is PATH without the directories that hold a go command; it
-// skips the test when that leaves out a command the script needs.
+// pathWithoutGo is a PATH that holds the commands the install script uses
+// and no go command: a directory of links to them. (Leaving out the
+// directories that hold go would leave out /usr/bin, where Debian's golang
+// package puts one.)
 func pathWithoutGo(t *testing.T) string {
 	t.Helper()
-	var dirs []string
-	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
-		if _, err := os.Stat(filepath.Join(d, "go")); err != nil {
-			dirs = append(dirs, d)
+	dir := t.TempDir()
+	for _, tool := range []string{"bash", "curl", "tar", "gzip", "awk", "uname", "mktemp", "sha256sum", "chmod", "mkdir", "mv", "rm", "install", "env", "cat"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			prereq.Missing(t, "the install script needs %s, which is not on PATH", tool)
+		}
+		if err := os.Symlink(p, filepath.Join(dir, tool)); err != nil {
+			t.Fatal(err)
 		}
 	}
-	path := strings.Join(dirs, string(filepath.ListSeparator))
-	for _, tool := range []string{"bash", "curl", "tar", "awk", "uname", "mktemp"} {
-		if !onPath(tool, dirs) {
-			t.Skipf("%s is not on PATH without the go command's directories", tool)
-		}
-	}
-	return path
-}
-
-func onPath(tool string, dirs []string) bool {
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, tool)); err == nil {
-			return true
-		}
-	}
-	return false
+	return dir
 }
 
 func TestActionInstall(t *testing.T) {
@@ -205,7 +198,7 @@ func TestActionInstall(t *testing.T) {
 	t.Run("no release asset: go install", func(t *testing.T) {
 		goBin, err := exec.LookPath("go")
 		if err != nil {
-			t.Skip("no go command")
+			prereq.Missing(t, "no go command to install wellknown with")
 		}
 		proxy := fakeModuleProxy(t, "v1.9.8")
 		dir := filepath.Join(base, "v1.9.8")

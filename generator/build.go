@@ -1,7 +1,10 @@
-// Package generator turns a site definition into a Bundle: it reads the
-// inputs (site.toml, tool files, the signing key), builds every document,
-// checks each against its format before accepting it, renders the pages and
-// deploy files, and hands back the Bundle for writing or serving.
+// Package generator turns a site definition into a Bundle. Build wires the
+// stages, in order: the config (site.toml, the working tree's tool files,
+// the signing key); the replay of git history (package replay), compared
+// with the working tree; the signed feed, checked against the one published
+// before; the EDP attestations; the documents, each checked against its
+// format; the pages; the deploy files; and the scan of the whole bundle for
+// the key. Write then writes the Bundle, or serve serves it.
 package generator
 
 import (
@@ -18,6 +21,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/replay"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
@@ -77,8 +81,7 @@ type Result struct {
 	Written      bundle.WriteStats // what Write changed on disk
 	Notices      []string          // what a build did that is worth knowing but needs no action
 
-	unrecordable []site.Server     // servers whose committed version is none (see checkRecordable)
-	commitRepos  map[string]string // by server name: where its tools' commits can be linked (see findCommitLinks)
+	commitRepos map[string]string // by server name: where its tools' commits can be linked (see replay.Output)
 }
 
 // Stages says how long each stage of a build took: for benchmarks and the
@@ -142,13 +145,16 @@ func Build(opt Options) (*Result, error) {
 	}
 	r.Stages.Read = time.Since(start)
 	progress("reading git history")
-	if r.Timeline, err = r.readHistory(opt, strict); err != nil {
+	replayed, err := replay.Read(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
+		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: r.endpoint})
+	if err != nil {
 		return nil, err
 	}
-	if err := r.checkRecordable(); err != nil {
-		return nil, err
-	}
-	r.applyReleaseVersions()
+	r.Timeline, r.commitRepos = replayed.Timeline, replayed.CommitRepos
+	r.Warnings = append(r.Warnings, replayed.Warnings...)
+	r.Notices = append(r.Notices, replayed.Notices...)
+	r.Stages.Read += replayed.ReadTime
+	r.Stages.Diff = replayed.DiffTime
 	if err := r.checkCommitted(servers, strict, opt.IgnoreUncommitted); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 )
 
@@ -105,4 +106,13 @@ func (r *Result) checkDeprecations(servers []Server) error {
 		}
 	}
 	return errors.Join(problems...)
+}
+
+// endpoint is a server's endpoint URL in the feed: its first remote, or its
+// card when it has no remote.
+func (r *Result) endpoint(s site.Server) string {
+	if len(s.Remotes) > 0 {
+		return s.Remotes[0].URL
+	}
+	return r.Config.URL(ServerCardPath(s.Slug))
 }

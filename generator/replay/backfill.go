@@ -1,4 +1,4 @@
-package generator
+package replay
 
 import (
 	"fmt"
@@ -52,8 +52,8 @@ func (h *historyReader) backfill(steps []step) ([]site.Server, error) {
 	if committed {
 		return first, nil
 	}
-	if len(h.cfg.Servers) > 0 && h.opt.Rev == "" { // a check's base may predate the site
-		h.result.Warnings = append(h.result.Warnings, h.configPath+" is not committed yet: the feed replays the tool files' history with the working tree's "+h.configPath+" (a preview); commit it to publish")
+	if len(h.cfg.Servers) > 0 && h.in.Rev == "" { // a check's base may predate the site
+		h.out.Warnings = append(h.out.Warnings, h.configPath+" is not committed yet: the feed replays the tool files' history with the working tree's "+h.configPath+" (a preview); commit it to publish")
 	}
 	return h.cfg.Servers, nil
 }

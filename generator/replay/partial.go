@@ -1,4 +1,4 @@
-package generator
+package replay
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ func (h *historyReader) fetchMissingBlobs(rh *repoHistory, remote string, commit
 	if n == 0 {
 		return nil
 	}
-	h.result.Notices = append(h.result.Notices, fmt.Sprintf("%s is a partial clone: fetched its %d missing blobs from %s in one batch",
+	h.out.Notices = append(h.out.Notices, fmt.Sprintf("%s is a partial clone: fetched its %d missing blobs from %s in one batch",
 		dirName(rh.repo.Root()), n, remote))
 	return nil
 }

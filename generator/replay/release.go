@@ -1,4 +1,4 @@
-package generator
+package replay
 
 import (
 	"slices"
@@ -81,14 +81,14 @@ func (st *replayState) releaseVersion(srv site.Server) string {
 
 // applyReleaseVersions gives each server that takes its versions from tags
 // the version its history ends with, for its card and pages.
-func (r *Result) applyReleaseVersions() {
-	for i, s := range r.Config.Servers {
+func (h *historyReader) applyReleaseVersions() {
+	for i, s := range h.cfg.Servers {
 		if s.VersionTags == "" {
 			continue
 		}
-		for _, h := range r.Timeline.Servers {
-			if h.Name == s.Name && !h.Removed {
-				r.Config.Servers[i].Version = h.Last.Version
+		for _, sh := range h.out.Timeline.Servers {
+			if sh.Name == s.Name && !sh.Removed {
+				h.cfg.Servers[i].Version = sh.Last.Version
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package generator
+package replay
 
 import (
 	"fmt"
@@ -57,7 +57,7 @@ func (st *replayState) reportClash(cl *clash, until *history.Commit) {
 	if until != nil {
 		when = fmt.Sprintf("from commit %s until commit %s", shortHash(cl.from.Hash), shortHash(until.Hash))
 	}
-	st.h.result.Warnings = append(st.h.result.Warnings, fmt.Sprintf(
+	st.h.out.Warnings = append(st.h.out.Warnings, fmt.Sprintf(
 		"server %s: tool %q is declared by both %s %s; the feed uses %s; leave the others out with exclude = [\"…\"] under the server in %s",
 		cl.server, cl.tool, strings.Join(cl.paths, " and "), when, cl.paths[0], st.h.configPath))
 }

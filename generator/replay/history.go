@@ -1,4 +1,8 @@
-package generator
+// Package replay reads the committed history of a site's inputs from git
+// and replays it commit by commit into a timeline: which site.toml was in
+// force, each server's tool files and version, clashes, release tags, and
+// servers adopted with their tools' earlier history (DESIGN §4).
+package replay
 
 import (
 	"cmp"
@@ -19,7 +23,38 @@ import (
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
-// readHistory replays the committed history of the site's inputs (site.toml,
+// Input is what a replay reads besides the repositories themselves.
+type Input struct {
+	// Config is the site.toml being built. Read sets the version of each of
+	// its servers with version_tags to the one its history ends with.
+	Config *site.Config
+	// Rev is the commit of the site's repository whose history is replayed;
+	// empty means HEAD.
+	Rev string
+	// Revs are the commits other repositories (servers' repo =) are read
+	// at, by their root directory as git reports it; HEAD when absent.
+	Revs map[string]string
+	// AllowShallow replays a shallow clone, with a warning.
+	AllowShallow bool
+	// Strict makes a missing history an error instead of a warning.
+	Strict bool
+	// Endpoint is a server's endpoint URL in the feed.
+	Endpoint func(site.Server) string
+}
+
+// Output is a finished replay.
+type Output struct {
+	Timeline *timeline.Timeline // the committed history of the inputs
+	Warnings []string
+	Notices  []string // what the replay did that is worth knowing but needs no action
+	// CommitRepos are, by server name, the repository URLs its tools'
+	// commits can be linked at (see findCommitLinks).
+	CommitRepos map[string]string
+	ReadTime    time.Duration // reading git history and blobs
+	DiffTime    time.Duration // replaying it: parsing, diffing, versions, events
+}
+
+// Read replays the committed history of the site's inputs (site.toml,
 // imported server.json files, and every server's tool files, in whatever
 // local repositories hold them) into a timeline. It runs one git log per
 // repository for the inputs and one git cat-file process per repository
@@ -27,24 +62,38 @@ import (
 // named tool files or repositories the current one does not.
 //
 // A site outside git, or without commits, has an empty history: a warning,
-// or an error when strict.
-func (r *Result) readHistory(opt Options, strict bool) (*timeline.Timeline, error) {
+// or an error when strict. A server whose committed version the feed cannot
+// record is an error (see checkRecordable).
+func Read(in Input) (*Output, error) {
+	h := &historyReader{cfg: in.Config, in: in, out: &Output{}}
+	tl, err := h.read()
+	if err != nil {
+		return nil, err
+	}
+	h.out.Timeline = tl
+	if err := h.checkRecordable(); err != nil {
+		return nil, err
+	}
+	h.applyReleaseVersions()
+	return h.out, nil
+}
+
+func (h *historyReader) read() (*timeline.Timeline, error) {
 	start := time.Now()
-	cfg := r.Config
+	cfg := h.cfg
 	siteRepo, err := history.Open(cfg.Dir)
 	if err != nil {
 		if errors.Is(err, history.ErrNotRepository) {
-			return r.emptyHistory(strict, diag.Errorf("", 0, "%s is not in a git repository, so the change feed has no history", dirName(cfg.Dir)).
+			return h.emptyHistory(diag.Errorf("", 0, "%s is not in a git repository, so the change feed has no history", dirName(cfg.Dir)).
 				WithHint("the feed is derived from commits: git init -b main && git add -A && git commit"))
 		}
 		return nil, err
 	}
-	h := &historyReader{cfg: cfg, opt: opt, result: r}
 	if err := h.addRepo(siteRepo); err != nil {
 		return nil, err
 	}
 	if _, err := siteRepo.Head(); errors.Is(err, history.ErrNoCommits) {
-		return r.emptyHistory(strict, diag.Errorf("", 0, "%s has no commits yet, so the change feed is empty", dirName(siteRepo.Root())).
+		return h.emptyHistory(diag.Errorf("", 0, "%s has no commits yet, so the change feed is empty", dirName(siteRepo.Root())).
 			WithHint("commit the site (git add -A && git commit); its first commit is enough for the feed to replay every tool's history, also in a repo = repository"))
 	} else if err != nil {
 		return nil, err
@@ -61,9 +110,9 @@ func (r *Result) readHistory(opt Options, strict bool) (*timeline.Timeline, erro
 	if err := h.findCommitLinks(); err != nil {
 		return nil, err
 	}
-	r.Stages.Read += time.Since(start)
+	h.out.ReadTime = time.Since(start)
 	start = time.Now()
-	defer func() { r.Stages.Diff = time.Since(start) }()
+	defer func() { h.out.DiffTime = time.Since(start) }()
 	return h.replay()
 }
 
@@ -73,7 +122,7 @@ func (r *Result) readHistory(opt Options, strict bool) (*timeline.Timeline, erro
 // by its short hash, since a link would name a commit of another
 // repository.
 func (h *historyReader) findCommitLinks() error {
-	h.result.commitRepos = map[string]string{}
+	h.out.CommitRepos = map[string]string{}
 	for _, s := range h.cfg.Servers {
 		if s.Repository == nil || s.Repository.URL == "" {
 			continue
@@ -87,17 +136,17 @@ func (h *historyReader) findCommitLinks() error {
 			return err
 		}
 		if slices.ContainsFunc(remotes, func(u string) bool { return history.SameRepository(u, s.Repository.URL) }) {
-			h.result.commitRepos[s.Name] = s.Repository.URL
+			h.out.CommitRepos[s.Name] = s.Repository.URL
 		}
 	}
 	return nil
 }
 
-func (r *Result) emptyHistory(strict bool, why *diag.Error) (*timeline.Timeline, error) {
-	if strict {
+func (h *historyReader) emptyHistory(why *diag.Error) (*timeline.Timeline, error) {
+	if h.in.Strict {
 		return nil, why
 	}
-	r.Warnings = append(r.Warnings, why.Msg+"; "+why.Hint)
+	h.out.Warnings = append(h.out.Warnings, why.Msg+"; "+why.Hint)
 	return &timeline.Timeline{}, nil
 }
 
@@ -110,9 +159,9 @@ func dirName(dir string) string {
 
 // historyReader holds what one history read needs.
 type historyReader struct {
-	cfg    *site.Config
-	opt    Options
-	result *Result
+	cfg *site.Config
+	in  Input
+	out *Output
 
 	repos      []*repoHistory // the site's repository first
 	siteDir    string         // the site directory, relative to the site repository's root ("" at the root)
@@ -121,6 +170,8 @@ type historyReader struct {
 	siteStart time.Time            // the site-wide history_from
 	starts    map[string]time.Time // servers' own history_from, by name
 	excludes  map[string][]string  // servers' exclude globs now, by name
+
+	unrecordable []site.Server // servers whose committed version is none (see checkRecordable)
 }
 
 // repoHistory is one repository's part of the history.
@@ -147,10 +198,10 @@ func (h *historyReader) addRepo(repo *history.Repo) error {
 	if shallow {
 		e := diag.Errorf("", 0, "%s is a shallow clone: its history, and the change feed derived from it, would be cut off", dirName(repo.Root())).
 			WithHint("fetch the whole history (git fetch --unshallow; on GitHub Actions, actions/checkout with fetch-depth: 0), or pass --allow-shallow for a preview")
-		if !h.opt.AllowShallow {
+		if !h.in.AllowShallow {
 			return e
 		}
-		h.result.Warnings = append(h.result.Warnings, e.Msg+" (--allow-shallow)")
+		h.out.Warnings = append(h.out.Warnings, e.Msg+" (--allow-shallow)")
 	}
 	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}})
 	return nil
@@ -404,12 +455,12 @@ func (rh *repoHistory) recordSkipped(commits []history.Commit, skipped map[strin
 	return nil
 }
 
-// rev is the revision read in repository i: Options.Rev for the site's,
-// Options.Revs for the others, else HEAD.
+// rev is the revision read in repository i: Input.Rev for the site's,
+// Input.Revs for the others, else HEAD.
 func (h *historyReader) rev(i int) string {
-	rev := h.opt.Revs[h.repos[i].repo.Root()]
+	rev := h.in.Revs[h.repos[i].repo.Root()]
 	if i == 0 {
-		rev = h.opt.Rev
+		rev = h.in.Rev
 	}
 	return cmp.Or(rev, "HEAD")
 }
@@ -479,7 +530,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	}
 	st.reportOpenClashes()
 	out := tl.Timeline()
-	h.result.unrecordable = st.stillUnrecordable(out)
+	h.unrecordable = st.stillUnrecordable(out)
 	return out, nil
 }
 
@@ -568,7 +619,7 @@ func (st *replayState) isImport(p string) bool {
 func (st *replayState) loadConfig(c history.Commit) {
 	cfg, err := st.h.configAt(st.trees[0])
 	if err != nil {
-		st.h.result.Warnings = append(st.h.result.Warnings, fmt.Sprintf("commit %s: %s is left out of the feed, and the version before it stays in force: %v", shortHash(c.Hash), st.h.configPath, err))
+		st.h.out.Warnings = append(st.h.out.Warnings, fmt.Sprintf("commit %s: %s is left out of the feed, and the version before it stays in force: %v", shortHash(c.Hash), st.h.configPath, err))
 		return
 	}
 	st.config = cfg
@@ -633,7 +684,7 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 		st.started[srv.Name] = true
 		c.Servers = append(c.Servers, timeline.Server{
 			Name: srv.Name, Slug: srv.Slug, Version: st.recordableVersion(srv),
-			Endpoint: st.h.result.endpoint(srv), Tools: files.byName, Unchanged: !files.changed,
+			Endpoint: st.h.in.Endpoint(srv), Tools: files.byName, Unchanged: !files.changed,
 		})
 	}
 	if st.config == nil {
@@ -693,7 +744,7 @@ func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) 
 			return
 		}
 		if parsed.err != nil {
-			st.h.result.Warnings = append(st.h.result.Warnings, fmt.Sprintf("commit %s: %v; this change of the file is left out of the feed", shortHash(c.Hash), parsed.err))
+			st.h.out.Warnings = append(st.h.out.Warnings, fmt.Sprintf("commit %s: %v; this change of the file is left out of the feed", shortHash(c.Hash), parsed.err))
 			return
 		}
 		t = parsed.tool
@@ -790,15 +841,6 @@ func (rh *repoHistory) tool(p, blob string) parsedTool {
 	t.tool.Object = nil
 	rh.parsed[blob] = t
 	return handed
-}
-
-// endpoint is a server's endpoint URL in the feed: its first remote, or its
-// card when it has no remote.
-func (r *Result) endpoint(s site.Server) string {
-	if len(s.Remotes) > 0 {
-		return s.Remotes[0].URL
-	}
-	return r.Config.URL(ServerCardPath(s.Slug))
 }
 
 // relativeTo returns target relative to root, slash-separated, "" for root

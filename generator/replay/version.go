@@ -1,4 +1,4 @@
-package generator
+package replay
 
 import (
 	"errors"
@@ -44,20 +44,20 @@ func (st *replayState) stillUnrecordable(tl *timeline.Timeline) []site.Server {
 
 // checkRecordable fails for each server whose committed version the feed
 // cannot record, with the two fixes.
-func (r *Result) checkRecordable() error {
+func (h *historyReader) checkRecordable() error {
 	var problems []error
-	for _, srv := range r.unrecordable {
-		i := slices.IndexFunc(r.Config.Servers, func(s site.Server) bool { return s.Name == srv.Name })
+	for _, srv := range h.unrecordable {
+		i := slices.IndexFunc(h.cfg.Servers, func(s site.Server) bool { return s.Name == srv.Name })
 		key := "servers"
 		if i >= 0 {
 			key = fmt.Sprintf("servers.%d", i)
 		}
 		if srv.VersionTags != "" {
-			problems = append(problems, r.Config.Errorf(key+".version_tags", "server %s: no tag matching %q is on the first-parent line of the last commit, so the server has no version", srv.Name, srv.VersionTags).
+			problems = append(problems, h.cfg.Errorf(key+".version_tags", "server %s: no tag matching %q is on the first-parent line of the last commit, so the server has no version", srv.Name, srv.VersionTags).
 				WithHint("tag a release (git tag v1.0.0), or set version in site.toml instead of version_tags"))
 			continue
 		}
-		problems = append(problems, r.Config.Errorf(key, "server %s: its committed version %q is not a version, so the change feed cannot record it", srv.Name, srv.Version).
+		problems = append(problems, h.cfg.Errorf(key, "server %s: its committed version %q is not a version, so the change feed cannot record it", srv.Name, srv.Version).
 			WithHint("set version = \"1.2.3\" for the server in site.toml and commit it, or take its versions from release tags: version_tags = \"v*\""))
 	}
 	return errors.Join(problems...)

@@ -208,14 +208,14 @@ func prepareOutputDir(dir, out string) error {
 	if !info.IsDir() {
 		return diag.Errorf("", 0, "refusing to write output to %s: it is a file", dir)
 	}
-	if IsOutput(out) {
-		return nil
-	}
+	// One listing decides, with no window between two looks: a build into
+	// the same directory may create the marker at any moment, and it is
+	// the first file any build puts there.
 	entries, err := os.ReadDir(out)
 	if err != nil {
 		return err
 	}
-	if len(entries) > 0 {
+	if len(entries) > 0 && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == Marker }) {
 		return diag.Errorf("", 0, "refusing to write into %s: it was not created by wellknown (no %s marker) and is not empty", dir, Marker).
 			WithHint("remove it yourself, or choose another directory with --out")
 	}

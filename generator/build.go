@@ -3,8 +3,10 @@
 // the signing key); the replay of git history (package replay), compared
 // with the working tree; the signed feed, checked against the one published
 // before; the EDP attestations; the documents, each checked against its
-// format; the pages; the deploy files; and the scan of the whole bundle for
-// the key. Write then writes the Bundle, or serve serves it.
+// format; the pages (package pages, from the config, the history, the
+// documents, the key and the attestations); the deploy files; and the scan
+// of the whole bundle for the key. Write then writes the Bundle, or serve
+// serves it.
 package generator
 
 import (
@@ -21,6 +23,8 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/pages"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/replay"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
@@ -164,7 +168,7 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	if opt.PreviousLive {
-		opt.Previous = cfg.URL(PathFeed)
+		opt.Previous = cfg.URL(paths.Feed)
 	}
 	if opt.Previous != "" {
 		if err := r.checkAppendOnly(opt.Previous); err != nil {
@@ -198,6 +202,33 @@ func Build(opt Options) (*Result, error) {
 	r.Stages.Render = time.Since(start)
 	r.count(servers)
 	return r, nil
+}
+
+// addPages renders the pages (see pages.RenderBuild) into the bundle. It
+// runs after every document is in the bundle, since the pages link to them.
+func (r *Result) addPages(servers []Server) error {
+	in := pages.BuildInput{Config: r.Config, Timeline: r.Timeline, CommitRepos: r.commitRepos,
+		Files: r.Bundle.Files(), Key: r.Key.Public(), Attestations: r.Attestations}
+	for _, s := range servers {
+		// The reserved paths were checked when the cards were added.
+		reserved, _ := r.reservedCardPaths(s)
+		bs := pages.BuildServer{Config: s.Config, Tools: s.Tools}
+		for _, rc := range reserved {
+			bs.ReservedCards = append(bs.ReservedCards, rc.Path)
+		}
+		in.Servers = append(in.Servers, bs)
+	}
+	files, warnings, err := pages.RenderBuild(in)
+	if err != nil {
+		return err
+	}
+	r.Warnings = append(r.Warnings, warnings...)
+	for _, f := range files {
+		if err := r.Bundle.Add(f.Path, f.Body, deploy.HostDefaultType(f.Path)); err != nil {
+			return fmt.Errorf("page %s: %v", f.Path, err)
+		}
+	}
+	return nil
 }
 
 // loadKey returns Options.Key, or else the key its sources name.

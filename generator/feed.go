@@ -3,7 +3,6 @@ package generator
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -11,24 +10,13 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/pages"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
-// Paths of the feed's companions.
-const (
-	PathSnapshot = "/.well-known/agent-card.json"
-	// PathSnapshotBesideA2A is where the snapshot goes when an A2A Agent Card
-	// holds PathSnapshot (the agent-feed spec and A2A both claim it).
-	PathSnapshotBesideA2A = "/.well-known/agent-feed-snapshot.json"
-	typeAtom              = "application/atom+xml; charset=utf-8"
-)
-
-// ArchivePath is where one version of a tool is kept, immutable.
-func ArchivePath(serverSlug, tool, version string) string {
-	return "/.well-known/mcp/schemas/" + serverSlug + "/" + tool + "/" + version + ".json"
-}
+const typeAtom = "application/atom+xml; charset=utf-8"
 
 // emptyFeedTime is the feed's <updated> when it has no entries: a build may
 // not read the clock, and an empty history has no time of its own.
@@ -56,7 +44,7 @@ func (r *Result) addFeed(tl *timeline.Timeline) error {
 	status := agentfeed.Status(cfg.Feed.Status)
 	err = r.addFeedDocuments(&agentfeed.Feed{
 		ID: did, Title: cfg.Title + " changes", Updated: agentfeed.FormatTime(newest), AuthorName: cfg.Author,
-		SelfURL: cfg.URL(PathFeed), AlternateURL: cfg.URL("/" + pages.ChangelogPath), SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
+		SelfURL: cfg.URL(paths.Feed), AlternateURL: cfg.URL("/" + pages.ChangelogPath), SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
 		Entries: entries,
 	})
 	if err != nil {
@@ -68,23 +56,16 @@ func (r *Result) addFeed(tl *timeline.Timeline) error {
 	return r.addArchive(tl)
 }
 
-// FeedArchivePath is where archive document n (from 1, oldest first) of the
-// feed is published: archive n holds entries (n-1)·page_size+1 to
-// n·page_size, so its path and bytes stay the same as the history grows.
-func FeedArchivePath(n int) string {
-	return PathFeedArchives + "archive-" + strconv.Itoa(n) + ".xml"
-}
-
 // addFeedDocuments adds the subscription document and the archive documents
 // of the entries it no longer holds (RFC 5005 §4).
 func (r *Result) addFeedDocuments(f *agentfeed.Feed) error {
 	current, archives := agentfeed.Paginate(f, r.Config.Feed.PageSize, func(n int) string {
-		return r.Config.URL(FeedArchivePath(n))
+		return r.Config.URL(paths.FeedArchive(n))
 	})
 	for i, doc := range append(archives, current) {
-		p := PathFeed
+		p := paths.Feed
 		if i < len(archives) {
-			p = FeedArchivePath(i + 1)
+			p = paths.FeedArchive(i + 1)
 		}
 		data, err := agentfeed.Encode(doc)
 		if err != nil {
@@ -164,10 +145,10 @@ func (r *Result) addSnapshot(signer agentfeed.Signer, entries []agentfeed.Entry,
 	if err != nil {
 		return err
 	}
-	path := PathSnapshot
+	path := paths.Snapshot
 	if len(r.Config.Agents) > 0 {
-		path = PathSnapshotBesideA2A
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the agent-feed snapshot is published at %s, because the A2A Agent Card holds %s", PathSnapshotBesideA2A, PathSnapshot))
+		path = paths.SnapshotBesideA2A
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the agent-feed snapshot is published at %s, because the A2A Agent Card holds %s", paths.SnapshotBesideA2A, paths.Snapshot))
 	}
 	return r.Bundle.Add(path, snapshot, typeJSON)
 }
@@ -181,7 +162,7 @@ func (r *Result) addArchive(tl *timeline.Timeline) error {
 	for _, s := range tl.Servers {
 		for _, t := range s.Tools {
 			for _, v := range t.Versions {
-				p := ArchivePath(v.Slug, t.Name, v.Version)
+				p := paths.ToolVersion(v.Slug, t.Name, v.Version)
 				if f, ok := r.Bundle.Get(p); ok {
 					if string(f.Body) != string(v.Tool.Canonical) {
 						return diag.Errorf(r.Config.File, 0, "server %s published tool %s %s under the slug %q, where another server published a different %s %s",

@@ -1,12 +1,12 @@
 // Package generator turns a site definition into a Bundle. Build wires the
 // stages, in order: the config (site.toml, the working tree's tool files,
 // the signing key); the replay of git history (package replay), compared
-// with the working tree; the signed feed, checked against the one published
-// before; the EDP attestations; the documents, each checked against its
-// format; the pages (package pages, from the config, the history, the
-// documents, the key and the attestations); the deploy files; and the scan
-// of the whole bundle for the key. Write then writes the Bundle, or serve
-// serves it.
+// with the working tree; the signed feed (package feed), checked against
+// the one published before; the EDP attestations; the documents, each
+// checked against its format; the pages (package pages, from the config,
+// the history, the documents, the key and the attestations); the deploy
+// files; and the scan of the whole bundle for the key. Write then writes the
+// Bundle, or serve serves it.
 package generator
 
 import (
@@ -23,6 +23,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/feed"
 	"github.com/wellknown-dev/wellknown/generator/pages"
 	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/replay"
@@ -164,16 +165,21 @@ func Build(opt Options) (*Result, error) {
 	}
 	start = time.Now()
 	progress("signing the feed")
-	if err := r.addFeed(r.Timeline); err != nil {
+	signed, err := feed.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private})
+	if err != nil {
 		return nil, err
 	}
+	r.Entries = signed.Entries
+	r.Warnings = append(r.Warnings, signed.Warnings...)
 	if opt.PreviousLive {
 		opt.Previous = cfg.URL(paths.Feed)
 	}
 	if opt.Previous != "" {
-		if err := r.checkAppendOnly(opt.Previous); err != nil {
+		warnings, err := feed.CheckAppendOnly(opt.Previous, r.Entries)
+		if err != nil {
 			return nil, err
 		}
+		r.Warnings = append(r.Warnings, warnings...)
 	}
 	r.Stages.Sign = time.Since(start)
 	start = time.Now()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/verify"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
@@ -53,7 +54,7 @@ func TestAdoptingAnExistingRepository(t *testing.T) {
 	if got := strings.Join(releases, ", "); got != wantReleases {
 		t.Errorf("server announcements: %s\nwant %s", got, wantReleases)
 	}
-	if card := string(mustGet(t, last, ServerCardPath("tracker"))); !strings.Contains(card, `"version": "0.4.0"`) {
+	if card := string(mustGet(t, last, paths.ServerCardOf("tracker"))); !strings.Contains(card, `"version": "0.4.0"`) {
 		t.Errorf("the Server Card does not carry the last release:\n%s", card)
 	}
 
@@ -194,7 +195,7 @@ func TestBackfill(t *testing.T) {
 		g.Commit("the site")
 		config := filepath.Join(g.Dir, "site.toml")
 		published := filepath.Join(t.TempDir(), "agent-feed.xml")
-		if err := os.WriteFile(published, mustGet(t, build(t, config), PathFeed), 0o644); err != nil {
+		if err := os.WriteFile(published, mustGet(t, build(t, config), paths.Feed), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		g.Write("site.toml", base+adoptionServer+`

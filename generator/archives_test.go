@@ -12,6 +12,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -43,7 +44,7 @@ func plainTool(i int) string {
 func feedDocuments(res *Result) map[string][]byte {
 	docs := map[string][]byte{}
 	for _, f := range res.Bundle.Files() {
-		if f.Path == PathFeed || strings.HasPrefix(f.Path, PathFeedArchives) {
+		if f.Path == paths.Feed || strings.HasPrefix(f.Path, paths.FeedArchives) {
 			docs[f.Path] = f.Body
 		}
 	}
@@ -74,7 +75,7 @@ func TestFeedArchivesImmutable(t *testing.T) {
 	res := build(t, config)
 	after := feedDocuments(res)
 	for n := 1; n <= 2; n++ {
-		p := FeedArchivePath(n)
+		p := paths.FeedArchive(n)
 		if string(after[p]) != string(before[p]) {
 			t.Errorf("%s changed as the history grew", p)
 		}
@@ -82,17 +83,17 @@ func TestFeedArchivesImmutable(t *testing.T) {
 	if len(after) != 5 {
 		t.Fatalf("23 entries five a page: %d documents, want the feed and 4 archives", len(after))
 	}
-	if index := mustGet(t, res, "/index.html"); strings.Contains(string(index), PathFeedArchives) {
+	if index := mustGet(t, res, "/index.html"); strings.Contains(string(index), paths.FeedArchives) {
 		t.Error("the home page lists the feed's archives; the feed links to them")
 	}
-	sub := decodeDoc(t, after[PathFeed])
-	if len(sub.Entries) != 3 || sub.PrevArchive != res.Config.URL(FeedArchivePath(4)) || sub.Archive {
+	sub := decodeDoc(t, after[paths.Feed])
+	if len(sub.Entries) != 3 || sub.PrevArchive != res.Config.URL(paths.FeedArchive(4)) || sub.Archive {
 		t.Errorf("subscription document: %d entries, prev-archive %q, archive %v; want 3, archive 4, false", len(sub.Entries), sub.PrevArchive, sub.Archive)
 	}
 	var ids []string
 	for n := 1; n <= 4; n++ {
-		a := decodeDoc(t, after[FeedArchivePath(n)])
-		if !a.Archive || len(a.Entries) != 5 || a.Current != res.Config.URL(PathFeed) {
+		a := decodeDoc(t, after[paths.FeedArchive(n)])
+		if !a.Archive || len(a.Entries) != 5 || a.Current != res.Config.URL(paths.Feed) {
 			t.Errorf("archive %d: archive %v, %d entries, current %q", n, a.Archive, len(a.Entries), a.Current)
 		}
 		for _, e := range a.Entries {
@@ -124,7 +125,7 @@ func publish(t *testing.T, res *Result, dir string) string {
 			t.Fatal(err)
 		}
 	}
-	return filepath.Join(dir, filepath.FromSlash(PathFeed))
+	return filepath.Join(dir, filepath.FromSlash(paths.Feed))
 }
 
 // The variants of a published history of 23 entries, five a page, and the
@@ -195,13 +196,13 @@ func TestAppendOnlyAcrossArchivesOverHTTP(t *testing.T) {
 	for _, h := range archivedHistories {
 		t.Run(h.name, func(t *testing.T) {
 			_, config := toolsRepo(t, h.pageSize, h.tools, h.tool)
-			res, err := Build(Options{ConfigPath: config, Overrides: []string{base}, Getenv: testEnv, Previous: srv.URL + PathFeed})
+			res, err := Build(Options{ConfigPath: config, Overrides: []string{base}, Getenv: testEnv, Previous: srv.URL + paths.Feed})
 			checkGuard(t, res, err, h.want)
 		})
 	}
-	delete(docs, FeedArchivePath(2))
-	_, err := Build(Options{ConfigPath: config, Overrides: []string{base}, Getenv: testEnv, Previous: srv.URL + PathFeed})
-	if err == nil || !strings.Contains(err.Error(), "prev-archive "+srv.URL+FeedArchivePath(2)+" is missing") {
+	delete(docs, paths.FeedArchive(2))
+	_, err := Build(Options{ConfigPath: config, Overrides: []string{base}, Getenv: testEnv, Previous: srv.URL + paths.Feed})
+	if err == nil || !strings.Contains(err.Error(), "prev-archive "+srv.URL+paths.FeedArchive(2)+" is missing") {
 		t.Errorf("a broken chain: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/cards"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/edptest"
 	"github.com/wellknown-dev/wellknown/internal/upstream"
 )
@@ -100,7 +101,7 @@ func TestAttestedEntityCard(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			card := mustGet(t, res, PathEntityCard)
+			card := mustGet(t, res, paths.EntityCard)
 			if err := upstream.Validate(t, "edp-entity-card", card); err != nil {
 				t.Errorf("the card fails the upstream schema: %v\n%s", err, card)
 			}
@@ -136,7 +137,7 @@ func TestAttestedEntityCard(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(mustGet(t, later, PathEntityCard)) != string(card) || string(mustGet(t, later, "/index.html")) != string(mustGet(t, res, "/index.html")) {
+			if string(mustGet(t, later, paths.EntityCard)) != string(card) || string(mustGet(t, later, "/index.html")) != string(mustGet(t, res, "/index.html")) {
 				t.Error("a build 300 days later wrote another card or home page")
 			}
 		})
@@ -294,7 +295,7 @@ func TestAttestationSecretUnsetInPreview(t *testing.T) {
 		if w := attestationWarnings(res); len(w) != 1 || !strings.Contains(w[0], "NO_SUCH_VARIABLE (signature_env) is unset, so this build leaves the attestation out") {
 			t.Errorf("%s: warnings %q", name, w)
 		}
-		if card := string(mustGet(t, res, PathEntityCard)); strings.Contains(card, "verification") {
+		if card := string(mustGet(t, res, paths.EntityCard)); strings.Contains(card, "verification") {
 			t.Errorf("%s: the card has a verification without its token:\n%s", name, card)
 		}
 	}

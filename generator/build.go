@@ -1,10 +1,12 @@
 // Package generator turns a site definition into a Bundle. Build wires the
 // stages, in order: the config (site.toml, the working tree's tool files,
 // the signing key); the replay of git history (package replay), compared
-// with the working tree; the signed feed, checked against the one published
-// before; the EDP attestations; the documents, each checked against its
-// format; the pages; the deploy files; and the scan of the whole bundle for
-// the key. Write then writes the Bundle, or serve serves it.
+// with the working tree; the signed feed (package feed), checked against
+// the one published before; the EDP attestations; the documents, each
+// checked against its format; the pages (package pages, from the config,
+// the history, the documents, the key and the attestations); the deploy
+// files; and the scan of the whole bundle for the key. Write then writes the
+// Bundle, or serve serves it.
 package generator
 
 import (
@@ -21,6 +23,9 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/feed"
+	"github.com/wellknown-dev/wellknown/generator/pages"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/replay"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
@@ -160,16 +165,21 @@ func Build(opt Options) (*Result, error) {
 	}
 	start = time.Now()
 	progress("signing the feed")
-	if err := r.addFeed(r.Timeline); err != nil {
+	signed, err := feed.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private})
+	if err != nil {
 		return nil, err
 	}
+	r.Entries = signed.Entries
+	r.Warnings = append(r.Warnings, signed.Warnings...)
 	if opt.PreviousLive {
-		opt.Previous = cfg.URL(PathFeed)
+		opt.Previous = cfg.URL(paths.Feed)
 	}
 	if opt.Previous != "" {
-		if err := r.checkAppendOnly(opt.Previous); err != nil {
+		warnings, err := feed.CheckAppendOnly(opt.Previous, r.Entries)
+		if err != nil {
 			return nil, err
 		}
+		r.Warnings = append(r.Warnings, warnings...)
 	}
 	r.Stages.Sign = time.Since(start)
 	start = time.Now()
@@ -198,6 +208,33 @@ func Build(opt Options) (*Result, error) {
 	r.Stages.Render = time.Since(start)
 	r.count(servers)
 	return r, nil
+}
+
+// addPages renders the pages (see pages.RenderBuild) into the bundle. It
+// runs after every document is in the bundle, since the pages link to them.
+func (r *Result) addPages(servers []Server) error {
+	in := pages.BuildInput{Config: r.Config, Timeline: r.Timeline, CommitRepos: r.commitRepos,
+		Files: r.Bundle.Files(), Key: r.Key.Public(), Attestations: r.Attestations}
+	for _, s := range servers {
+		// The reserved paths were checked when the cards were added.
+		reserved, _ := r.reservedCardPaths(s)
+		bs := pages.BuildServer{Config: s.Config, Tools: s.Tools}
+		for _, rc := range reserved {
+			bs.ReservedCards = append(bs.ReservedCards, rc.Path)
+		}
+		in.Servers = append(in.Servers, bs)
+	}
+	files, warnings, err := pages.RenderBuild(in)
+	if err != nil {
+		return err
+	}
+	r.Warnings = append(r.Warnings, warnings...)
+	for _, f := range files {
+		if err := r.Bundle.Add(f.Path, f.Body, deploy.HostDefaultType(f.Path)); err != nil {
+			return fmt.Errorf("page %s: %v", f.Path, err)
+		}
+	}
+	return nil
 }
 
 // loadKey returns Options.Key, or else the key its sources name.

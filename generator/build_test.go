@@ -14,6 +14,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/cards"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 	"github.com/wellknown-dev/wellknown/internal/upstream"
 )
@@ -125,13 +126,13 @@ func TestExampleSiteMatchesUpstreamSchemas(t *testing.T) {
 			schemas, own = []string{"server-card", "registry-server"}, cards.CheckServerCard(f.Body)
 		case strings.HasSuffix(f.Path, "/agent-card.json"):
 			schemas, own = []string{"a2a-agent-card"}, cards.CheckAgentCard(f.Body)
-		case f.Path == PathAICards:
+		case f.Path == paths.AICards:
 			schemas, own = []string{"ai-cards"}, cards.CheckAICards(f.Body)
-		case f.Path == PathEntityCard:
+		case f.Path == paths.EntityCard:
 			schemas, own = []string{"edp-entity-card"}, cards.CheckEntityCard(f.Body, host)
-		case f.Path == PathCatalog:
+		case f.Path == paths.Catalog:
 			own = cards.CheckAICatalog(f.Body) // the AI Catalog publishes no schema
-		case f.Path == PathServerList:
+		case f.Path == paths.ServerList:
 			own = cards.CheckServerList(f.Body)
 		}
 		if len(own) > 0 {
@@ -168,7 +169,7 @@ func TestEntityCardSchema010(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := build(t, config)
-	card := mustGet(t, res, PathEntityCard)
+	card := mustGet(t, res, paths.EntityCard)
 	if !bytes.Contains(card, []byte(`"schema_version": "0.1.0"`)) || bytes.Contains(card, []byte("entities")) {
 		t.Fatalf("not a 0.1.0 card:\n%s", card)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 )
@@ -114,5 +115,5 @@ func (r *Result) endpoint(s site.Server) string {
 	if len(s.Remotes) > 0 {
 		return s.Remotes[0].URL
 	}
-	return r.Config.URL(ServerCardPath(s.Slug))
+	return r.Config.URL(paths.ServerCardOf(s.Slug))
 }

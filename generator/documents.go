@@ -12,20 +12,8 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/cards"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
-)
-
-// Paths of the site-wide documents (DESIGN §7).
-const (
-	PathCatalog         = "/.well-known/ai-catalog.json"
-	PathServerCardAlias = "/.well-known/mcp/server-card.json"
-	PathServerList      = "/.well-known/mcp-servers.json"
-	PathAICards         = "/.well-known/ai-cards.json"
-	PathAgentCard       = "/.well-known/agent-card.json"
-	PathEntityCard      = "/.well-known/entity-card.json"
-	PathFeed            = "/.well-known/agent-feed.xml"
-	// PathFeedArchives holds the feed's archive documents (FeedArchivePath).
-	PathFeedArchives = "/.well-known/agent-feed/"
 )
 
 // Content types of the documents.
@@ -33,13 +21,6 @@ const (
 	typeJSON    = "application/json"
 	typeDIDJSON = "application/did+json"
 )
-
-// ServerCardPath is where a server's card is published.
-func ServerCardPath(slug string) string { return "/mcp/" + slug + "/server-card.json" }
-
-// AgentCardPath is where an agent's card is published; the first agent's is
-// also at PathAgentCard.
-func AgentCardPath(slug string) string { return "/a2a/" + slug + "/agent-card.json" }
 
 // addDocuments builds, checks and adds every machine-readable document.
 // Problems are collected across documents so one run reports them all.
@@ -67,12 +48,12 @@ func (r *Result) addDocuments(servers []Server) error {
 	}
 	var problems []error
 	if len(list.Servers) > 0 {
-		problems = append(problems, r.addJSON(PathServerList, typeJSON, list, cards.CheckServerList, unlocated(PathServerList)))
+		problems = append(problems, r.addJSON(paths.ServerList, typeJSON, list, cards.CheckServerList, unlocated(paths.ServerList)))
 	}
 	if len(aiCards.Protocols) > 0 {
-		problems = append(problems, r.addJSON(PathAICards, typeJSON, aiCards, cards.CheckAICards, unlocated(PathAICards)))
+		problems = append(problems, r.addJSON(paths.AICards, typeJSON, aiCards, cards.CheckAICards, unlocated(paths.AICards)))
 	}
-	problems = append(problems, r.addJSON(PathCatalog, cards.TypeAICatalog, catalog, cards.CheckAICatalog, unlocated(PathCatalog)))
+	problems = append(problems, r.addJSON(paths.Catalog, cards.TypeAICatalog, catalog, cards.CheckAICatalog, unlocated(paths.Catalog)))
 	return errors.Join(problems...)
 }
 
@@ -81,18 +62,18 @@ func (r *Result) addServers(servers []Server, catalog *cards.Catalog, aiCards *c
 	for _, s := range servers {
 		card := cards.NewServerCard(s.Config.Identity)
 		locate := func(p cards.Problem) error { return r.Config.ServerProblem(s.Index, p.Path, p.Msg) }
-		paths := []string{ServerCardPath(s.Config.Slug)}
+		at := []string{paths.ServerCardOf(s.Config.Slug)}
 		reserved, err := r.reservedCardPaths(s)
 		if err != nil {
 			problems = append(problems, err)
 		}
 		for _, rc := range reserved {
-			paths = append(paths, rc.Path)
+			at = append(at, rc.Path)
 		}
 		if len(list.Servers) == 0 {
-			paths = append(paths, PathServerCardAlias)
+			at = append(at, paths.ServerCardAlias)
 		}
-		for _, p := range paths {
+		for _, p := range at {
 			if err := r.addJSON(p, cards.TypeServerCard, card, cards.CheckServerCard, locate); err != nil {
 				problems = append(problems, locateReserved(reserved, p, err))
 				break
@@ -100,7 +81,7 @@ func (r *Result) addServers(servers []Server, catalog *cards.Catalog, aiCards *c
 		}
 		list.Servers = append(list.Servers, card)
 		// Clients probe the reserved location first; point the catalog there when there is one.
-		cardURL := r.Config.URL(paths[0])
+		cardURL := r.Config.URL(at[0])
 		if len(reserved) > 0 {
 			cardURL = r.Config.URL(reserved[0].Path)
 		}
@@ -112,7 +93,7 @@ func (r *Result) addServers(servers []Server, catalog *cards.Catalog, aiCards *c
 			Description: s.Config.Description,
 			Version:     s.Config.Version,
 		})
-		if p, ok := mcpProtocol(s.Config, r.Config.URL(paths[0])); ok {
+		if p, ok := mcpProtocol(s.Config, r.Config.URL(at[0])); ok {
 			aiCards.Protocols = append(aiCards.Protocols, p)
 		}
 	}
@@ -183,17 +164,17 @@ func (r *Result) addAgents(catalog *cards.Catalog, aiCards *cards.AICards) error
 	var problems []error
 	for i, a := range r.Config.Agents {
 		locate := func(p cards.Problem) error { return r.Config.AgentProblem(i, p.Path, p.Msg) }
-		paths := []string{AgentCardPath(a.Slug)}
+		at := []string{paths.AgentCardOf(a.Slug)}
 		if i == 0 {
-			paths = append([]string{PathAgentCard}, paths...)
+			at = append([]string{paths.AgentCard}, at...)
 		}
-		for _, p := range paths {
+		for _, p := range at {
 			if err := r.addJSON(p, typeJSON, a, cards.CheckAgentCard, locate); err != nil {
 				problems = append(problems, err)
 				break
 			}
 		}
-		cardURL := r.Config.URL(paths[0])
+		cardURL := r.Config.URL(at[0])
 		catalog.Entries = append(catalog.Entries, cards.CatalogEntry{
 			Identifier:  fmt.Sprintf("urn:air:%s:a2a:%s", r.Config.Base().Hostname(), a.Slug),
 			DisplayName: a.Name,
@@ -235,7 +216,7 @@ func (r *Result) addEntity() error {
 	}
 	check := func(data []byte) []cards.Problem { return cards.CheckEntityCard(data, r.Config.Base().Hostname()) }
 	locate := func(p cards.Problem) error { return r.Config.EntityProblem(p.Path, p.Msg) }
-	return r.addJSON(PathEntityCard, typeJSON, e, check, locate)
+	return r.addJSON(paths.EntityCard, typeJSON, e, check, locate)
 }
 
 func (r *Result) fillEndpoint(m *site.EntityMCP, at string) error {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/tools"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
@@ -234,7 +235,7 @@ func summaries(entries []agentfeed.Entry) string {
 // Run with -update to accept a reviewed change.
 func TestFeedGolden(t *testing.T) {
 	_, config := fixtureRepo(t)
-	checkGolden(t, "fixture-feed.xml", mustGet(t, build(t, config), PathFeed))
+	checkGolden(t, "fixture-feed.xml", mustGet(t, build(t, config), paths.Feed))
 }
 
 // checkGolden compares got with the golden file testdata/name, which -update
@@ -267,11 +268,11 @@ func TestCardsSnapshotArchiveAgree(t *testing.T) {
 			Endpoint string `json:"endpoint"`
 		} `json:"endpoints"`
 	}
-	if err := json.Unmarshal(mustGet(t, res, PathSnapshot), &snapshot); err != nil {
+	if err := json.Unmarshal(mustGet(t, res, paths.Snapshot), &snapshot); err != nil {
 		t.Fatal(err)
 	}
 	var card struct{ Name, Version string }
-	json.Unmarshal(mustGet(t, res, ServerCardPath("forecast")), &card)
+	json.Unmarshal(mustGet(t, res, paths.ServerCardOf("forecast")), &card)
 	latestSHA := map[string]string{}
 	for _, e := range res.Entries {
 		if sha, ok := payload(t, e)["x-schema-sha256"].(string); ok {
@@ -287,7 +288,7 @@ func TestCardsSnapshotArchiveAgree(t *testing.T) {
 			}
 			continue
 		}
-		archived := mustGet(t, res, ArchivePath("forecast", tool, ep.Version))
+		archived := mustGet(t, res, paths.ToolVersion("forecast", tool, ep.Version))
 		sum := sha256.Sum256(archived)
 		if hex.EncodeToString(sum[:]) != latestSHA[ep.ID] {
 			t.Errorf("%s: archive %s does not hash to the signed x-schema-sha256", ep.ID, ep.Version)
@@ -302,7 +303,7 @@ func TestCardsSnapshotArchiveAgree(t *testing.T) {
 	}
 	// Every version of every tool is archived.
 	for _, v := range []string{"1.0.0", "1.1.0", "2.0.0", "3.0.0", "4.0.0", "4.0.1"} {
-		mustGet(t, res, ArchivePath("forecast", "get_forecast", v))
+		mustGet(t, res, paths.ToolVersion("forecast", "get_forecast", v))
 	}
 }
 
@@ -334,7 +335,7 @@ func verifyIndependently(t *testing.T, res *Result) {
 			Signer  string `xml:"https://agent-feed.dev/ns/v0 signer"`
 		} `xml:"entry"`
 	}
-	feed := mustGet(t, res, PathFeed)
+	feed := mustGet(t, res, paths.Feed)
 	if err := xml.Unmarshal(feed, &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +371,7 @@ func verifyIndependently(t *testing.T, res *Result) {
 func TestAppendOnlyGuard(t *testing.T) {
 	g, config := fixtureRepo(t)
 	published := filepath.Join(t.TempDir(), "agent-feed.xml")
-	if err := os.WriteFile(published, mustGet(t, build(t, config), PathFeed), 0o644); err != nil {
+	if err := os.WriteFile(published, mustGet(t, build(t, config), paths.Feed), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
@@ -410,10 +411,10 @@ func hints(err error) string {
 // only warns, and a rewritten history is caught as with a file.
 func TestAppendOnlyGuardOverHTTP(t *testing.T) {
 	g, config := fixtureRepo(t)
-	published := mustGet(t, build(t, config), PathFeed)
+	published := mustGet(t, build(t, config), paths.Feed)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
-		case PathFeed:
+		case paths.Feed:
 			w.Write(published)
 		case "/moved":
 			http.Redirect(w, r, "http://feed.example/agent-feed.xml", http.StatusFound)
@@ -435,11 +436,11 @@ func TestAppendOnlyGuardOverHTTP(t *testing.T) {
 			t.Errorf("--previous %s: %v, want an error containing %q", tc.url, err, tc.want)
 		}
 	}
-	if _, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: srv.URL + PathFeed}); err != nil {
+	if _, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: srv.URL + paths.Feed}); err != nil {
 		t.Errorf("the unchanged history: %v", err)
 	}
 	g.Git("reset", "-q", "--hard", "HEAD~1")
-	if _, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: srv.URL + PathFeed}); err == nil || !strings.Contains(err.Error(), "would disappear") {
+	if _, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: srv.URL + paths.Feed}); err == nil || !strings.Contains(err.Error(), "would disappear") {
 		t.Errorf("a rewritten history: %v", err)
 	}
 }
@@ -518,8 +519,8 @@ tools = "tools/*.json"
 			t.Fatal(err)
 		}
 		// Published URLs stay where they were published.
-		mustGet(t, res, ArchivePath("weather", "a", "1.0.0"))
-		mustGet(t, res, ArchivePath("forecast", "a", "2.0.0"))
+		mustGet(t, res, paths.ToolVersion("weather", "a", "1.0.0"))
+		mustGet(t, res, paths.ToolVersion("forecast", "a", "2.0.0"))
 	})
 
 	t.Run("a commit that configured a server twice", func(t *testing.T) {
@@ -638,7 +639,7 @@ tools = "schemas/*.json"
 func TestFeedLinksToPages(t *testing.T) {
 	_, config := fixtureRepo(t)
 	res := build(t, config)
-	doc := mustGet(t, res, PathFeed)
+	doc := mustGet(t, res, paths.Feed)
 	if bytes.Contains(doc, []byte("&")) {
 		t.Error("the feed holds a character or entity reference, which the reference reader counts against its limit")
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/generator/pages"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -33,12 +35,12 @@ func TestPagesPreviewUncommittedChanges(t *testing.T) {
 	}
 	res := build(t, config)
 
-	for _, p := range []string{PathFeed, PathSnapshot} {
+	for _, p := range []string{paths.Feed, paths.Snapshot} {
 		if !bytes.Equal(mustGet(t, res, p), mustGet(t, committed, p)) {
 			t.Errorf("%s changed with uncommitted changes:\n%s", p, mustGet(t, res, p))
 		}
 	}
-	if _, ok := res.Bundle.Get(ArchivePath("forecast", "get_forecast", "2.0.0")); ok {
+	if _, ok := res.Bundle.Get(paths.ToolVersion("forecast", "get_forecast", "2.0.0")); ok {
 		t.Error("the unpublished version is in the schema archive")
 	}
 	for _, c := range []struct{ page, want string }{
@@ -287,7 +289,7 @@ func TestToolPageDiffGolden(t *testing.T) {
 func TestToolPageDiffsNewestVersions(t *testing.T) {
 	g := gittest.New(t, t.TempDir())
 	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
-	const versions = diffedVersions + 3
+	const versions = pages.DiffedVersions + 3
 	for i := range versions {
 		g.Write("tools/get_forecast.json", strings.Replace(forecastV1, "Forecast for a city.", fmt.Sprintf("Forecast, edition %d.", i), 1))
 		g.Commit(fmt.Sprintf("edition %d", i))
@@ -296,8 +298,8 @@ func TestToolPageDiffsNewestVersions(t *testing.T) {
 	if n := strings.Count(page, `class="badge badge-cosmetic"`); n != versions-1 {
 		t.Fatalf("%d cosmetic versions on the page, want %d", n, versions-1)
 	}
-	if n := strings.Count(page, `<details class="diff"`); n != diffedVersions {
-		t.Errorf("%d diffs on the page, want %d", n, diffedVersions)
+	if n := strings.Count(page, `<details class="diff"`); n != pages.DiffedVersions {
+		t.Errorf("%d diffs on the page, want %d", n, pages.DiffedVersions)
 	}
 	newest := fmt.Sprintf(`<span class="d-changed-to">+   "description": "Forecast, edition %d.",</span>`, versions-1)
 	if !strings.Contains(page, newest) {

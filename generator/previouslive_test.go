@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"slices"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/paths"
 )
 
 // PreviousLive compares with the feed at the site's base_url: the one
@@ -21,8 +23,8 @@ func TestPreviousLiveIsTheFeedAtBaseURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "--previous " + srv.URL + PathFeed + ": no feed there yet (a first deploy?); nothing to compare with"
-	if !slices.Equal(asked, []string{PathFeed}) || !slices.Contains(res.Warnings, want) {
+	want := "--previous " + srv.URL + paths.Feed + ": no feed there yet (a first deploy?); nothing to compare with"
+	if !slices.Equal(asked, []string{paths.Feed}) || !slices.Contains(res.Warnings, want) {
 		t.Errorf("asked for %q; warnings %q; want %q", asked, res.Warnings, want)
 	}
 }

@@ -1,6 +1,7 @@
 // Package pages renders a site's human pages: what a developer opens to
-// learn what a server offers and what changed. It knows nothing about git
-// or the build; it renders a Site, which the generator fills.
+// learn what a server offers and what changed. Render renders a Site;
+// RenderBuild first fills one from what a build made (its config, history,
+// documents and key), which it is handed, never asks the build for.
 //
 // # Pages
 //

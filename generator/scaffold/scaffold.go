@@ -25,8 +25,8 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
@@ -150,7 +150,7 @@ func newData(opt Options) (data, error) {
 		Origin:     origin,
 		Hostname:   hostname,
 		Title:      hostname,
-		FeedURL:    origin + generator.PathFeed,
+		FeedURL:    origin + paths.Feed,
 		ServerName: reverseDNS(hostname) + "/hello",
 		Module:     Module,
 		Version:    opt.Version,

@@ -1,4 +1,4 @@
-package generator
+package feed
 
 import (
 	"context"
@@ -41,16 +41,16 @@ func checkFetchURL(s string) error {
 	return fmt.Errorf("%s: the previous feed is fetched over https (plain http only from localhost)", s)
 }
 
-// checkAppendOnly compares the feed about to be published with the one
-// published before (a file, or an http(s) URL of the live feed), archives
-// included: every entry published before must still be there with the same
-// payload, in any document (an entry may move between archives). It returns
-// a warning instead when the URL has no feed yet (a first deploy).
-func (r *Result) checkAppendOnly(previous string) error {
+// CheckAppendOnly compares the feed's entries about to be published with
+// the feed published before (a file, or an http(s) URL of the live feed),
+// archives included: every entry published before must still be there with
+// the same payload, in any document (an entry may move between archives).
+// It returns a warning instead when the URL has no feed yet (a first
+// deploy).
+func CheckAppendOnly(previous string, entries []agentfeed.Entry) (warnings []string, err error) {
 	published, warning, err := readPublished(previous)
 	if errors.Is(err, errNoPreviousFeed) {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("--previous %s: no feed there yet (a first deploy?); nothing to compare with", previous))
-		return nil
+		return []string{fmt.Sprintf("--previous %s: no feed there yet (a first deploy?); nothing to compare with", previous)}, nil
 	}
 	if err != nil {
 		e := diag.Errorf("", 0, "--previous %s: %v", previous, err)
@@ -58,13 +58,13 @@ func (r *Result) checkAppendOnly(previous string) error {
 		if errors.As(err, &dns) {
 			e.WithHint("before the first deploy, while the domain does not resolve yet, build without --previous")
 		}
-		return e
+		return nil, e
 	}
 	if warning != "" {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("--previous %s: %s", previous, warning))
+		warnings = append(warnings, fmt.Sprintf("--previous %s: %s", previous, warning))
 	}
-	current := make(map[string]agentfeed.Entry, len(r.Entries))
-	for _, e := range r.Entries {
+	current := make(map[string]agentfeed.Entry, len(entries))
+	for _, e := range entries {
 		current[e.ID] = e
 	}
 	var problems []error
@@ -78,10 +78,10 @@ func (r *Result) checkAppendOnly(previous string) error {
 		}
 	}
 	if len(problems) == 0 {
-		return nil
+		return warnings, nil
 	}
 	problems[0].(*diag.Error).WithHint("a published entry never changes or disappears: restore the history that produced it (was the branch rewritten or rebased?), or move to a new feed with feed.status = \"migrated\"")
-	return errors.Join(problems...)
+	return nil, errors.Join(problems...)
 }
 
 var errNoPreviousFeed = errors.New("no previous feed")

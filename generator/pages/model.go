@@ -1,4 +1,4 @@
-package generator
+package pages
 
 import (
 	"cmp"
@@ -15,9 +15,11 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/attestation"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
-	"github.com/wellknown-dev/wellknown/generator/pages"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
@@ -27,81 +29,102 @@ import (
 	"github.com/wellknown-dev/wellknown/templates"
 )
 
-// pathArchive is the directory of the schema archive (see ArchivePath).
-const pathArchive = "/.well-known/mcp/schemas/"
+// BuildInput is what a build has made when its pages are rendered.
+type BuildInput struct {
+	Config      *site.Config
+	Servers     []BuildServer      // the configured servers, in site.toml order
+	Timeline    *timeline.Timeline // the committed history of the inputs
+	CommitRepos map[string]string  // by server name: where its tools' commits are linked
+	// Files are the bundle's files so far, sorted by path: the pages link to
+	// the documents among them.
+	Files        []*bundle.File
+	Key          ed25519.PublicKey // the signing key's
+	Attestations map[string]attestation.Token
+}
 
-// addPages renders the human pages: the servers and tools of the working
+// BuildServer is a configured server with its working tree's tools.
+type BuildServer struct {
+	Config *site.Server
+	Tools  []tools.Tool // sorted by name
+	// ReservedCards are the paths its card is also published at, on the
+	// site's own origin where its remotes are.
+	ReservedCards []string
+}
+
+// RenderBuild renders the human pages: the servers and tools of the working
 // tree with their committed history, a preview of what the next commit
 // adds to the feed, the feed for people, and the site's own Markdown, with
 // the site's templates in place of the defaults they replace. It runs after
-// every document is in the bundle, since the pages link to them.
-func (r *Result) addPages(servers []Server) error {
-	cfg := r.Config
+// every document is made, since the pages link to them. The warnings name
+// content that no page shows.
+func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
+	cfg := in.Config
 	contentDir := cfg.Path(cfg.ContentDir)
-	content, err := pages.ReadContent(inputfile.FS(cfg.Root, contentDir, inputfile.MaxSize), func(rel string) string {
+	content, err := ReadContent(inputfile.FS(cfg.Root, contentDir, inputfile.MaxSize), func(rel string) string {
 		return filepath.Join(contentDir, filepath.FromSlash(rel))
 	})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	m := newPagesModel(r)
-	s, err := m.site(servers, content)
+	s, err := newModel(in).site(content)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	r.warnOrphanDocs(s, contentDir)
-	r.warnStrayMarkdown(contentDir)
-	tfs := pages.Templates(inputfile.FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize), templates.FS)
-	files, err := pages.Render(s, tfs)
+	warnings = append(orphanDocs(s, contentDir), strayMarkdown(contentDir)...)
+	tfs := Templates(inputfile.FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize), templates.FS)
+	files, err = Render(s, tfs)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	for _, f := range files {
-		if err := r.Bundle.Add(f.Path, f.Body, deploy.HostDefaultType(f.Path)); err != nil {
-			return fmt.Errorf("page %s: %v", f.Path, err)
-		}
-	}
-	return nil
+	return files, warnings, nil
 }
 
-// warnStrayMarkdown warns about Markdown files at the top of the content
+// strayMarkdown warns about Markdown files at the top of the content
 // directory that no page is made from (only index.md is).
-func (r *Result) warnStrayMarkdown(contentDir string) {
+func strayMarkdown(contentDir string) []string {
+	var out []string
 	entries, _ := os.ReadDir(contentDir)
 	for _, e := range entries {
 		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") && e.Name() != "index.md" {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%s is not published: the home page's prose is index.md, and pages go under %s",
+			out = append(out, fmt.Sprintf("%s is not published: the home page's prose is index.md, and pages go under %s",
 				filepath.Join(contentDir, e.Name()), filepath.Join(contentDir, "pages")+string(filepath.Separator)))
 		}
 	}
+	return out
 }
 
-// warnOrphanDocs warns about server docs that no server's page shows.
-func (r *Result) warnOrphanDocs(s *pages.Site, contentDir string) {
+// orphanDocs warns about server docs that no server's page shows.
+func orphanDocs(s *Site, contentDir string) []string {
+	var out []string
 	for _, slug := range slices.Sorted(maps.Keys(s.Content.ServerDocs)) {
-		if !slices.ContainsFunc(s.Servers, func(srv *pages.Server) bool { return srv.Slug == slug }) {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: no server has the slug %q, so no page shows these docs",
+		if !slices.ContainsFunc(s.Servers, func(srv *Server) bool { return srv.Slug == slug }) {
+			out = append(out, fmt.Sprintf("%s: no server has the slug %q, so no page shows these docs",
 				filepath.Join(contentDir, "servers", slug, "README.md"), slug))
 		}
 	}
+	return out
 }
 
-// pagesModel turns a build's results into the pages' Site.
-type pagesModel struct {
-	r         *Result
-	removedAt map[string]time.Time     // by endpoint id: when it was last removed
-	servers   map[string]*pages.Server // by server name
-	tools     map[string]*pages.Tool   // by endpoint id
+// model turns a build's results into the pages' Site.
+type model struct {
+	in        BuildInput
+	published map[string]bool      // the bundle's files by path
+	removedAt map[string]time.Time // by endpoint id: when it was last removed
+	servers   map[string]*Server   // by server name
+	tools     map[string]*Tool     // by endpoint id
 	history   map[string]*timeline.ToolHistory
 	comings   map[string][]timeline.Event // by endpoint id: its announcements and removals, in order
 	repos     map[string]string           // by server name: where its tools' commits are linked
 }
 
-func newPagesModel(r *Result) *pagesModel {
-	m := &pagesModel{r: r, removedAt: map[string]time.Time{}, servers: map[string]*pages.Server{},
-		tools: map[string]*pages.Tool{}, history: map[string]*timeline.ToolHistory{},
-		comings: map[string][]timeline.Event{}, repos: r.commitRepos}
-	for _, e := range r.Timeline.Events {
+func newModel(in BuildInput) *model {
+	m := &model{in: in, published: map[string]bool{}, removedAt: map[string]time.Time{}, servers: map[string]*Server{},
+		tools: map[string]*Tool{}, history: map[string]*timeline.ToolHistory{},
+		comings: map[string][]timeline.Event{}, repos: in.CommitRepos}
+	for _, f := range in.Files {
+		m.published[f.Path] = true
+	}
+	for _, e := range in.Timeline.Events {
 		if isRemoval(e) {
 			m.removedAt[e.EndpointID] = e.Time
 		}
@@ -109,7 +132,7 @@ func newPagesModel(r *Result) *pagesModel {
 			m.comings[e.EndpointID] = append(m.comings[e.EndpointID], e)
 		}
 	}
-	for _, s := range r.Timeline.Servers {
+	for _, s := range in.Timeline.Servers {
 		for _, t := range s.Tools {
 			m.history[t.EndpointID()] = t
 		}
@@ -117,25 +140,25 @@ func newPagesModel(r *Result) *pagesModel {
 	return m
 }
 
-func (m *pagesModel) site(servers []Server, content pages.Content) (*pages.Site, error) {
-	cfg := m.r.Config
-	s := &pages.Site{
+func (m *model) site(content Content) (*Site, error) {
+	cfg := m.in.Config
+	s := &Site{
 		Title:       cfg.Title,
 		Description: cfg.Description,
 		BaseURL:     cfg.URL("/"),
-		CatalogPath: sitePath(PathCatalog),
+		CatalogPath: sitePath(paths.Catalog),
 		Content:     content,
 		Agents:      m.agents(),
 		Entity:      m.entity(),
-		Documents:   m.documents(servers),
+		Documents:   m.documents(),
 		Verify:      m.verify(),
 	}
-	if _, ok := m.r.Bundle.Get(PathFeed); ok {
-		s.FeedPath = sitePath(PathFeed)
+	if m.published[paths.Feed] {
+		s.FeedPath = sitePath(paths.Feed)
 	}
 	configured := map[string]bool{}
 	slugs := map[string]bool{}
-	for _, srv := range servers {
+	for _, srv := range m.in.Servers {
 		ps, err := m.server(srv)
 		if err != nil {
 			return nil, err
@@ -144,7 +167,7 @@ func (m *pagesModel) site(servers []Server, content pages.Content) (*pages.Site,
 		configured[srv.Config.Name] = true
 		slugs[srv.Config.Slug] = true
 	}
-	for _, h := range m.r.Timeline.Servers {
+	for _, h := range m.in.Timeline.Servers {
 		// A removed server whose slug a configured one took has no pages:
 		// the changelog still lists what happened to it.
 		if configured[h.Name] || slugs[h.Last.Slug] {
@@ -159,10 +182,10 @@ func (m *pagesModel) site(servers []Server, content pages.Content) (*pages.Site,
 
 // server is a configured server: its tools from the working tree, with
 // their committed history and what the next commit would add.
-func (m *pagesModel) server(srv Server) (*pages.Server, error) {
+func (m *model) server(srv BuildServer) (*Server, error) {
 	c := srv.Config
 	h := m.committed(c.Name)
-	ps := &pages.Server{
+	ps := &Server{
 		Slug:        c.Slug,
 		Name:        c.Name,
 		Title:       c.Title,
@@ -201,7 +224,7 @@ func (m *pagesModel) server(srv Server) (*pages.Server, error) {
 			if th.Removed {
 				pt.Removed = m.removal(th.EndpointID(), th.Latest().Version)
 			} else {
-				pt.Preview = &pages.Preview{Kind: pages.PreviewRemoved, From: th.Latest().Version}
+				pt.Preview = &Preview{Kind: PreviewRemoved, From: th.Latest().Version}
 			}
 			ps.Tools = append(ps.Tools, pt)
 		}
@@ -211,8 +234,8 @@ func (m *pagesModel) server(srv Server) (*pages.Server, error) {
 }
 
 // removedServer is a server the site no longer configures, as last committed.
-func (m *pagesModel) removedServer(h *timeline.ServerHistory) *pages.Server {
-	ps := &pages.Server{Slug: h.Last.Slug, Name: h.Name, Version: h.Last.Version, Removed: m.removal(h.Name, h.Last.Version)}
+func (m *model) removedServer(h *timeline.ServerHistory) *Server {
+	ps := &Server{Slug: h.Last.Slug, Name: h.Name, Version: h.Last.Version, Removed: m.removal(h.Name, h.Last.Version)}
 	m.servers[h.Name] = ps
 	for _, th := range h.Tools {
 		pt := m.tool(h, th, th.Latest().Tool)
@@ -223,8 +246,8 @@ func (m *pagesModel) removedServer(h *timeline.ServerHistory) *pages.Server {
 }
 
 // removal says when the endpoint was removed, at its last version.
-func (m *pagesModel) removal(endpoint, version string) *pages.Removal {
-	return &pages.Removal{Time: m.removedAt[endpoint], Version: version}
+func (m *model) removal(endpoint, version string) *Removal {
+	return &Removal{Time: m.removedAt[endpoint], Version: version}
 }
 
 // isRemoval reports whether an event is the deprecation the timeline
@@ -234,8 +257,8 @@ func isRemoval(e timeline.Event) bool {
 }
 
 // committed returns the committed history of the named server, or nil.
-func (m *pagesModel) committed(name string) *timeline.ServerHistory {
-	for _, h := range m.r.Timeline.Servers {
+func (m *model) committed(name string) *timeline.ServerHistory {
+	for _, h := range m.in.Timeline.Servers {
 		if h.Name == name {
 			return h
 		}
@@ -243,28 +266,28 @@ func (m *pagesModel) committed(name string) *timeline.ServerHistory {
 	return nil
 }
 
-// diffedVersions is how many of a tool's newest versions its page shows
+// DiffedVersions is how many of a tool's newest versions its page shows
 // with their schema diffs: a tool with a long history would otherwise have a
 // page whose size grows with every version, while older versions keep their
 // worded changes and their schemas' links.
-const diffedVersions = 10
+const DiffedVersions = 10
 
 // tool is a tool (as t shows it) with its published versions, if any.
-func (m *pagesModel) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tools.Tool) *pages.Tool {
-	pt := &pages.Tool{Name: t.Name, Title: t.Title(), Description: t.Description(), Object: t.Object}
+func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tools.Tool) *Tool {
+	pt := &Tool{Name: t.Name, Title: t.Title(), Description: t.Description(), Object: t.Object}
 	if th == nil {
 		return pt
 	}
 	repo := m.repos[th.Server]
 	for i := len(th.Versions) - 1; i >= 0; i-- {
 		v := th.Versions[i]
-		pv := &pages.Version{Version: v.Version, Time: v.Time, SchemaPath: sitePath(ArchivePath(v.Slug, th.Name, v.Version)),
-			Commit: pages.CommitLink(repo, v.Commit)}
+		pv := &Version{Version: v.Version, Time: v.Time, SchemaPath: sitePath(paths.ToolVersion(v.Slug, th.Name, v.Version)),
+			Commit: CommitLink(repo, v.Commit)}
 		if v.Change != nil {
 			pv.Class = string(v.Change.Class)
 			pv.Changes = changeTexts(v.Change)
-			if len(th.Versions)-i <= diffedVersions {
-				pv.Schemas = &pages.SchemaChange{Old: th.Versions[i-1].Tool.Canonical, New: v.Tool.Canonical}
+			if len(th.Versions)-i <= DiffedVersions {
+				pv.Schemas = &SchemaChange{Old: th.Versions[i-1].Tool.Canonical, New: v.Tool.Canonical}
 			}
 		}
 		pt.Versions = append(pt.Versions, pv)
@@ -277,15 +300,15 @@ func (m *pagesModel) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t
 
 // gaps lists the times a tool was away from its server: each removal, and
 // the announcement that brought it back.
-func (m *pagesModel) gaps(endpoint, repo string) []pages.Gap {
-	var out []pages.Gap
+func (m *model) gaps(endpoint, repo string) []Gap {
+	var out []Gap
 	away := false
 	for _, e := range m.comings[endpoint] {
-		step := pages.Step{Time: e.Time, Commit: pages.CommitLink(repo, e.Commit)}
+		step := Step{Time: e.Time, Commit: CommitLink(repo, e.Commit)}
 		switch {
 		case isRemoval(e):
 			step.Version = strings.TrimPrefix(e.Key, "removed ")
-			out = append(out, pages.Gap{Removed: step})
+			out = append(out, Gap{Removed: step})
 			away = true
 		case away:
 			step.Version = e.Payload.(agentfeed.Announcement).Version
@@ -299,18 +322,18 @@ func (m *pagesModel) gaps(endpoint, repo string) []pages.Gap {
 // toolPreview says what the next commit would add to the feed for a tool
 // of the working tree, compared with its committed history th (nil when it
 // has none), as the timeline will derive it once committed.
-func toolPreview(t tools.Tool, th *timeline.ToolHistory) (*pages.Preview, error) {
+func toolPreview(t tools.Tool, th *timeline.ToolHistory) (*Preview, error) {
 	if th == nil {
-		return &pages.Preview{Kind: pages.PreviewNew, Version: timeline.FirstVersion}, nil
+		return &Preview{Kind: PreviewNew, Version: timeline.FirstVersion}, nil
 	}
 	latest := th.Latest()
-	kind := pages.PreviewChanged
+	kind := PreviewChanged
 	if th.Removed {
-		kind = pages.PreviewRestored
+		kind = PreviewRestored
 	}
 	if string(latest.Tool.Canonical) == string(t.Canonical) {
 		if th.Removed {
-			return &pages.Preview{Kind: kind, Version: latest.Version, From: latest.Version}, nil
+			return &Preview{Kind: kind, Version: latest.Version, From: latest.Version}, nil
 		}
 		return nil, nil
 	}
@@ -319,8 +342,8 @@ func toolPreview(t tools.Tool, th *timeline.ToolHistory) (*pages.Preview, error)
 	if err != nil {
 		return nil, fmt.Errorf("tool %s: %v", t.Name, err)
 	}
-	return &pages.Preview{Kind: kind, Version: next, From: latest.Version, Class: string(diff.Class), Changes: changeTexts(&diff),
-		Schemas: &pages.SchemaChange{Old: latest.Tool.Canonical, New: t.Canonical}}, nil
+	return &Preview{Kind: kind, Version: next, From: latest.Version, Class: string(diff.Class), Changes: changeTexts(&diff),
+		Schemas: &SchemaChange{Old: latest.Tool.Canonical, New: t.Canonical}}, nil
 }
 
 func changeTexts(d *schemadiff.Result) []string {
@@ -332,24 +355,24 @@ func changeTexts(d *schemadiff.Result) []string {
 }
 
 // changes are the feed's entries for people, newest first.
-func (m *pagesModel) changes() []*pages.Change {
+func (m *model) changes() []*Change {
 	announced := map[string]bool{}
-	var out []*pages.Change
-	for _, e := range m.r.Timeline.Events {
-		c := &pages.Change{Time: e.Time, Summary: e.Summary, Server: m.servers[e.EndpointID], Tool: m.tools[e.EndpointID]}
+	var out []*Change
+	for _, e := range m.in.Timeline.Events {
+		c := &Change{Time: e.Time, Summary: e.Summary, Server: m.servers[e.EndpointID], Tool: m.tools[e.EndpointID]}
 		switch p := e.Payload.(type) {
 		case agentfeed.Announcement:
-			c.Kind, c.Badge = pages.ChangeAnnouncement, "new"
+			c.Kind, c.Badge = ChangeAnnouncement, "new"
 			if announced[e.EndpointID] {
 				c.Badge = "updated"
 			}
 			announced[e.EndpointID] = true
 		case agentfeed.SchemaChange:
-			c.Kind, c.Badge = pages.ChangeSchema, p.Compat
+			c.Kind, c.Badge = ChangeSchema, p.Compat
 			c.Summary = fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), p.FromVersion, p.ToVersion)
 			c.Changes = m.versionChanges(e.EndpointID, p.ToVersion)
 		case agentfeed.Deprecation:
-			c.Kind, c.Badge = pages.ChangeDeprecation, "deprecated"
+			c.Kind, c.Badge = ChangeDeprecation, "deprecated"
 			if isRemoval(e) {
 				c.Badge = "removed"
 			}
@@ -363,7 +386,7 @@ func (m *pagesModel) changes() []*pages.Change {
 }
 
 // versionChanges returns the change texts of one version of a tool.
-func (m *pagesModel) versionChanges(endpoint, version string) []string {
+func (m *model) versionChanges(endpoint, version string) []string {
 	th := m.history[endpoint]
 	if th == nil {
 		return nil
@@ -376,10 +399,10 @@ func (m *pagesModel) versionChanges(endpoint, version string) []string {
 	return nil
 }
 
-func remotes(rs []site.Remote) []pages.Remote {
-	out := make([]pages.Remote, len(rs))
+func remotes(rs []site.Remote) []Remote {
+	out := make([]Remote, len(rs))
 	for i, r := range rs {
-		out[i] = pages.Remote{Type: r.Type, URL: r.URL, ProtocolVersions: r.SupportedProtocolVersions, Variables: inputs(r.Variables)}
+		out[i] = Remote{Type: r.Type, URL: r.URL, ProtocolVersions: r.SupportedProtocolVersions, Variables: inputs(r.Variables)}
 		for _, h := range r.Headers {
 			out[i].Headers = append(out[i].Headers, input(h.Name, h.Input))
 		}
@@ -387,40 +410,38 @@ func remotes(rs []site.Remote) []pages.Remote {
 	return out
 }
 
-func inputs(vars map[string]site.Input) []pages.Input {
+func inputs(vars map[string]site.Input) []Input {
 	names := slices.Sorted(maps.Keys(vars))
-	out := make([]pages.Input, len(names))
+	out := make([]Input, len(names))
 	for i, name := range names {
 		out[i] = input(name, vars[name])
 	}
 	return out
 }
 
-func input(name string, in site.Input) pages.Input {
-	return pages.Input{Name: name, Description: in.Description, Required: in.IsRequired, Secret: in.IsSecret, Default: in.Default, Choices: in.Choices}
+func input(name string, in site.Input) Input {
+	return Input{Name: name, Description: in.Description, Required: in.IsRequired, Secret: in.IsSecret, Default: in.Default, Choices: in.Choices}
 }
 
 // serverDocuments are the places a server's card is published.
-func (m *pagesModel) serverDocuments(srv Server) []pages.Link {
-	links := []pages.Link{{Title: "Server Card", Path: ServerCardPath(srv.Config.Slug)}}
-	// The reserved paths were checked when the cards were added.
-	reserved, _ := m.r.reservedCardPaths(srv)
-	for _, rc := range reserved {
-		links = append(links, pages.Link{Title: "Server Card at its endpoint", Path: rc.Path})
+func (m *model) serverDocuments(srv BuildServer) []Link {
+	links := []Link{{Title: "Server Card", Path: paths.ServerCardOf(srv.Config.Slug)}}
+	for _, p := range srv.ReservedCards {
+		links = append(links, Link{Title: "Server Card at its endpoint", Path: p})
 	}
-	var out []pages.Link
+	var out []Link
 	for _, l := range links {
-		if _, ok := m.r.Bundle.Get(l.Path); ok {
-			out = append(out, pages.Link{Title: l.Title, Path: sitePath(l.Path)})
+		if m.published[l.Path] {
+			out = append(out, Link{Title: l.Title, Path: sitePath(l.Path)})
 		}
 	}
 	return out
 }
 
-func (m *pagesModel) agents() []pages.Agent {
-	var out []pages.Agent
-	for _, a := range m.r.Config.Agents {
-		pa := pages.Agent{Name: a.Name, Description: a.Description, Version: a.Version, CardPath: sitePath(AgentCardPath(a.Slug))}
+func (m *model) agents() []Agent {
+	var out []Agent
+	for _, a := range m.in.Config.Agents {
+		pa := Agent{Name: a.Name, Description: a.Description, Version: a.Version, CardPath: sitePath(paths.AgentCardOf(a.Slug))}
 		if a.Provider != nil {
 			pa.Provider = a.Provider.Organization
 		}
@@ -432,19 +453,19 @@ func (m *pagesModel) agents() []pages.Agent {
 	return out
 }
 
-func (m *pagesModel) entity() *pages.Entity {
-	e := m.r.Config.Entity
+func (m *model) entity() *Entity {
+	e := m.in.Config.Entity
 	if e == nil {
 		return nil
 	}
-	pe := &pages.Entity{CardPath: sitePath(PathEntityCard)}
+	pe := &Entity{CardPath: sitePath(paths.EntityCard)}
 	// The top-level entries (0.1.0) are the site's own item, before the entities.
 	first := 0
 	if len(e.MCPs) > 0 {
-		pe.Items, first = append(pe.Items, pages.EntityItem{Name: m.r.Config.Host()}), 1
+		pe.Items, first = append(pe.Items, EntityItem{Name: m.in.Config.Host()}), 1
 	}
 	for _, item := range e.Entities {
-		pi := pages.EntityItem{Name: item.Name}
+		pi := EntityItem{Name: item.Name}
 		if l := item.Location; l != nil {
 			pi.Location = strings.Join(nonEmpty(l.City, l.Country), ", ")
 		}
@@ -457,15 +478,15 @@ func (m *pagesModel) entity() *pages.Entity {
 	return pe
 }
 
-func (m *pagesModel) entityMCP(ref site.EntityMCPRef) pages.EntityMCP {
-	out := pages.EntityMCP{Name: ref.MCP.Server, Provider: ref.MCP.Provider, Level: 1}
+func (m *model) entityMCP(ref site.EntityMCPRef) EntityMCP {
+	out := EntityMCP{Name: ref.MCP.Server, Provider: ref.MCP.Provider, Level: 1}
 	if out.Name == "" {
 		out.Name = ref.MCP.Endpoint
 	}
 	// The build publishes only attestations that pass every check and have
 	// not expired, so the level depends on the signature alone, never on
 	// the time of the build.
-	if t, ok := m.r.Attestations[ref.Key]; ok {
+	if t, ok := m.in.Attestations[ref.Key]; ok {
 		out.Expires = t.ExpiresAt.Format(time.DateOnly)
 		if t.Verified {
 			out.Level = 2
@@ -486,13 +507,13 @@ func nonEmpty(ss ...string) []string {
 
 // documentTitles name the site-wide documents.
 var documentTitles = map[string]string{
-	PathCatalog:             "AI Catalog",
-	PathFeed:                "Change feed (Atom, signed)",
-	PathSnapshotBesideA2A:   "Change feed snapshot",
-	PathServerList:          "MCP servers",
-	PathServerCardAlias:     "Server Card of the first server",
-	PathAICards:             "AI Cards",
-	PathEntityCard:          "Entity card (EDP)",
+	paths.Catalog:           "AI Catalog",
+	paths.Feed:              "Change feed (Atom, signed)",
+	paths.SnapshotBesideA2A: "Change feed snapshot",
+	paths.ServerList:        "MCP servers",
+	paths.ServerCardAlias:   "Server Card of the first server",
+	paths.AICards:           "AI Cards",
+	paths.EntityCard:        "Entity card (EDP)",
 	"/.well-known/did.json": "DID document",
 	"/did.json":             "DID document",
 }
@@ -500,42 +521,41 @@ var documentTitles = map[string]string{
 // documents lists the machine-readable documents, except the schema
 // archive, which the tool pages link to version by version, and the feed's
 // archives, which the feed links to.
-func (m *pagesModel) documents(servers []Server) []pages.Link {
-	titles := map[string]string{PathSnapshot: "Change feed snapshot"}
-	if len(m.r.Config.Agents) > 0 {
-		titles[PathAgentCard] = "A2A Agent Card"
+func (m *model) documents() []Link {
+	titles := map[string]string{paths.Snapshot: "Change feed snapshot"}
+	if len(m.in.Config.Agents) > 0 {
+		titles[paths.AgentCard] = "A2A Agent Card"
 	}
-	for _, s := range servers {
-		name := displayName(s.Config.Title, s.Config.Name)
-		titles[ServerCardPath(s.Config.Slug)] = "Server Card: " + name
-		reserved, _ := m.r.reservedCardPaths(s)
-		for _, rc := range reserved {
-			titles[rc.Path] = "Server Card: " + name + ", at its endpoint"
+	for _, s := range m.in.Servers {
+		name := cmp.Or(s.Config.Title, s.Config.Name)
+		titles[paths.ServerCardOf(s.Config.Slug)] = "Server Card: " + name
+		for _, p := range s.ReservedCards {
+			titles[p] = "Server Card: " + name + ", at its endpoint"
 		}
 	}
-	for _, a := range m.r.Config.Agents {
-		titles[AgentCardPath(a.Slug)] = "Agent Card: " + a.Name
+	for _, a := range m.in.Config.Agents {
+		titles[paths.AgentCardOf(a.Slug)] = "Agent Card: " + a.Name
 	}
-	var out []pages.Link
-	for _, f := range m.r.Bundle.Files() {
-		if !deploy.IsDocument(f) || strings.HasPrefix(f.Path, pathArchive) || strings.HasPrefix(f.Path, PathFeedArchives) {
+	var out []Link
+	for _, f := range m.in.Files {
+		if !deploy.IsDocument(f) || strings.HasPrefix(f.Path, paths.SchemaArchive) || strings.HasPrefix(f.Path, paths.FeedArchives) {
 			continue
 		}
 		title := cmp.Or(documentTitles[f.Path], titles[f.Path], f.Path)
-		out = append(out, pages.Link{Title: title, Path: sitePath(f.Path)})
+		out = append(out, Link{Title: title, Path: sitePath(f.Path)})
 	}
 	return out
 }
 
 // verify is what the verify page shows: the DID, the keys, the command.
-func (m *pagesModel) verify() pages.Verify {
-	cfg := m.r.Config
-	v := pages.Verify{
+func (m *model) verify() Verify {
+	cfg := m.in.Config
+	v := Verify{
 		DID:     didweb.DID(cfg.Base()),
 		DIDPath: sitePath(didweb.DocumentPath(cfg.Base())),
 		Command: "wellknown verify " + strings.TrimSuffix(cfg.URL("/"), "/"),
 		Install: release.InstallCommand(), InstallGuide: release.InstallGuide,
-		Keys: []pages.Key{key(cfg.Signing.KeyID, true, m.r.Key.Public())},
+		Keys: []Key{key(cfg.Signing.KeyID, true, m.in.Key)},
 	}
 	for _, p := range cfg.Signing.Previous {
 		// Previous keys were checked when the DID document was built.
@@ -546,9 +566,9 @@ func (m *pagesModel) verify() pages.Verify {
 	return v
 }
 
-func key(id string, current bool, pub ed25519.PublicKey) pages.Key {
+func key(id string, current bool, pub ed25519.PublicKey) Key {
 	sum := sha256.Sum256(pub)
-	return pages.Key{ID: id, Current: current, Base64URL: didweb.EncodeBase64URLKey(pub), Multikey: didweb.EncodeMultikey(pub), SHA256: hex.EncodeToString(sum[:])}
+	return Key{ID: id, Current: current, Base64URL: didweb.EncodeBase64URLKey(pub), Multikey: didweb.EncodeMultikey(pub), SHA256: hex.EncodeToString(sum[:])}
 }
 
 // sitePath turns a bundle path into a path relative to the site root, as

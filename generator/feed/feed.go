@@ -1,96 +1,115 @@
-package generator
+// Package feed is the build's feed stage: it signs the timeline's events
+// into the agent-feed, with its archive documents, the snapshot replayed
+// from it and the schema archive, and checks the feed against the one
+// published before (CheckAppendOnly).
+package feed
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/pages"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
-// Paths of the feed's companions.
+// Content types of the feed's documents.
 const (
-	PathSnapshot = "/.well-known/agent-card.json"
-	// PathSnapshotBesideA2A is where the snapshot goes when an A2A Agent Card
-	// holds PathSnapshot (the agent-feed spec and A2A both claim it).
-	PathSnapshotBesideA2A = "/.well-known/agent-feed-snapshot.json"
-	typeAtom              = "application/atom+xml; charset=utf-8"
+	typeAtom = "application/atom+xml; charset=utf-8"
+	typeJSON = "application/json"
 )
-
-// ArchivePath is where one version of a tool is kept, immutable.
-func ArchivePath(serverSlug, tool, version string) string {
-	return "/.well-known/mcp/schemas/" + serverSlug + "/" + tool + "/" + version + ".json"
-}
 
 // emptyFeedTime is the feed's <updated> when it has no entries: a build may
 // not read the clock, and an empty history has no time of its own.
 var emptyFeedTime = time.Unix(0, 0).UTC()
 
-// addFeed signs the timeline's events into the change feed and adds it, the
-// snapshot replayed from it, and the schema archive.
-func (r *Result) addFeed(tl *timeline.Timeline) error {
-	cfg := r.Config
+// Input is what the feed is made of.
+type Input struct {
+	Config   *site.Config
+	Timeline *timeline.Timeline // the committed history of the inputs
+	Key      ed25519.PrivateKey // signs the entries and the snapshot
+}
+
+// Output is what the feed stage made besides the files it added.
+type Output struct {
+	Entries  []agentfeed.Entry // the signed entries, in feed order
+	Warnings []string
+}
+
+// stage adds the feed's files to a bundle.
+type stage struct {
+	in  Input
+	b   *bundle.Bundle
+	out *Output
+}
+
+// Add signs the timeline's events into the change feed and adds it to b,
+// with the snapshot replayed from it and the schema archive.
+func Add(b *bundle.Bundle, in Input) (*Output, error) {
+	s := &stage{in: in, b: b, out: &Output{}}
+	if err := s.addFeed(in.Timeline); err != nil {
+		return nil, err
+	}
+	return s.out, nil
+}
+
+func (st *stage) addFeed(tl *timeline.Timeline) error {
+	cfg := st.in.Config
 	did := didweb.DID(cfg.Base())
-	signer := agentfeed.NewSigner(didweb.KeyURL(did, cfg.Signing.KeyID), r.Key.Private)
+	signer := agentfeed.NewSigner(didweb.KeyURL(did, cfg.Signing.KeyID), st.in.Key)
 	host := strings.ReplaceAll(cfg.Host(), ":", "%3A")
 	entries, err := signEntries(signer, host, tl.Events)
 	if err != nil {
 		return err
 	}
-	r.linkEntries(entries, tl)
+	st.linkEntries(entries, tl)
 	newest := emptyFeedTime
 	for _, e := range tl.Events {
 		if e.Time.After(newest) {
 			newest = e.Time
 		}
 	}
-	r.Entries = entries
+	st.out.Entries = entries
 	status := agentfeed.Status(cfg.Feed.Status)
-	err = r.addFeedDocuments(&agentfeed.Feed{
+	err = st.addFeedDocuments(&agentfeed.Feed{
 		ID: did, Title: cfg.Title + " changes", Updated: agentfeed.FormatTime(newest), AuthorName: cfg.Author,
-		SelfURL: cfg.URL(PathFeed), AlternateURL: cfg.URL("/" + pages.ChangelogPath), SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
+		SelfURL: cfg.URL(paths.Feed), AlternateURL: cfg.URL("/" + pages.ChangelogPath), SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
 		Entries: entries,
 	})
 	if err != nil {
 		return err
 	}
-	if err := r.addSnapshot(signer, entries, did, agentfeed.FormatTime(newest), status); err != nil {
+	if err := st.addSnapshot(signer, entries, did, agentfeed.FormatTime(newest), status); err != nil {
 		return err
 	}
-	return r.addArchive(tl)
-}
-
-// FeedArchivePath is where archive document n (from 1, oldest first) of the
-// feed is published: archive n holds entries (n-1)·page_size+1 to
-// n·page_size, so its path and bytes stay the same as the history grows.
-func FeedArchivePath(n int) string {
-	return PathFeedArchives + "archive-" + strconv.Itoa(n) + ".xml"
+	return st.addArchive(tl)
 }
 
 // addFeedDocuments adds the subscription document and the archive documents
 // of the entries it no longer holds (RFC 5005 §4).
-func (r *Result) addFeedDocuments(f *agentfeed.Feed) error {
-	current, archives := agentfeed.Paginate(f, r.Config.Feed.PageSize, func(n int) string {
-		return r.Config.URL(FeedArchivePath(n))
+func (st *stage) addFeedDocuments(f *agentfeed.Feed) error {
+	current, archives := agentfeed.Paginate(f, st.in.Config.Feed.PageSize, func(n int) string {
+		return st.in.Config.URL(paths.FeedArchive(n))
 	})
 	for i, doc := range append(archives, current) {
-		p := PathFeed
+		p := paths.Feed
 		if i < len(archives) {
-			p = FeedArchivePath(i + 1)
+			p = paths.FeedArchive(i + 1)
 		}
 		data, err := agentfeed.Encode(doc)
 		if err != nil {
 			return fmt.Errorf("%s: %v", p, err)
 		}
-		if err := r.Bundle.Add(p, data, typeAtom); err != nil {
+		if err := st.b.Add(p, data, typeAtom); err != nil {
 			return err
 		}
 	}
@@ -116,8 +135,8 @@ func signEntries(signer agentfeed.Signer, host string, events []timeline.Event) 
 // linkEntries gives each entry its title and the URL of the page about its
 // endpoint. Neither is signed, so a page that moves (a server's slug
 // changed) moves its links in every entry.
-func (r *Result) linkEntries(entries []agentfeed.Entry, tl *timeline.Timeline) {
-	slugs := pageSlugs(r.Config.Servers, tl.Servers)
+func (st *stage) linkEntries(entries []agentfeed.Entry, tl *timeline.Timeline) {
+	slugs := pageSlugs(st.in.Config.Servers, tl.Servers)
 	histories := map[string]*timeline.ServerHistory{}
 	for _, h := range tl.Servers {
 		histories[h.Name] = h
@@ -129,15 +148,15 @@ func (r *Result) linkEntries(entries []agentfeed.Entry, tl *timeline.Timeline) {
 		switch {
 		case !ok:
 		case !isTool:
-			entries[i].Link = r.Config.URL("/" + pages.ServerPath(slug))
+			entries[i].Link = st.in.Config.URL("/" + pages.ServerPath(slug))
 		case histories[server] != nil && histories[server].Tool(tool) != nil:
-			entries[i].Link = r.Config.URL("/" + pages.ToolPath(slug, tool))
+			entries[i].Link = st.in.Config.URL("/" + pages.ToolPath(slug, tool))
 		}
 	}
 }
 
-// pageSlugs maps each server name to the slug of its page, as addPages
-// makes them: a configured server's slug, else the slug it last had,
+// pageSlugs maps each server name to the slug of its page, as the pages
+// make them: a configured server's slug, else the slug it last had,
 // unless a server listed before it has the page there.
 func pageSlugs(configured []site.Server, histories []*timeline.ServerHistory) map[string]string {
 	slugs := map[string]string{}
@@ -155,7 +174,7 @@ func pageSlugs(configured []site.Server, histories []*timeline.ServerHistory) ma
 
 // addSnapshot publishes the current state, replayed from the feed itself so
 // that the two cannot disagree.
-func (r *Result) addSnapshot(signer agentfeed.Signer, entries []agentfeed.Entry, did, generatedAt string, status agentfeed.Status) error {
+func (st *stage) addSnapshot(signer agentfeed.Signer, entries []agentfeed.Entry, did, generatedAt string, status agentfeed.Status) error {
 	state, err := agentfeed.Replay(entries)
 	if err != nil {
 		return fmt.Errorf("replaying the feed: %v", err)
@@ -164,12 +183,12 @@ func (r *Result) addSnapshot(signer agentfeed.Signer, entries []agentfeed.Entry,
 	if err != nil {
 		return err
 	}
-	path := PathSnapshot
-	if len(r.Config.Agents) > 0 {
-		path = PathSnapshotBesideA2A
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the agent-feed snapshot is published at %s, because the A2A Agent Card holds %s", PathSnapshotBesideA2A, PathSnapshot))
+	path := paths.Snapshot
+	if len(st.in.Config.Agents) > 0 {
+		path = paths.SnapshotBesideA2A
+		st.out.Warnings = append(st.out.Warnings, fmt.Sprintf("the agent-feed snapshot is published at %s, because the A2A Agent Card holds %s", paths.SnapshotBesideA2A, paths.Snapshot))
 	}
-	return r.Bundle.Add(path, snapshot, typeJSON)
+	return st.b.Add(path, snapshot, typeJSON)
 }
 
 // addArchive publishes every version of every tool, as the canonical bytes
@@ -177,20 +196,20 @@ func (r *Result) addSnapshot(signer agentfeed.Signer, entries []agentfeed.Entry,
 // it was published: a later change of slug does not move it. Two servers
 // that published one tool version under one slug (a server renamed without
 // a new slug) share the file when its bytes are the same.
-func (r *Result) addArchive(tl *timeline.Timeline) error {
+func (st *stage) addArchive(tl *timeline.Timeline) error {
 	for _, s := range tl.Servers {
 		for _, t := range s.Tools {
 			for _, v := range t.Versions {
-				p := ArchivePath(v.Slug, t.Name, v.Version)
-				if f, ok := r.Bundle.Get(p); ok {
+				p := paths.ToolVersion(v.Slug, t.Name, v.Version)
+				if f, ok := st.b.Get(p); ok {
 					if string(f.Body) != string(v.Tool.Canonical) {
-						return diag.Errorf(r.Config.File, 0, "server %s published tool %s %s under the slug %q, where another server published a different %s %s",
+						return diag.Errorf(st.in.Config.File, 0, "server %s published tool %s %s under the slug %q, where another server published a different %s %s",
 							s.Name, t.Name, v.Version, v.Slug, t.Name, v.Version).
 							WithHint("give the server a slug of its own (slug = \"...\" in its [[servers]] table)")
 					}
 					continue
 				}
-				if err := r.Bundle.Add(p, v.Tool.Canonical, typeJSON); err != nil {
+				if err := st.b.Add(p, v.Tool.Canonical, typeJSON); err != nil {
 					return err
 				}
 			}

@@ -1,0 +1,72 @@
+package feed
+
+import (
+	"crypto/ed25519"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/paths"
+	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/timeline"
+)
+
+// announced is a timeline of one event: a server announced.
+func announced() *timeline.Timeline {
+	const endpoint = "com.example.weather/forecast"
+	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+	return &timeline.Timeline{Events: []timeline.Event{{
+		Type: agentfeed.TypeAnnouncement, EndpointID: endpoint, Key: "1.0.0", Time: at,
+		Title: "forecast 1.0.0", Summary: "forecast announced",
+		Payload: agentfeed.Announcement{EndpointID: endpoint, Endpoint: "https://weather.example.com/mcp",
+			Protocol: "mcp", Version: "1.0.0", AssertedAt: agentfeed.FormatTime(at)},
+	}}}
+}
+
+// addFeed runs the feed stage on the timeline for a site with no servers.
+func addFeed(t *testing.T, tl *timeline.Timeline) (*bundle.Bundle, *Output) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg, err := site.Parse(filepath.Join(dir, "site.toml"), "base_url = \"https://weather.example.com/\"\ntitle = \"Weather\"\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := bundle.New()
+	out, err := Add(b, Input{Config: cfg, Timeline: tl, Key: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, out
+}
+
+// The stage signs each event into an entry, adds the feed and the snapshot
+// to the bundle, and returns the entries, which CheckAppendOnly compares
+// with the feed published before.
+func TestAddAndCheckAppendOnly(t *testing.T) {
+	b, out := addFeed(t, announced())
+	if len(out.Entries) != 1 || out.Entries[0].Title != "forecast 1.0.0" || len(out.Warnings) != 0 {
+		t.Fatalf("entries %+v, warnings %q: want the one entry and no warning", out.Entries, out.Warnings)
+	}
+	feed, ok := b.Get(paths.Feed)
+	if !ok || !strings.Contains(string(feed.Body), out.Entries[0].ID) {
+		t.Fatalf("the bundle's feed at %s does not hold entry %s", paths.Feed, out.Entries[0].ID)
+	}
+	if _, ok := b.Get(paths.Snapshot); !ok {
+		t.Errorf("no snapshot at %s", paths.Snapshot)
+	}
+	published := filepath.Join(t.TempDir(), "agent-feed.xml")
+	if err := os.WriteFile(published, feed.Body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if warnings, err := CheckAppendOnly(published, out.Entries); err != nil || len(warnings) != 0 {
+		t.Errorf("the same entries: warnings %q, error %v; want neither", warnings, err)
+	}
+	_, emptied := addFeed(t, &timeline.Timeline{})
+	if _, err := CheckAppendOnly(published, emptied.Entries); err == nil || !strings.Contains(err.Error(), "would disappear") {
+		t.Errorf("a published entry dropped: error %v, want one that says it would disappear", err)
+	}
+}

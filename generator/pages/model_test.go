@@ -1,0 +1,103 @@
+package pages
+
+import (
+	"crypto/ed25519"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/paths"
+	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/timeline"
+)
+
+// modelSite is a site of one server whose remote is on the site's own
+// origin, so its card is also published at the remote's reserved path.
+const modelSite = `base_url = "https://weather.example.com/"
+title = "Model Weather"
+
+[[servers]]
+name = "com.example.weather/forecast"
+description = "Forecasts."
+version = "1.0.0"
+
+[[servers.remotes]]
+type = "streamable-http"
+url = "https://weather.example.com/mcp"
+`
+
+// renderModel renders the pages of modelSite from the given bundle files,
+// and returns them by path with the warnings.
+func renderModel(t *testing.T, files ...*bundle.File) (map[string]string, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "content", "notes.md"), []byte("# Notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := site.Parse(filepath.Join(dir, "site.toml"), modelSite, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := BuildInput{
+		Config:   cfg,
+		Servers:  []BuildServer{{Config: &cfg.Servers[0], ReservedCards: []string{"/mcp/server-card"}}},
+		Timeline: &timeline.Timeline{},
+		Files:    files,
+		Key:      ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey),
+	}
+	out, warnings, err := RenderBuild(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	for _, f := range out {
+		pages[f.Path] = string(f.Body)
+	}
+	return pages, warnings
+}
+
+// The pages link only to the documents among the files they are handed,
+// by the paths package's names, and warn about content no page shows.
+func TestRenderBuildLinksThePublishedDocuments(t *testing.T) {
+	card := paths.ServerCardOf(serverSlug)
+	published := []*bundle.File{
+		{Path: paths.Catalog, ContentType: "application/json"},
+		{Path: paths.Feed, ContentType: "application/atom+xml; charset=utf-8"},
+		{Path: "/mcp/server-card", ContentType: "application/json"},
+		{Path: card, ContentType: "application/json"},
+		{Path: paths.ToolVersion(serverSlug, "get_forecast", "1.0.0"), ContentType: "application/json"},
+	}
+	pages, warnings := renderModel(t, published...)
+	server := pages["/"+ServerPath(serverSlug)+"index.html"]
+	for _, want := range []string{"Server Card at its endpoint", "server-card.json"} {
+		if !strings.Contains(server, want) {
+			t.Errorf("the server page does not link %q", want)
+		}
+	}
+	all := strings.Join(slices.Collect(maps.Values(pages)), "\n")
+	if !strings.Contains(all, strings.TrimPrefix(paths.Feed, "/")) {
+		t.Errorf("no page links the feed %s", paths.Feed)
+	}
+	if strings.Contains(all, strings.TrimPrefix(paths.SchemaArchive, "/")) {
+		t.Errorf("a page lists the schema archive %s among the documents", paths.SchemaArchive)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "notes.md is not published") {
+		t.Errorf("warnings = %q, want one about notes.md", warnings)
+	}
+
+	unpublished, _ := renderModel(t)
+	server = unpublished["/"+ServerPath(serverSlug)+"index.html"]
+	if strings.Contains(server, "Server Card at its endpoint") || strings.Contains(server, "server-card.json") {
+		t.Error("the server page links cards that are not in the files it was handed")
+	}
+}
+
+// serverSlug is modelSite's server's slug.
+const serverSlug = "forecast"

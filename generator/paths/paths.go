@@ -1,0 +1,48 @@
+// Package paths names where each published document lives in the bundle
+// (DESIGN §7): the stages that write the documents and the pages that link
+// to them agree on these paths without depending on each other.
+package paths
+
+import "strconv"
+
+// Paths of the site-wide documents.
+const (
+	Catalog         = "/.well-known/ai-catalog.json"
+	ServerCardAlias = "/.well-known/mcp/server-card.json"
+	ServerList      = "/.well-known/mcp-servers.json"
+	AICards         = "/.well-known/ai-cards.json"
+	AgentCard       = "/.well-known/agent-card.json"
+	EntityCard      = "/.well-known/entity-card.json"
+	Feed            = "/.well-known/agent-feed.xml"
+	// FeedArchives holds the feed's archive documents (FeedArchive).
+	FeedArchives = "/.well-known/agent-feed/"
+	// SchemaArchive holds every published version of every tool (ToolVersion).
+	SchemaArchive = "/.well-known/mcp/schemas/"
+)
+
+// Paths of the feed's companions.
+const (
+	Snapshot = "/.well-known/agent-card.json"
+	// SnapshotBesideA2A is where the snapshot goes when an A2A Agent Card
+	// holds Snapshot (the agent-feed spec and A2A both claim it).
+	SnapshotBesideA2A = "/.well-known/agent-feed-snapshot.json"
+)
+
+// ServerCardOf is where a server's card is published.
+func ServerCardOf(slug string) string { return "/mcp/" + slug + "/server-card.json" }
+
+// AgentCardOf is where an agent's card is published; the first agent's is
+// also at AgentCard.
+func AgentCardOf(slug string) string { return "/a2a/" + slug + "/agent-card.json" }
+
+// ToolVersion is where one version of a tool is kept, immutable.
+func ToolVersion(serverSlug, tool, version string) string {
+	return SchemaArchive + serverSlug + "/" + tool + "/" + version + ".json"
+}
+
+// FeedArchive is where archive document n (from 1, oldest first) of the
+// feed is published: archive n holds entries (n-1)·page_size+1 to
+// n·page_size, so its path and bytes stay the same as the history grows.
+func FeedArchive(n int) string {
+	return FeedArchives + "archive-" + strconv.Itoa(n) + ".xml"
+}

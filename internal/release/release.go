@@ -1,26 +1,18 @@
 // Package release says which wellknown is running, as people install it.
 package release
 
-import (
-	"runtime/debug"
-	"strings"
-)
+import "github.com/wellknown-dev/wellknown/internal/version"
 
 // ModulePath is the module people install wellknown from.
 const ModulePath = "github.com/wellknown-dev/wellknown"
 
 // InstallVersion is the version to install to get this wellknown: its own,
-// when it is a published module version, else latest.
+// when it is a release (see version.Info.Release), else latest.
 func InstallVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "latest"
+	if v, ok := version.Get().Release(); ok {
+		return v
 	}
-	v := info.Main.Version
-	if !strings.HasPrefix(v, "v") || strings.Contains(v, "+") {
-		return "latest" // (devel), or a build from a modified checkout
-	}
-	return v
+	return "latest"
 }
 
 // InstallGuide is the URL of the install instructions: README's Install

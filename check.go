@@ -115,7 +115,7 @@ func (c *cli) reportFailures(entries []check.Entry, annotate bool) (problems []j
 		if annotate {
 			c.annotate("error", diag.Errorf(p.File, p.Line, "%s\n\nIf it is intended, add to site.toml:\n\n%s", p.Msg, strings.TrimSuffix(e.Acknowledgement(), "\n")))
 		}
-		problems = append(problems, jsonError{File: p.File, Line: p.Line, Message: p.Msg, Hint: p.Hint})
+		problems = append(problems, toJSONError(p))
 		acknowledge = append(acknowledge, e.Acknowledgement())
 	}
 	return problems, acknowledge

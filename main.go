@@ -391,13 +391,18 @@ type jsonError struct {
 	Hint    string `json:"hint,omitempty"`
 }
 
+// toJSONError is a located problem as --json reports it.
+func toJSONError(d *diag.Error) jsonError {
+	return jsonError{File: d.File, Line: d.Line, Message: d.Msg, Hint: d.Hint}
+}
+
 // jsonErrors lists each problem of err (see diag.List).
 func jsonErrors(err error) []jsonError {
 	var out []jsonError
 	for _, e := range diag.List(err) {
 		var d *diag.Error
 		if errors.As(e, &d) {
-			out = append(out, jsonError{File: d.File, Line: d.Line, Message: d.Msg, Hint: d.Hint})
+			out = append(out, toJSONError(d))
 			continue
 		}
 		out = append(out, jsonError{Message: e.Error()})

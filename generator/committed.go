@@ -53,9 +53,7 @@ func (r *Result) uncommitted(s Server) []string {
 		return []string{fmt.Sprintf("server %s is new", s.Config.Name)}
 	}
 	var out []string
-	switch v := committed.Last.Version; {
-	case v == s.Config.Version:
-	default:
+	if v := committed.Last.Version; v != s.Config.Version {
 		out = append(out, fmt.Sprintf("server %s version %s (committed: %s)", s.Config.Name, s.Config.Version, v))
 	}
 	if ep := r.endpoint(*s.Config); ep != committed.Last.Endpoint {

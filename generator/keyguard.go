@@ -61,22 +61,9 @@ func keyInside(key didweb.SigningKey, dir string) bool {
 	if key.File == "" {
 		return false
 	}
-	file, err1 := realPath(key.File)
-	dir, err2 := realPath(dir)
+	file, err1 := inputfile.RealPath(key.File)
+	dir, err2 := inputfile.RealPath(dir)
 	return err1 == nil && err2 == nil && inputfile.Within(dir, file)
-}
-
-// realPath is path made absolute with its symlinks resolved, as far as it
-// exists.
-func realPath(path string) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		return real, nil
-	}
-	return abs, nil
 }
 
 // scanForKey fails when any file of the bundle holds the signing key in any

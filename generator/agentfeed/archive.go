@@ -2,6 +2,14 @@ package agentfeed
 
 import "time"
 
+// ContentType is the type a feed document is served with.
+const ContentType = "application/atom+xml; charset=utf-8"
+
+// MaxArchives bounds the prev-archive chain a reader follows (verify, the
+// append-only check): far beyond any real history at the default page
+// size, and a stop for a chain that goes on forever.
+const MaxArchives = 1000
+
 // Paginate splits a feed into RFC 5005 archived feeds (§4): archive
 // documents of pageSize entries each, oldest first, and the subscription
 // document, which keeps the newest 1 to pageSize entries (none only when the

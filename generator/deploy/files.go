@@ -48,7 +48,7 @@ func AddFiles(b *bundle.Bundle, cfg *site.Config) (warnings []string, err error)
 	if forHost(cfg, site.HostGitHubPages) {
 		files = append(files, deployFile{"/.nojekyll", []byte{}})
 	}
-	if forHost(cfg, site.HostNetlify) || forHost(cfg, site.HostCloudflarePages) {
+	if writesHeaderFiles(cfg) {
 		files = append(files, deployFile{"/_headers", headers}, deployFile{"/_redirects", redirects})
 	}
 	if cfg.Deploy.CNAME != "" {
@@ -68,6 +68,12 @@ func AddFiles(b *bundle.Bundle, cfg *site.Config) (warnings []string, err error)
 // host's files are).
 func forHost(cfg *site.Config, host string) bool {
 	return len(cfg.Deploy.Targets) == 0 || cfg.Targets(host)
+}
+
+// writesHeaderFiles reports whether _headers and _redirects are written:
+// for Netlify and Cloudflare Pages, the hosts that read them.
+func writesHeaderFiles(cfg *site.Config) bool {
+	return forHost(cfg, site.HostNetlify) || forHost(cfg, site.HostCloudflarePages)
 }
 
 // RenderRedirects writes redirect rules, always with an explicit status
@@ -124,7 +130,7 @@ func hostWarnings(b *bundle.Bundle, cfg *site.Config) []string {
 		if w := githubPagesTypes(b); w != "" {
 			warnings = append(warnings, w)
 		}
-		if n := len(cfg.Deploy.Redirects); n > 0 && !forHost(cfg, site.HostNetlify) && !forHost(cfg, site.HostCloudflarePages) {
+		if n := len(cfg.Deploy.Redirects); n > 0 && !writesHeaderFiles(cfg) {
 			warnings = append(warnings, fmt.Sprintf("GitHub Pages cannot redirect, so deploy.redirects (%s) has no effect there (Netlify and Cloudflare Pages apply it from _redirects)", english.Count(n, "rule")))
 		}
 	}

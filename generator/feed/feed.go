@@ -24,7 +24,6 @@ import (
 
 // Content types of the feed's documents.
 const (
-	typeAtom = "application/atom+xml; charset=utf-8"
 	typeJSON = "application/json"
 )
 
@@ -109,7 +108,7 @@ func (st *stage) addFeedDocuments(f *agentfeed.Feed) error {
 		if err != nil {
 			return fmt.Errorf("%s: %v", p, err)
 		}
-		if err := st.b.Add(p, data, typeAtom); err != nil {
+		if err := st.b.Add(p, data, agentfeed.ContentType); err != nil {
 			return err
 		}
 	}

@@ -137,9 +137,6 @@ func readPublished(src string) (entries []agentfeed.Entry, warning string, err e
 	return append(entries, feed.Entries...), "", nil
 }
 
-// maxPreviousArchives bounds the prev-archive chain --previous follows.
-const maxPreviousArchives = 1000
-
 // readArchives follows a prev-archive chain from the document at at and
 // returns each archive's entries, newest archive first. The chain must stay
 // on the feed's origin, must not loop and must not be broken.
@@ -156,8 +153,8 @@ func readArchives(pub publication, at *url.URL, link string) ([][]agentfeed.Entr
 			return archives, fmt.Errorf("%s: prev-archive %s is not on the feed's origin", at, u)
 		case seen[u.String()]:
 			return archives, fmt.Errorf("%s: prev-archive %s leads back to a document already read: the archives link in a circle", at, u)
-		case len(archives) == maxPreviousArchives:
-			return archives, fmt.Errorf("more than %d archive documents", maxPreviousArchives)
+		case len(archives) == agentfeed.MaxArchives:
+			return archives, fmt.Errorf("more than %d archive documents", agentfeed.MaxArchives)
 		}
 		seen[u.String()] = true
 		data, err := pub.read(u)

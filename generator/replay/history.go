@@ -123,6 +123,7 @@ func (h *historyReader) read() (*timeline.Timeline, error) {
 // repository.
 func (h *historyReader) findCommitLinks() error {
 	h.out.CommitRepos = map[string]string{}
+	remotesOf := map[int][]string{} // by repository: servers often share one
 	for _, s := range h.cfg.Servers {
 		if s.Repository == nil || s.Repository.URL == "" {
 			continue
@@ -131,9 +132,13 @@ func (h *historyReader) findCommitLinks() error {
 		if !ok {
 			continue
 		}
-		remotes, err := h.repos[i].repo.RemoteURLs()
-		if err != nil {
-			return err
+		remotes, read := remotesOf[i]
+		if !read {
+			var err error
+			if remotes, err = h.repos[i].repo.RemoteURLs(); err != nil {
+				return err
+			}
+			remotesOf[i] = remotes
 		}
 		if slices.ContainsFunc(remotes, func(u string) bool { return history.SameRepository(u, s.Repository.URL) }) {
 			h.out.CommitRepos[s.Name] = s.Repository.URL

@@ -28,13 +28,14 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/release"
 )
 
 //go:embed all:files
 var files embed.FS
 
 // Module is the module CI installs wellknown from.
-const Module = "github.com/wellknown-dev/wellknown"
+const Module = release.ModulePath
 
 // Action is the GitHub Action that installs and runs wellknown: this
 // module's repository.

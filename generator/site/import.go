@@ -17,9 +17,6 @@ import (
 // (registries fill it at publish time; a card must carry the real value).
 var placeholder = regexp.MustCompile(`\$\{[^}]*\}`)
 
-// IsPlaceholder reports whether s holds a ${VAR}-style template.
-func IsPlaceholder(s string) bool { return placeholder.MatchString(s) }
-
 // versionLike is what a server version the feed can record looks like:
 // 1.2.3, 2025.01, 1.0.0-rc.1 (a leading v allowed).
 var versionLike = regexp.MustCompile(`^v?[0-9][0-9A-Za-z.+-]*$`)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
@@ -22,7 +23,7 @@ const (
 	DefaultMaxBytes = 16 << 20
 	// DefaultMaxArchives bounds the feed's chain of archive documents: a
 	// million entries at the default page size.
-	DefaultMaxArchives = 1000
+	DefaultMaxArchives = agentfeed.MaxArchives
 	// DefaultTimeout bounds each request, redirects and body included.
 	DefaultTimeout = 30 * time.Second
 	// MaxRedirects is how many redirects a request may follow.

@@ -24,16 +24,26 @@ import (
 // memory.
 const MaxSize = 64 << 20
 
-// RepoRoot returns the top of the git work tree holding dir (the nearest
-// directory upwards with a .git entry), or dir itself outside any, as an
-// absolute path with its symlinks resolved.
-func RepoRoot(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
+// RealPath is path made absolute with its symlinks resolved, as far as it
+// exists.
+func RealPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
 	}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
+		return real, nil
+	}
+	return abs, nil
+}
+
+// RepoRoot returns the top of the git work tree holding dir (the nearest
+// directory upwards with a .git entry), or dir itself outside any, as an
+// absolute path with its symlinks resolved.
+func RepoRoot(dir string) (string, error) {
+	abs, err := RealPath(dir)
+	if err != nil {
+		return "", err
 	}
 	for d := abs; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {

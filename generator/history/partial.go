@@ -8,19 +8,6 @@ import (
 	"strings"
 )
 
-// BlobIDs returns the blob ids that the changes of commits name, in order.
-func BlobIDs(commits []Commit) []string {
-	var ids []string
-	for _, c := range commits {
-		for _, ch := range c.Changes {
-			if ch.Blob != "" {
-				ids = append(ids, ch.Blob)
-			}
-		}
-	}
-	return ids
-}
-
 // PromisorRemote returns the remote a partial ("blobless") clone fetches its
 // missing objects from, or "" for a complete repository: the remote named
 // by extensions.partialClone, or else the first with remote.<name>.promisor.

@@ -67,3 +67,16 @@ func TestPartialClone(t *testing.T) {
 		t.Errorf("reading the fetched blobs: %d of %d, %v", read, len(ids), err)
 	}
 }
+
+// BlobIDs returns the blob ids that the changes of commits name, in order.
+func BlobIDs(commits []Commit) []string {
+	var ids []string
+	for _, c := range commits {
+		for _, ch := range c.Changes {
+			if ch.Blob != "" {
+				ids = append(ids, ch.Blob)
+			}
+		}
+	}
+	return ids
+}

@@ -324,12 +324,12 @@ func (h *historyReader) openRepos(configs []*site.Config) error {
 // prefetcher returns, for a partial clone, what fetches the blobs its
 // history names before they are read (see fetchMissingBlobs); nil for a
 // whole clone.
-func (h *historyReader) prefetcher(rh *repoHistory) (func([]history.Commit) error, error) {
+func (h *historyReader) prefetcher(rh *repoHistory) (func(ids []string) error, error) {
 	remote, err := rh.repo.PromisorRemote()
 	if err != nil || remote == "" {
 		return nil, err
 	}
-	return func(commits []history.Commit) error { return h.fetchMissingBlobs(rh, remote, commits) }, nil
+	return func(ids []string) error { return h.fetchMissingBlobs(rh, remote, ids) }, nil
 }
 
 // readLog reads the history of the paths pathspecs match and, while git log
@@ -339,9 +339,10 @@ func (h *historyReader) prefetcher(rh *repoHistory) (func([]history.Commit) erro
 // processes one after the other.
 //
 // In a partial clone, whose missing blobs git would fetch one at a time as
-// they are asked for, prefetch (when not nil) gets every commit first, and
-// the blobs are asked for only once it has fetched them in one batch.
-func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func([]history.Commit) error) ([]history.Commit, map[string][]byte, map[string]int, error) {
+// they are asked for, prefetch (when not nil) gets the ids of every blob to
+// read first, and they are asked for only once it has fetched them in one
+// batch.
+func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error) ([]history.Commit, map[string][]byte, map[string]int, error) {
 	b, err := rh.repo.Blobs()
 	if err != nil {
 		return nil, nil, nil, err
@@ -380,7 +381,7 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func([]h
 		return nil
 	})
 	if logErr == nil && prefetch != nil {
-		logErr = prefetch(commits)
+		logErr = prefetch(held)
 	}
 	for _, id := range held {
 		if logErr != nil {

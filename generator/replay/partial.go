@@ -4,14 +4,13 @@ import (
 	"fmt"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/history"
 )
 
-// fetchMissingBlobs fetches, in one batch, the blobs that commits name and
-// that a partial ("blobless") clone lacks, before they are read: otherwise
-// git fetches each on demand, one round trip at a time (DESIGN §4).
-func (h *historyReader) fetchMissingBlobs(rh *repoHistory, remote string, commits []history.Commit) error {
-	n, err := rh.repo.FetchMissing(remote, history.BlobIDs(commits))
+// fetchMissingBlobs fetches, in one batch, those of the blobs ids that a
+// partial ("blobless") clone lacks, before they are read: otherwise git
+// fetches each on demand, one round trip at a time (DESIGN §4).
+func (h *historyReader) fetchMissingBlobs(rh *repoHistory, remote string, ids []string) error {
+	n, err := rh.repo.FetchMissing(remote, ids)
 	if err != nil {
 		return diag.Errorf("", 0, "%v", err).
 			WithHint("a partial clone fetches the old versions of the input files from its remote %s: make it reachable, or clone without --filter", remote)

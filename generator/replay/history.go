@@ -689,7 +689,7 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 		}
 		st.started[srv.Name] = true
 		c.Servers = append(c.Servers, timeline.Server{
-			Name: srv.Name, Slug: srv.Slug, Version: st.recordableVersion(srv),
+			Name: srv.Name, Slug: srv.Slug, Version: st.recordableVersion(srv, files.repo),
 			Endpoint: st.h.in.Endpoint(srv), Tools: files.byName, Unchanged: !files.changed,
 		})
 	}

@@ -64,11 +64,10 @@ func (st *replayState) noteReleases(s step) {
 }
 
 // releaseVersion returns the version of the newest tag matching the
-// server's version_tags reached so far in its tools' repository, "" before
-// the first. A matching tag that names no version ("vnext") is not a
+// server's version_tags reached so far in repo, its tools' repository; ""
+// before the first. A matching tag that names no version ("vnext") is not a
 // release.
-func (st *replayState) releaseVersion(srv site.Server) string {
-	repo, _, _ := st.h.toolsLocation(srv)
+func (st *replayState) releaseVersion(srv site.Server, repo int) string {
 	released := st.releases[repo]
 	for i := len(released) - 1; i >= 0; i-- {
 		v := strings.TrimPrefix(released[i], "v")

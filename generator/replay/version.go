@@ -15,11 +15,12 @@ import (
 // and it is not announced until it has one), and a build whose last commit
 // leaves a server without a version fails, in every mode.
 
-// recordableVersion returns the version the feed records for a server at
-// the current step, and notes a server whose configured version is none.
-func (st *replayState) recordableVersion(srv site.Server) string {
+// recordableVersion returns the version the feed records for a server,
+// whose tools are in repository repo, at the current step, and notes a
+// server whose configured version is none.
+func (st *replayState) recordableVersion(srv site.Server, repo int) string {
 	if srv.VersionTags != "" {
-		srv.Version = st.releaseVersion(srv)
+		srv.Version = st.releaseVersion(srv, repo)
 	}
 	if site.IsVersion(srv.Version) {
 		st.versions[srv.Name] = srv.Version

@@ -94,14 +94,11 @@ func (r *Result) attest(ref site.EntityMCPRef, keys *attestation.Keys, getenv fu
 	return nil
 }
 
-// maxAttestationFile caps a token or PEM key file: both are a few KB.
-const maxAttestationFile = 64 << 10
-
 // readToken returns the JWT from where site.toml says it is.
 func (r *Result) readToken(vf *site.Verification, getenv func(string) string) (string, error) {
 	switch {
 	case vf.SignatureFile != "":
-		data, err := inputfile.ReadFile(r.Config.Root, r.Config.Path(vf.SignatureFile), maxAttestationFile)
+		data, err := inputfile.ReadFile(r.Config.Root, r.Config.Path(vf.SignatureFile), attestation.MaxFile)
 		if err != nil {
 			return "", fmt.Errorf("cannot read signature_file %s: %v", vf.SignatureFile, diag.Cause(err))
 		}
@@ -120,7 +117,7 @@ func (r *Result) readToken(vf *site.Verification, getenv func(string) string) (s
 func (r *Result) providerKey(vf *site.Verification, keys *attestation.Keys) (any, error) {
 	switch {
 	case vf.PublicKeyFile != "":
-		data, err := inputfile.ReadFile(r.Config.Root, r.Config.Path(vf.PublicKeyFile), maxAttestationFile)
+		data, err := inputfile.ReadFile(r.Config.Root, r.Config.Path(vf.PublicKeyFile), attestation.MaxFile)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read public_key_file %s: %v", vf.PublicKeyFile, diag.Cause(err))
 		}

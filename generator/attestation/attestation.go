@@ -32,6 +32,9 @@ var Algorithms = []jose.SignatureAlgorithm{jose.ES256, jose.EdDSA, jose.RS256}
 // about: time enough to ask the provider for a new one.
 const ExpiryWarning = 30 * 24 * time.Hour
 
+// MaxFile caps a file holding a token or a PEM key: both are a few KB.
+const MaxFile = 64 << 10
+
 // Expect is the MCP entry a token must attest.
 type Expect struct {
 	Provider     string   // iss

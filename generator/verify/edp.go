@@ -106,7 +106,7 @@ func (c *checker) providerKey(provider string) (any, error) {
 		}
 		return set, nil
 	}
-	data, err := inputfile.ReadFile("", src, 64<<10)
+	data, err := inputfile.ReadFile("", src, attestation.MaxFile)
 	if err != nil {
 		return nil, fmt.Errorf("the provider's key: %v", err)
 	}

@@ -15,20 +15,13 @@
 # SITE=last adds site.toml in the last commit instead of the first (a
 # repository adopted after its history); the feed's digest, printed last, is
 # the same either way.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/lib.sh"
 tools=${1:-200}
 commits=${2:-10000}
-runs=${RUNS:-5}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-go build -o "$work/wellknown" .
 site_last=false
 if [ "${SITE:-first}" = last ]; then site_last=true; fi
 go run ./internal/benchrepo -tools "$tools" -commits "$commits" -site-last="$site_last" "$work/repo"
 cd "$work/repo"
-export WELLKNOWN_SIGNING_KEY=QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI # a benchmark key, not a secret
 
 specs=(':(literal)site.toml')
 for dir in tools/*/; do specs+=(":(glob)${dir}*.json"); done
@@ -38,16 +31,13 @@ log() {
 }
 log | tr '\0' '\n' | awk '/^:[0-7]+ [0-7]+ /{print $4}' | grep -v '^0\{40\}$' | sort -u >"$work/blobs"
 
-# ms prints the wall time of a command, in milliseconds.
-ms() { local s; s=$(date +%s%N); "$@" >/dev/null; echo $(( ($(date +%s%N) - s) / 1000000 )); }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 floor_once() { log >/dev/null; git cat-file --batch <"$work/blobs" >/dev/null; }
 
 : >"$work/floor"; : >"$work/builds"
 for _ in $(seq "$runs"); do
   ms floor_once >>"$work/floor"
   rm -rf public
-  /usr/bin/time -f '%M' -o "$work/rss" "$work/wellknown" build --json >"$work/json"
+  /usr/bin/time -f '%M' -o "$work/rss" "$bin" build --json >"$work/json"
   stage() { grep -o "\"$1\": [0-9]*" "$work/json" | grep -o '[0-9]*$'; }
   echo "$(stage read) $(stage diff) $(stage sign) $(stage render) $(stage write) $(grep -o '"ms": [0-9]*' "$work/json" | grep -o '[0-9]*$') $(cat "$work/rss")" >>"$work/builds"
 done
@@ -65,6 +55,6 @@ feed=public/.well-known/agent-feed.xml
 archives=(public/.well-known/agent-feed/archive-*.xml)
 [[ -e ${archives[0]} ]] || archives=()
 echo "(d) feed: subscription document $(stat -c %s "$feed") bytes, ${#archives[@]} archives, $(cat "$feed" "${archives[@]}" | wc -c) bytes in all;"
-echo "    verify of the directory: $(ms "$work/wellknown" verify public) ms"
+echo "    verify of the directory: $(ms "$bin" verify public) ms"
 echo "(medians of $runs runs; (d) from the last build)"
 echo "feed:     site.toml ${SITE:-first}, sha256 $(sha256sum <public/.well-known/agent-feed.xml | cut -d' ' -f1)"

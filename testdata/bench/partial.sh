@@ -10,27 +10,18 @@
 # (c) is what reading the blobs costs when git fetches each one on demand,
 # as builds did before: git cat-file --batch in a fresh partial clone (once).
 # Usage: testdata/bench/partial.sh [TOOLS [COMMITS]]   (RUNS=5 by default)
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/lib.sh"
 tools=${1:-50}
 commits=${2:-600}
-runs=${RUNS:-5}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-go build -o "$work/wellknown" .
 go run ./internal/benchrepo -tools "$tools" -commits "$commits" "$work/origin"
 git -C "$work/origin" config uploadpack.allowFilter true
-export WELLKNOWN_SIGNING_KEY=QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI # a benchmark key, not a secret
-
-# ms prints the wall time of a command, in milliseconds.
-ms() { local s; s=$(date +%s%N); "$@" >/dev/null 2>&1; echo $(( ($(date +%s%N) - s) / 1000000 )); }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# quiet_ms is lib.sh's ms, with the command's standard error silenced too.
+quiet_ms() { ms "$@" 2>/dev/null; }
 fresh() { rm -rf "$work/clone"; git clone --quiet "$@" "file://$work/origin" "$work/clone"; sync; }
 # build appends "<whole build ms> <read stage ms>" to the file $1.
 build() {
   local json
-  json=$(cd "$work/clone" && "$work/wellknown" build --json 2>/dev/null | tr -d ' \n')
+  json=$(cd "$work/clone" && "$bin" build --json 2>/dev/null | tr -d ' \n')
   echo "$json" | sed -E 's/.*"read":([0-9]+).*"ms":([0-9]+).*/\2 \1/' >>"$1"
 }
 on_demand() {
@@ -44,9 +35,9 @@ for _ in $(seq "$runs"); do
   fresh --filter=blob:none; build "$work/partial"
 done
 fresh --filter=blob:none
-demand=$(ms on_demand)
+demand=$(quiet_ms on_demand)
 fresh --filter=blob:none
-notice=$(cd "$work/clone" && "$work/wellknown" build 2>&1 >/dev/null | grep 'partial clone' || true)
+notice=$(cd "$work/clone" && "$bin" build 2>&1 >/dev/null | grep 'partial clone' || true)
 
 col() { awk -v c="$2" '{print $c}' "$1" | median; }
 full=$(col "$work/full" 1)

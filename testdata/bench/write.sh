@@ -6,25 +6,15 @@
 # whole build and of its write stage (build --json).
 # Usage: testdata/bench/write.sh [TOOLS [COMMITS]]   (RUNS=5 by default;
 # WELLKNOWN=path measures that binary instead of one built from here)
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/lib.sh"
 tools=${1:-200}
 commits=${2:-4000}
-runs=${RUNS:-5}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-bin=${WELLKNOWN:-$work/wellknown}
-[ -n "${WELLKNOWN:-}" ] || go build -o "$bin" .
 mkdir "$work/example"
 cp -r content "$work/example/" && cp site.example.toml "$work/example/site.toml"
 (cd "$work/example" && git init -q -b main && git add -A &&
   git -c user.name=b -c user.email=b@example.com commit -q -m example)
 go run ./internal/benchrepo -tools "$tools" -commits "$commits" "$work/generated"
-export WELLKNOWN_SIGNING_KEY=QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI # a benchmark key, not a secret
-
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-field() { grep -o "\"$1\": [0-9]*" "$work/json" | head -1 | grep -o '[0-9]*$'; }
+field() { json_field "$work/json" "$1"; }
 # measure SITE FIRST: one build, after emptying the output when FIRST is 1;
 # records the whole build's and the write stage's milliseconds.
 measure() {

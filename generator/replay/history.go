@@ -291,8 +291,9 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 			return err
 		}
 		rh.commits, rh.paths = commits, paths
-		rh.keepBlobs(commits, globs[i], contents)
-		if err := rh.recordSkipped(commits, skipped, globs[i]); err != nil {
+		at := firstPaths(commits)
+		rh.keepBlobs(at, globs[i], contents)
+		if err := rh.recordSkipped(at, skipped, globs[i]); err != nil {
 			return err
 		}
 		if err := h.readReleaseTags(i, releases[i]); err != nil {
@@ -403,27 +404,38 @@ func (rh *repoHistory) holds(blob string) bool {
 	return parsed || rh.blobs[blob] != nil
 }
 
+// firstPaths maps each blob the commits (oldest first) name to the first
+// path they show it at: the path it is read as.
+func firstPaths(commits []history.Commit) map[string]string {
+	at := map[string]string{}
+	for _, c := range commits {
+		for _, ch := range c.Changes {
+			if _, seen := at[ch.Blob]; !seen && ch.Blob != "" {
+				at[ch.Blob] = ch.Path
+			}
+		}
+	}
+	return at
+}
+
+// matchesAny reports whether some server's glob (any of globs) matches p.
+func matchesAny(globs []*serverFiles, p string) bool {
+	return slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) })
+}
+
 // keepBlobs keeps the contents of blobs just read: parsed as a tool file,
-// on every core, when the first path the commits (oldest first) show it at
-// is one some server's glob matches (any of globs), as they are otherwise.
-func (rh *repoHistory) keepBlobs(commits []history.Commit, globs []*serverFiles, contents map[string][]byte) {
+// on every core, when the path it is first seen at (at) is one some
+// server's glob matches, as they are otherwise.
+func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, contents map[string][]byte) {
 	if rh.parsed == nil {
 		rh.parsed = map[string]parsedTool{}
 	}
-	at := map[string]string{} // blob id → the first path it was seen at
 	var toolBlobs []string
-	for _, c := range commits {
-		for _, ch := range c.Changes {
-			data, ok := contents[ch.Blob]
-			if _, seen := at[ch.Blob]; !ok || seen {
-				continue
-			}
-			at[ch.Blob] = ch.Path
-			if slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(ch.Path) }) {
-				toolBlobs = append(toolBlobs, ch.Blob)
-			} else {
-				rh.blobs[ch.Blob] = data
-			}
+	for _, id := range slices.Sorted(maps.Keys(contents)) {
+		if matchesAny(globs, at[id]) {
+			toolBlobs = append(toolBlobs, id)
+		} else {
+			rh.blobs[id] = contents[id]
 		}
 	}
 	parsed := make([]parsedTool, len(toolBlobs))
@@ -439,21 +451,10 @@ func (rh *repoHistory) keepBlobs(commits []history.Commit, globs []*serverFiles,
 
 // recordSkipped turns the blobs too large to read into what the replay
 // reports: a tool file over the limits, or an error for anything else.
-func (rh *repoHistory) recordSkipped(commits []history.Commit, skipped map[string]int, globs []*serverFiles) error {
-	if len(skipped) == 0 {
-		return nil
-	}
-	at := map[string]string{} // blob id → the first path it was seen at
-	for _, c := range commits {
-		for _, ch := range c.Changes {
-			if _, seen := at[ch.Blob]; !seen {
-				at[ch.Blob] = ch.Path
-			}
-		}
-	}
+func (rh *repoHistory) recordSkipped(at map[string]string, skipped map[string]int, globs []*serverFiles) error {
 	for _, id := range slices.Sorted(maps.Keys(skipped)) {
 		p := at[id]
-		if !slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) }) {
+		if !matchesAny(globs, p) {
 			return diag.Errorf(p, 0, "a version of this file in git history (blob %s) is %d bytes; the limit is %d", id, skipped[id], tools.MaxFileBytes)
 		}
 		rh.parsed[id] = parsedTool{err: tools.Oversized(p, skipped[id])}

@@ -239,6 +239,33 @@ func TestPagesInBrowser(t *testing.T) {
 		}
 	})
 
+	// A browser without the Clipboard API gets no copy buttons, and no
+	// error.
+	t.Run("without a clipboard", func(t *testing.T) {
+		stop, err := page.BeforeScripts(`delete Navigator.prototype.clipboard`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if err := stop(); err != nil {
+				t.Fatal(err)
+			}
+		}()
+		if err := page.Navigate(origin + "/servers/forecast/tools/get_forecast/"); err != nil {
+			t.Fatal(err)
+		}
+		var seen struct{ Clipboard, Buttons int }
+		if err := page.Eval(`({clipboard: navigator.clipboard ? 1 : 0, buttons: document.querySelectorAll("button.copy").length})`, &seen); err != nil {
+			t.Fatal(err)
+		}
+		if seen.Clipboard != 0 || seen.Buttons != 0 {
+			t.Errorf("without a clipboard: clipboard present %d, %d copy buttons; want neither", seen.Clipboard, seen.Buttons)
+		}
+		if p := page.Problems(); len(p) > 0 {
+			t.Errorf("problems without a clipboard:\n%s", strings.Join(p, "\n"))
+		}
+	})
+
 	t.Run("404", func(t *testing.T) {
 		if err := page.Navigate(origin + "/no/such/page/"); err != nil {
 			t.Fatal(err)

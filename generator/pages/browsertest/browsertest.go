@@ -364,6 +364,21 @@ func (p *Page) Scripts(enabled bool) error {
 	return p.call("Emulation.setScriptExecutionDisabled", map[string]any{"value": !enabled}, nil)
 }
 
+// BeforeScripts runs src in every document the page loads from now on,
+// before the document's own scripts (to take away an API a browser may
+// lack, say); the returned function stops it.
+func (p *Page) BeforeScripts(src string) (stop func() error, err error) {
+	var added struct {
+		Identifier string `json:"identifier"`
+	}
+	if err := p.call("Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": src}, &added); err != nil {
+		return nil, err
+	}
+	return func() error {
+		return p.call("Page.removeScriptToEvaluateOnNewDocument", map[string]any{"identifier": added.Identifier}, nil)
+	}, nil
+}
+
 // AllowClipboard lets the pages of origin read and write the clipboard,
 // and makes the page act as a focused window, which the clipboard needs.
 func (p *Page) AllowClipboard(origin string) error {

@@ -36,7 +36,7 @@ func CheckJWKSURL(s string) error {
 	if err != nil {
 		return err
 	}
-	if u.Host == "" || !(u.Scheme == "https" || u.Scheme == "http" && site.IsLoopback(u.Hostname())) {
+	if u.Host == "" || !site.SecureURL(u) {
 		return fmt.Errorf("%s: a JWKS is fetched over https (plain http only from localhost)", s)
 	}
 	return nil

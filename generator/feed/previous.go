@@ -35,7 +35,7 @@ func checkFetchURL(s string) error {
 	if err != nil {
 		return err
 	}
-	if u.Scheme == "https" || (u.Scheme == "http" && site.IsLoopback(u.Hostname())) {
+	if site.SecureURL(u) {
 		return nil
 	}
 	return fmt.Errorf("%s: the previous feed is fetched over https (plain http only from localhost)", s)

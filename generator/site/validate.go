@@ -75,7 +75,7 @@ func ParseBaseURL(s string) (*url.URL, error) {
 	if err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
 		return nil, fmt.Errorf("base_url %q is not an origin URL like https://example.com/", s)
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && IsLoopback(u.Hostname())) {
+	if !SecureURL(u) {
 		return nil, fmt.Errorf("base_url %q must use https (http is allowed only for localhost)", s)
 	}
 	u.Host = strings.ToLower(u.Host)
@@ -103,6 +103,12 @@ func cleanDirPath(p string) string {
 func validPort(p string) bool {
 	n, err := strconv.Atoi(p)
 	return err == nil && n >= 1 && n <= 65535 && strconv.Itoa(n) == p
+}
+
+// SecureURL reports whether u may carry what the tool fetches or publishes:
+// https, or plain http only to this machine.
+func SecureURL(u *url.URL) bool {
+	return u.Scheme == "https" || u.Scheme == "http" && IsLoopback(u.Hostname())
 }
 
 // IsLoopback reports whether host names this machine.

@@ -1,7 +1,13 @@
-package generator
+// Package documents is the build's documents stage: it builds every
+// machine-readable document of the site (the Server Cards, the A2A Agent
+// Cards, the EDP entity card, the DID document, mcp-servers, ai-cards and
+// the AI Catalog), checks the bytes each would publish against its format,
+// and adds them to the bundle.
+package documents
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,15 +28,53 @@ const (
 	typeDIDJSON = "application/did+json"
 )
 
-// addDocuments builds, checks and adds every machine-readable document.
+// Input is what the documents are made of.
+type Input struct {
+	// Config is the site; its entity card's MCP entries are filled in
+	// (endpoints from the servers they name) as the card is built.
+	Config *site.Config
+	Key    ed25519.PublicKey // the signing key, first in the DID document
+}
+
+// Output is what the documents stage made besides the files it added.
+type Output struct {
+	// ReservedCards are, by server in site.toml order, the paths on the
+	// site's own origin where clients probe for its card (see
+	// reservedCardPaths), which the pages must leave free.
+	ReservedCards [][]string
+}
+
+// stage adds the documents to a bundle.
+type stage struct {
+	in Input
+	b  *bundle.Bundle
+}
+
+// Add builds, checks and adds every machine-readable document to b.
 // Problems are collected across documents so one run reports them all.
-func (r *Result) addDocuments(servers []Server) error {
+func Add(b *bundle.Bundle, in Input) (*Output, error) {
+	st := &stage{in: in, b: b}
+	if err := st.addDocuments(); err != nil {
+		return nil, err
+	}
+	out := &Output{ReservedCards: make([][]string, len(in.Config.Servers))}
+	for i := range in.Config.Servers {
+		// The reserved paths were checked when the cards were added.
+		reserved, _ := st.reservedCardPaths(i)
+		for _, rc := range reserved {
+			out.ReservedCards[i] = append(out.ReservedCards[i], rc.Path)
+		}
+	}
+	return out, nil
+}
+
+func (st *stage) addDocuments() error {
 	catalog := cards.Catalog{
 		SpecVersion: "1.0",
 		Host: &cards.CatalogHost{
-			DisplayName:      r.Config.Title,
-			Identifier:       didweb.DID(r.Config.Base()),
-			DocumentationURL: r.Config.URL("/"),
+			DisplayName:      st.in.Config.Title,
+			Identifier:       didweb.DID(st.in.Config.Base()),
+			DocumentationURL: st.in.Config.URL("/"),
 		},
 		Entries: []cards.CatalogEntry{},
 	}
@@ -39,31 +83,32 @@ func (r *Result) addDocuments(servers []Server) error {
 	// The site-wide documents repeat the cards; they are built only when
 	// every card is valid, so that one problem is reported once.
 	if err := errors.Join(
-		r.addServers(servers, &catalog, &aiCards, &list),
-		r.addAgents(&catalog, &aiCards),
-		r.addEntity(),
-		r.addDID(),
+		st.addServers(&catalog, &aiCards, &list),
+		st.addAgents(&catalog, &aiCards),
+		st.addEntity(),
+		st.addDID(),
 	); err != nil {
 		return err
 	}
 	var problems []error
 	if len(list.Servers) > 0 {
-		problems = append(problems, r.addJSON(paths.ServerList, typeJSON, list, cards.CheckServerList, unlocated(paths.ServerList)))
+		problems = append(problems, st.addJSON(paths.ServerList, typeJSON, list, cards.CheckServerList, unlocated(paths.ServerList)))
 	}
 	if len(aiCards.Protocols) > 0 {
-		problems = append(problems, r.addJSON(paths.AICards, typeJSON, aiCards, cards.CheckAICards, unlocated(paths.AICards)))
+		problems = append(problems, st.addJSON(paths.AICards, typeJSON, aiCards, cards.CheckAICards, unlocated(paths.AICards)))
 	}
-	problems = append(problems, r.addJSON(paths.Catalog, cards.TypeAICatalog, catalog, cards.CheckAICatalog, unlocated(paths.Catalog)))
+	problems = append(problems, st.addJSON(paths.Catalog, cards.TypeAICatalog, catalog, cards.CheckAICatalog, unlocated(paths.Catalog)))
 	return errors.Join(problems...)
 }
 
-func (r *Result) addServers(servers []Server, catalog *cards.Catalog, aiCards *cards.AICards, list *cards.ServerList) error {
+func (st *stage) addServers(catalog *cards.Catalog, aiCards *cards.AICards, list *cards.ServerList) error {
 	var problems []error
-	for _, s := range servers {
-		card := cards.NewServerCard(s.Config.Identity)
-		locate := func(p cards.Problem) error { return r.Config.ServerProblem(s.Index, p.Path, p.Msg) }
-		at := []string{paths.ServerCardOf(s.Config.Slug)}
-		reserved, err := r.reservedCardPaths(s)
+	for i := range st.in.Config.Servers {
+		s := &st.in.Config.Servers[i]
+		card := cards.NewServerCard(s.Identity)
+		locate := func(p cards.Problem) error { return st.in.Config.ServerProblem(i, p.Path, p.Msg) }
+		at := []string{paths.ServerCardOf(s.Slug)}
+		reserved, err := st.reservedCardPaths(i)
 		if err != nil {
 			problems = append(problems, err)
 		}
@@ -74,26 +119,26 @@ func (r *Result) addServers(servers []Server, catalog *cards.Catalog, aiCards *c
 			at = append(at, paths.ServerCardAlias)
 		}
 		for _, p := range at {
-			if err := r.addJSON(p, cards.TypeServerCard, card, cards.CheckServerCard, locate); err != nil {
+			if err := st.addJSON(p, cards.TypeServerCard, card, cards.CheckServerCard, locate); err != nil {
 				problems = append(problems, locateReserved(reserved, p, err))
 				break
 			}
 		}
 		list.Servers = append(list.Servers, card)
 		// Clients probe the reserved location first; point the catalog there when there is one.
-		cardURL := r.Config.URL(at[0])
+		cardURL := st.in.Config.URL(at[0])
 		if len(reserved) > 0 {
-			cardURL = r.Config.URL(reserved[0].Path)
+			cardURL = st.in.Config.URL(reserved[0].Path)
 		}
 		catalog.Entries = append(catalog.Entries, cards.CatalogEntry{
-			Identifier:  fmt.Sprintf("urn:air:%s:mcp:%s", r.Config.Base().Hostname(), s.Config.Slug),
-			DisplayName: displayName(s.Config.Title, s.Config.Name),
+			Identifier:  fmt.Sprintf("urn:air:%s:mcp:%s", st.in.Config.Base().Hostname(), s.Slug),
+			DisplayName: displayName(s.Title, s.Name),
 			Type:        cards.TypeServerCard,
 			URL:         cardURL,
-			Description: s.Config.Description,
-			Version:     s.Config.Version,
+			Description: s.Description,
+			Version:     s.Version,
 		})
-		if p, ok := mcpProtocol(s.Config, r.Config.URL(at[0])); ok {
+		if p, ok := mcpProtocol(s, st.in.Config.URL(at[0])); ok {
 			aiCards.Protocols = append(aiCards.Protocols, p)
 		}
 	}
@@ -108,20 +153,21 @@ type reservedCard struct {
 	Blame func(format string, args ...any) *diag.Error
 }
 
-// reservedCardPaths returns the reserved card location of each
-// streamable-http remote on the site's own origin.
-func (r *Result) reservedCardPaths(s Server) ([]reservedCard, error) {
-	base := r.Config.Base()
+// reservedCardPaths returns the reserved card location of each of
+// server i's streamable-http remotes on the site's own origin.
+func (st *stage) reservedCardPaths(i int) ([]reservedCard, error) {
+	cfg := st.in.Config
+	s, base := &cfg.Servers[i], cfg.Base()
 	var out []reservedCard
-	for i, rem := range s.Config.Remotes {
+	for j, rem := range s.Remotes {
 		u, err := url.Parse(rem.URL)
 		if err != nil || rem.Type != "streamable-http" || strings.Contains(rem.URL, "{") ||
 			u.Scheme != base.Scheme || !strings.EqualFold(u.Host, base.Host) {
 			continue
 		}
-		key := fmt.Sprintf("servers.%d.remotes.%d.url", s.Index, i)
+		key := fmt.Sprintf("servers.%d.remotes.%d.url", i, j)
 		blame := func(format string, args ...any) *diag.Error {
-			return r.Config.Errorf(key, "server %s: remote %s: %s", s.Config.Name, rem.URL, fmt.Sprintf(format, args...))
+			return cfg.Errorf(key, "server %s: remote %s: %s", s.Name, rem.URL, fmt.Sprintf(format, args...))
 		}
 		p := strings.TrimSuffix(u.Path, "/") + "/server-card"
 		rel, ok := strings.CutPrefix(p, strings.TrimSuffix(base.Path, "/"))
@@ -160,23 +206,23 @@ func mcpProtocol(s *site.Server, cardURL string) (cards.AICardProtocol, bool) {
 	return p, len(p.Endpoints) > 0
 }
 
-func (r *Result) addAgents(catalog *cards.Catalog, aiCards *cards.AICards) error {
+func (st *stage) addAgents(catalog *cards.Catalog, aiCards *cards.AICards) error {
 	var problems []error
-	for i, a := range r.Config.Agents {
-		locate := func(p cards.Problem) error { return r.Config.AgentProblem(i, p.Path, p.Msg) }
+	for i, a := range st.in.Config.Agents {
+		locate := func(p cards.Problem) error { return st.in.Config.AgentProblem(i, p.Path, p.Msg) }
 		at := []string{paths.AgentCardOf(a.Slug)}
 		if i == 0 {
 			at = append([]string{paths.AgentCard}, at...)
 		}
 		for _, p := range at {
-			if err := r.addJSON(p, typeJSON, a, cards.CheckAgentCard, locate); err != nil {
+			if err := st.addJSON(p, typeJSON, a, cards.CheckAgentCard, locate); err != nil {
 				problems = append(problems, err)
 				break
 			}
 		}
-		cardURL := r.Config.URL(at[0])
+		cardURL := st.in.Config.URL(at[0])
 		catalog.Entries = append(catalog.Entries, cards.CatalogEntry{
-			Identifier:  fmt.Sprintf("urn:air:%s:a2a:%s", r.Config.Base().Hostname(), a.Slug),
+			Identifier:  fmt.Sprintf("urn:air:%s:a2a:%s", st.in.Config.Base().Hostname(), a.Slug),
 			DisplayName: a.Name,
 			Type:        cards.TypeAgentCard,
 			URL:         cardURL,
@@ -194,15 +240,15 @@ func (r *Result) addAgents(catalog *cards.Catalog, aiCards *cards.AICards) error
 
 // addEntity publishes the EDP entity card. An MCP entry naming one of the
 // site's servers takes its endpoint from that server's first remote.
-func (r *Result) addEntity() error {
-	e := r.Config.Entity
+func (st *stage) addEntity() error {
+	e := st.in.Config.Entity
 	if e == nil {
 		return nil
 	}
 	var problems []error
 	fill := func(mcps []site.EntityMCP, at string) {
 		for i := range mcps {
-			if err := r.fillEndpoint(&mcps[i], fmt.Sprintf("%s.%d", at, i)); err != nil {
+			if err := st.fillEndpoint(&mcps[i], fmt.Sprintf("%s.%d", at, i)); err != nil {
 				problems = append(problems, err)
 			}
 		}
@@ -214,16 +260,16 @@ func (r *Result) addEntity() error {
 	if len(problems) > 0 {
 		return errors.Join(problems...)
 	}
-	check := func(data []byte) []cards.Problem { return cards.CheckEntityCard(data, r.Config.Base().Hostname()) }
-	locate := func(p cards.Problem) error { return r.Config.EntityProblem(p.Path, p.Msg) }
-	return r.addJSON(paths.EntityCard, typeJSON, e, check, locate)
+	check := func(data []byte) []cards.Problem { return cards.CheckEntityCard(data, st.in.Config.Base().Hostname()) }
+	locate := func(p cards.Problem) error { return st.in.Config.EntityProblem(p.Path, p.Msg) }
+	return st.addJSON(paths.EntityCard, typeJSON, e, check, locate)
 }
 
-func (r *Result) fillEndpoint(m *site.EntityMCP, at string) error {
+func (st *stage) fillEndpoint(m *site.EntityMCP, at string) error {
 	if m.Server == "" {
 		return nil
 	}
-	for _, s := range r.Config.Servers {
+	for _, s := range st.in.Config.Servers {
 		if s.Name != m.Server {
 			continue
 		}
@@ -232,15 +278,15 @@ func (r *Result) fillEndpoint(m *site.EntityMCP, at string) error {
 		}
 		return nil
 	}
-	return r.Config.Errorf(at+".server", "entity mcp names server %q, which is not a server of this site", m.Server)
+	return st.in.Config.Errorf(at+".server", "entity mcp names server %q, which is not a server of this site", m.Server)
 }
 
 // addDID publishes the DID document with the signing key first and the
 // retired keys after it.
-func (r *Result) addDID() error {
-	did := didweb.DID(r.Config.Base())
-	keys := []didweb.PublicKey{{ID: r.Config.Signing.KeyID, Key: r.Key.Public()}}
-	for _, p := range r.Config.Signing.Previous {
+func (st *stage) addDID() error {
+	did := didweb.DID(st.in.Config.Base())
+	keys := []didweb.PublicKey{{ID: st.in.Config.Signing.KeyID, Key: st.in.Key}}
+	for _, p := range st.in.Config.Signing.Previous {
 		pub, err := didweb.ParseMultibaseKey(p.PublicKey)
 		if err != nil {
 			return err // validated when site.toml was loaded
@@ -254,25 +300,25 @@ func (r *Result) addDID() error {
 		}
 		return out
 	}
-	path := didweb.DocumentPath(r.Config.Base())
-	return r.addJSON(path, typeDIDJSON, didweb.NewDocument(did, keys), check, unlocated(path))
+	path := didweb.DocumentPath(st.in.Config.Base())
+	return st.addJSON(path, typeDIDJSON, didweb.NewDocument(did, keys), check, unlocated(path))
 }
 
 // addJSON encodes v, checks the bytes that would be published, and adds them.
-func (r *Result) addJSON(path, contentType string, v any, check func([]byte) []cards.Problem, locate func(cards.Problem) error) error {
-	data, err := EncodeJSON(v)
+func (st *stage) addJSON(path, contentType string, v any, check func([]byte) []cards.Problem, locate func(cards.Problem) error) error {
+	data, err := encodeJSON(v)
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
 	if err := located(check(data), locate); err != nil {
 		return err
 	}
-	return r.Bundle.Add(path, data, contentType)
+	return st.b.Add(path, data, contentType)
 }
 
-// EncodeJSON is how every JSON document is written: two-space indentation,
+// encodeJSON is how every JSON document is written: two-space indentation,
 // no HTML escaping, a final newline.
-func EncodeJSON(v any) ([]byte, error) {
+func encodeJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -288,4 +334,18 @@ func displayName(title, name string) string {
 		return title
 	}
 	return name
+}
+
+// located converts a document's problems to errors via locate.
+func located(problems []cards.Problem, locate func(cards.Problem) error) error {
+	errs := make([]error, len(problems))
+	for i, p := range problems {
+		errs[i] = locate(p)
+	}
+	return errors.Join(errs...)
+}
+
+// unlocated names the document when a problem can't be traced to an input.
+func unlocated(doc string) func(cards.Problem) error {
+	return func(p cards.Problem) error { return fmt.Errorf("%s: %v (this is a bug in wellknown)", doc, p) }
 }

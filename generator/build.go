@@ -1,12 +1,23 @@
-// Package generator turns a site definition into a Bundle. Build wires the
-// stages, in order: the config (site.toml, the working tree's tool files,
-// the signing key); the replay of git history (package replay), compared
-// with the working tree; the signed feed (package feed), checked against
-// the one published before; the EDP attestations; the documents, each
-// checked against its format; the pages (package pages, from the config,
-// the history, the documents, the key and the attestations); the deploy
-// files; and the scan of the whole bundle for the key. Write then writes the
-// Bundle, or serve serves it.
+// Package generator turns a site definition into a Bundle. Build only wires
+// the stages, each a package with explicit inputs and outputs, in order:
+//
+//  1. config: site.toml (site.Load), the working tree's tool files
+//     (worktree.Load) and the signing key (didweb.LoadSigningKey), refused
+//     where the site would publish it (keyguard.CheckSite);
+//  2. history: git history replayed commit by commit (replay.Read), and the
+//     working tree compared with it (worktree.Check);
+//  3. feed: the signed feed, its archives, snapshot and schema archive
+//     (feed.Add), checked against the feed published before
+//     (feed.CheckAppendOnly);
+//  4. documents: the EDP attestations (attest.Check), then every document,
+//     each checked against its format (documents.Add);
+//  5. pages: from the config, the history, the documents, the key and the
+//     attestations (pages.RenderBuild);
+//  6. deploy: the host's files (deploy.AddFiles);
+//  7. key scan: the whole bundle searched for the signing key (keyguard.Scan).
+//
+// Result.Write then writes the Bundle (keyguard.CheckOutput, then
+// bundle.WriteDir), or serve serves it.
 package generator
 
 import (

@@ -200,7 +200,7 @@ func Build(opt Options) (*Result, error) {
 	}
 	r.Attestations = attested.Attestations
 	r.Warnings = append(r.Warnings, attested.Warnings...)
-	documented, err := documents.Add(r.Bundle, documents.Input{Config: cfg, Key: key.Public()})
+	documented, err := documents.Add(r.Bundle, documents.Input{Config: cfg, Key: key.Public(), Verifications: attested.Verifications})
 	if err != nil {
 		return nil, err
 	}

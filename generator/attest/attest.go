@@ -1,7 +1,7 @@
 // Package attest is the build's attestation stage: it reads the provider's
 // attestation of each MCP entry of the EDP entity card that has one (from
 // site.toml, a file or the environment), checks it with package
-// attestation, and fills in what the card publishes.
+// attestation, and works out what the card publishes.
 package attest
 
 import (
@@ -19,8 +19,6 @@ import (
 
 // Input is what the attestations are read and checked with.
 type Input struct {
-	// Config is the site; the verification of each entity MCP entry is
-	// filled in from its token, or dropped (see Lenient).
 	Config *site.Config
 	Getenv func(string) string // reads signature_env variables
 	// Now is the time expiry is judged at: it decides errors and warnings,
@@ -28,8 +26,8 @@ type Input struct {
 	Now time.Time
 	// Lenient (a preview, or a build that publishes nothing, such as
 	// check) makes a token whose environment variable is unset a warning:
-	// the entry is built without it, since a pull request from a fork gets
-	// no secrets.
+	// the entry is published without it, since a pull request from a fork
+	// gets no secrets.
 	Lenient bool
 }
 
@@ -38,7 +36,12 @@ type Output struct {
 	// Attestations are the checked attestations of the entity card's MCP
 	// entries, by site.toml key path ("entity.entities.0.mcps.1").
 	Attestations map[string]attestation.Token
-	Warnings     []string
+	// Verifications are what the card publishes of them, by the same key
+	// path: site.toml's verification with the token, and issued_at and
+	// expires_at from its iat and exp. An entry left out (see
+	// Input.Lenient) has none.
+	Verifications map[string]*site.Verification
+	Warnings      []string
 }
 
 // stage checks the attestations of one build.
@@ -49,10 +52,8 @@ type stage struct {
 }
 
 // Check reads the provider's attestation of each MCP entry of the entity
-// card that has one, checks it (with the provider's key when site.toml
-// names one), and fills in what the card publishes: the token, and
-// issued_at and expires_at from its iat and exp. A site without an entity
-// card has none.
+// card that has one and checks it (with the provider's key when site.toml
+// names one). A site without an entity card has none.
 func Check(in Input) (*Output, error) {
 	out := &Output{}
 	e := in.Config.Entity
@@ -61,7 +62,7 @@ func Check(in Input) (*Output, error) {
 	}
 	st := &stage{in: in, keys: attestation.NewKeys(), out: out}
 	defer st.keys.Close()
-	out.Attestations = map[string]attestation.Token{}
+	out.Attestations, out.Verifications = map[string]attestation.Token{}, map[string]*site.Verification{}
 	var problems []error
 	for _, ref := range e.AllMCPs() {
 		vf := ref.MCP.Verification
@@ -70,7 +71,6 @@ func Check(in Input) (*Output, error) {
 		}
 		if in.Lenient && vf.SignatureEnv != "" && strings.TrimSpace(in.Getenv(vf.SignatureEnv)) == "" {
 			out.Warnings = append(out.Warnings, in.Config.Errorf(ref.Key+".verification", "entity mcp %s: attestation: the environment variable %s (signature_env) is unset, so this build leaves the attestation out (registries would see level 1); a deploy needs it set", ref.MCP.Provider, vf.SignatureEnv).Error())
-			ref.MCP.Verification = nil
 			continue
 		}
 		if err := st.attest(ref); err != nil {
@@ -80,9 +80,11 @@ func Check(in Input) (*Output, error) {
 	return out, errors.Join(problems...)
 }
 
-// attest reads, checks and fills in the attestation of one entity MCP entry.
+// attest reads and checks the attestation of one entity MCP entry, and
+// works out the verification the card publishes.
 func (st *stage) attest(ref site.EntityMCPRef) error {
-	m, vf, at := ref.MCP, ref.MCP.Verification, ref.Key+".verification"
+	published := *ref.MCP.Verification
+	m, vf, at := ref.MCP, &published, ref.Key+".verification"
 	errorf := func(format string, args ...any) *diag.Error {
 		return st.in.Config.Errorf(at, "entity mcp %s: attestation: %s", m.Provider, fmt.Sprintf(format, args...))
 	}
@@ -123,7 +125,7 @@ func (st *stage) attest(ref site.EntityMCPRef) error {
 	if !t.IssuedAt.IsZero() {
 		vf.IssuedAt = attestation.Date(t.IssuedAt)
 	}
-	st.out.Attestations[ref.Key] = t
+	st.out.Attestations[ref.Key], st.out.Verifications[ref.Key] = t, vf
 	return nil
 }
 

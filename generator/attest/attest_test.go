@@ -53,8 +53,9 @@ func check(t *testing.T, provider *edptest.Provider, env map[string]string, leni
 	return cfg, out, err
 }
 
-// A token signed by the provider's key is checked, returned by its key
-// path, and filled into the entry the card publishes.
+// A token signed by the provider's key is checked and returned by its key
+// path, with the verification the card publishes; site.toml's stays as it
+// was.
 func TestCheckFillsInTheAttestation(t *testing.T) {
 	provider := edptest.NewEdDSA(t, "k1")
 	claims := edptest.Valid("example-weather", "weather.example.com", now, 90*24*time.Hour)
@@ -68,24 +69,27 @@ func TestCheckFillsInTheAttestation(t *testing.T) {
 	if !ok || !got.Verified || len(out.Warnings) != 0 {
 		t.Fatalf("attestations %+v, warnings %q: want the entry's, verified, and no warning", out.Attestations, out.Warnings)
 	}
-	vf := cfg.Entity.Entities[0].MCPs[0].Verification
-	if vf.Method != attestation.Method || vf.Signature != token || vf.ExpiresAt != attestation.Date(now.Add(90*24*time.Hour)) {
+	vf := out.Verifications["entity.entities.0.mcps.0"]
+	if vf == nil || vf.Method != attestation.Method || vf.Signature != token || vf.ExpiresAt != attestation.Date(now.Add(90*24*time.Hour)) {
 		t.Errorf("verification %+v: want the method, the token and its expiry filled in", vf)
+	}
+	if configured := cfg.Entity.Entities[0].MCPs[0].Verification; configured.Signature != "" || configured.ExpiresAt != "" {
+		t.Errorf("site.toml's verification %+v was changed", configured)
 	}
 }
 
 // Without the token's variable, a strict build fails; a lenient one warns
-// and leaves the attestation out of the card.
+// and publishes no verification for the entry.
 func TestCheckUnsetVariable(t *testing.T) {
 	provider := edptest.NewEdDSA(t, "k1")
 	if _, _, err := check(t, provider, nil, false); err == nil || !strings.Contains(err.Error(), "WEATHER_ATTESTATION (signature_env) is empty or unset") {
 		t.Errorf("strict: error %v, want the unset variable named", err)
 	}
-	cfg, out, err := check(t, provider, nil, true)
+	_, out, err := check(t, provider, nil, true)
 	if err != nil || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "leaves the attestation out") {
 		t.Fatalf("lenient: warnings %q, error %v; want one warning that the attestation is left out", out.Warnings, err)
 	}
-	if vf := cfg.Entity.Entities[0].MCPs[0].Verification; vf != nil || len(out.Attestations) != 0 {
-		t.Errorf("lenient: verification %+v, attestations %+v; want neither", vf, out.Attestations)
+	if len(out.Verifications) != 0 || len(out.Attestations) != 0 {
+		t.Errorf("lenient: verifications %+v, attestations %+v; want neither", out.Verifications, out.Attestations)
 	}
 }

@@ -30,10 +30,12 @@ const (
 
 // Input is what the documents are made of.
 type Input struct {
-	// Config is the site; its entity card's MCP entries are filled in
-	// (endpoints from the servers they name) as the card is built.
 	Config *site.Config
 	Key    ed25519.PublicKey // the signing key, first in the DID document
+	// Verifications are the entity card's attestations as published, by
+	// the site.toml key path of their MCP entry (see attest.Output); an
+	// entry without one is published without.
+	Verifications map[string]*site.Verification
 }
 
 // Output is what the documents stage made besides the files it added.
@@ -238,24 +240,20 @@ func (st *stage) addAgents(catalog *cards.Catalog, aiCards *cards.AICards) error
 	return errors.Join(problems...)
 }
 
-// addEntity publishes the EDP entity card. An MCP entry naming one of the
-// site's servers takes its endpoint from that server's first remote.
+// addEntity publishes the EDP entity card with its verifications. An MCP
+// entry naming one of the site's servers takes its endpoint from that
+// server's first remote.
 func (st *stage) addEntity() error {
-	e := st.in.Config.Entity
-	if e == nil {
+	if st.in.Config.Entity == nil {
 		return nil
 	}
+	e := st.in.Config.Entity.Clone()
 	var problems []error
-	fill := func(mcps []site.EntityMCP, at string) {
-		for i := range mcps {
-			if err := st.fillEndpoint(&mcps[i], fmt.Sprintf("%s.%d", at, i)); err != nil {
-				problems = append(problems, err)
-			}
+	for _, ref := range e.AllMCPs() {
+		ref.MCP.Verification = st.in.Verifications[ref.Key]
+		if err := st.fillEndpoint(ref.MCP, ref.Key); err != nil {
+			problems = append(problems, err)
 		}
-	}
-	fill(e.MCPs, "entity.mcps")
-	for i := range e.Entities {
-		fill(e.Entities[i].MCPs, fmt.Sprintf("entity.entities.%d.mcps", i))
 	}
 	if len(problems) > 0 {
 		return errors.Join(problems...)

@@ -82,3 +82,52 @@ func TestAddBlamesTheRemote(t *testing.T) {
 		t.Errorf("the catalog was published despite the error")
 	}
 }
+
+// entitySection is a 0.1.0 entity card whose one MCP entry names the
+// server and has an attestation in site.toml.
+const entitySection = `
+[entity]
+schema_version = "0.1.0"
+
+[[entity.mcps]]
+provider = "example-weather"
+server = "com.example.weather/forecast"
+verification = { signature_env = "WEATHER_ATTESTATION" }
+`
+
+// The entity card publishes each MCP entry with the endpoint of the server
+// it names and the verification it is handed; site.toml's entry stays as
+// it was, so the stage can run again on the same config.
+func TestAddPublishesTheEntityCard(t *testing.T) {
+	src := strings.Replace(weatherSite, "%s", "https://weather.example.com/mcp", 1) + entitySection
+	cfg, err := site.Parse(filepath.Join(t.TempDir(), "site.toml"), src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey)
+	published := site.Verification{Method: "signed_jwt", Signature: "a.b.c", ExpiresAt: "2026-09-01T00:00:00Z"}
+	for range 2 {
+		b := bundle.New()
+		if _, err := Add(b, Input{Config: cfg, Key: key, Verifications: map[string]*site.Verification{"entity.mcps.0": &published}}); err != nil {
+			t.Fatal(err)
+		}
+		f, ok := b.Get(paths.EntityCard)
+		if !ok {
+			t.Fatalf("no entity card at %s", paths.EntityCard)
+		}
+		var card site.Entity
+		if err := json.Unmarshal(f.Body, &card); err != nil {
+			t.Fatal(err)
+		}
+		if len(card.MCPs) != 1 {
+			t.Fatalf("published entries %+v, want the one of site.toml", card.MCPs)
+		}
+		m := card.MCPs[0]
+		if m.Endpoint != "https://weather.example.com/mcp" || m.Verification == nil || *m.Verification != published {
+			t.Errorf("published entry %+v (verification %+v): want the server's remote and the verification handed in", m, m.Verification)
+		}
+	}
+	if m := cfg.Entity.MCPs[0]; m.Endpoint != "" || m.Verification.Signature != "" {
+		t.Errorf("site.toml's entry %+v (verification %+v) was changed", m, m.Verification)
+	}
+}

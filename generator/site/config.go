@@ -294,6 +294,19 @@ func (e *Entity) AllMCPs() []EntityMCPRef {
 	return out
 }
 
+// Clone returns a copy of the card whose MCP entries can be filled in (an
+// endpoint, a verification) without changing e; what the entries point to
+// is shared, to be replaced rather than changed.
+func (e *Entity) Clone() *Entity {
+	c := *e
+	c.MCPs = slices.Clone(e.MCPs)
+	c.Entities = slices.Clone(e.Entities)
+	for i := range c.Entities {
+		c.Entities[i].MCPs = slices.Clone(e.Entities[i].MCPs)
+	}
+	return &c
+}
+
 // Deprecation announces the sunset of an endpoint (a server name, or
 // "<server name>#<tool name>" for a tool).
 type Deprecation struct {

@@ -1,35 +1,45 @@
-// Package generator turns a site definition into a Bundle. Build wires the
-// stages, in order: the config (site.toml, the working tree's tool files,
-// the signing key); the replay of git history (package replay), compared
-// with the working tree; the signed feed (package feed), checked against
-// the one published before; the EDP attestations; the documents, each
-// checked against its format; the pages (package pages, from the config,
-// the history, the documents, the key and the attestations); the deploy
-// files; and the scan of the whole bundle for the key. Write then writes the
-// Bundle, or serve serves it.
+// Package generator turns a site definition into a Bundle. Build only wires
+// the stages, each a package with explicit inputs and outputs, in order:
+//
+//  1. config: site.toml (site.Load), the working tree's tool files
+//     (worktree.Load) and the signing key (didweb.LoadSigningKey), refused
+//     where the site would publish it (keyguard.CheckSite);
+//  2. history: git history replayed commit by commit (replay.Read), and the
+//     working tree compared with it (worktree.Check);
+//  3. feed: the signed feed, its archives, snapshot and schema archive
+//     (feed.Add), checked against the feed published before
+//     (feed.CheckAppendOnly);
+//  4. documents: the EDP attestations (attest.Check), then every document,
+//     each checked against its format (documents.Add);
+//  5. pages: from the config, the history, the documents, the key and the
+//     attestations (pages.RenderBuild);
+//  6. deploy: the host's files (deploy.AddFiles);
+//  7. key scan: the whole bundle searched for the signing key (keyguard.Scan).
+//
+// Result.Write then writes the Bundle (keyguard.CheckOutput, then
+// bundle.WriteDir), or serve serves it.
 package generator
 
 import (
-	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/attest"
 	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/cards"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
-	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/documents"
 	"github.com/wellknown-dev/wellknown/generator/feed"
+	"github.com/wellknown-dev/wellknown/generator/keyguard"
 	"github.com/wellknown-dev/wellknown/generator/pages"
 	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/replay"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
-	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/generator/worktree"
 )
 
 // Options are the inputs of a build besides the files it reads.
@@ -111,13 +121,6 @@ type Counts struct {
 	Versions  int `json:"tool_versions"`
 }
 
-// Server is a configured server with its tools, sorted by name.
-type Server struct {
-	Config *site.Server
-	Index  int // position in site.toml
-	Tools  []tools.Tool
-}
-
 // Build runs a whole build in memory. The error lists every problem found
 // (each a *diag.Error where it can be located).
 func Build(opt Options) (*Result, error) {
@@ -135,7 +138,7 @@ func Build(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	servers, err := loadServers(cfg)
+	servers, err := worktree.Load(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +154,7 @@ func Build(opt Options) (*Result, error) {
 	r.Stages.Read = time.Since(start)
 	progress("reading git history")
 	replayed, err := replay.Read(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
-		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: r.endpoint})
+		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: cfg.Endpoint})
 	if err != nil {
 		return nil, err
 	}
@@ -160,9 +163,12 @@ func Build(opt Options) (*Result, error) {
 	r.Notices = append(r.Notices, replayed.Notices...)
 	r.Stages.Read += replayed.ReadTime
 	r.Stages.Diff = replayed.DiffTime
-	if err := r.checkCommitted(servers, strict, opt.IgnoreUncommitted); err != nil {
+	uncommitted, err := worktree.Check(worktree.Input{Config: cfg, Timeline: r.Timeline, Servers: servers,
+		Strict: strict, IgnoreUncommitted: opt.IgnoreUncommitted})
+	if err != nil {
 		return nil, err
 	}
+	r.Warnings = append(r.Warnings, uncommitted...)
 	start = time.Now()
 	progress("signing the feed")
 	signed, err := feed.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private})
@@ -188,13 +194,17 @@ func Build(opt Options) (*Result, error) {
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	if err := r.checkAttestations(getenv, now(), !strict || opt.Key != nil); err != nil {
+	attested, err := attest.Check(attest.Input{Config: cfg, Getenv: getenv, Now: now(), Lenient: !strict || opt.Key != nil})
+	if err != nil {
 		return nil, err
 	}
-	if err := r.addDocuments(servers); err != nil {
+	r.Attestations = attested.Attestations
+	r.Warnings = append(r.Warnings, attested.Warnings...)
+	documented, err := documents.Add(r.Bundle, documents.Input{Config: cfg, Key: key.Public(), Verifications: attested.Verifications})
+	if err != nil {
 		return nil, err
 	}
-	if err := r.addPages(servers); err != nil {
+	if err := r.addPages(servers, documented.ReservedCards); err != nil {
 		return nil, err
 	}
 	warnings, err := deploy.AddFiles(r.Bundle, cfg)
@@ -202,7 +212,7 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r.Warnings = append(r.Warnings, warnings...)
-	if err := r.scanForKey(); err != nil {
+	if err := keyguard.Scan(r.Bundle, key); err != nil {
 		return nil, err
 	}
 	r.Stages.Render = time.Since(start)
@@ -211,18 +221,13 @@ func Build(opt Options) (*Result, error) {
 }
 
 // addPages renders the pages (see pages.RenderBuild) into the bundle. It
-// runs after every document is in the bundle, since the pages link to them.
-func (r *Result) addPages(servers []Server) error {
+// runs after every document is in the bundle, since the pages link to them;
+// reservedCards are the documents' (see documents.Output), by server.
+func (r *Result) addPages(servers []worktree.Server, reservedCards [][]string) error {
 	in := pages.BuildInput{Config: r.Config, Timeline: r.Timeline, CommitRepos: r.commitRepos,
 		Files: r.Bundle.Files(), Key: r.Key.Public(), Attestations: r.Attestations}
 	for _, s := range servers {
-		// The reserved paths were checked when the cards were added.
-		reserved, _ := r.reservedCardPaths(s)
-		bs := pages.BuildServer{Config: s.Config, Tools: s.Tools}
-		for _, rc := range reserved {
-			bs.ReservedCards = append(bs.ReservedCards, rc.Path)
-		}
-		in.Servers = append(in.Servers, bs)
+		in.Servers = append(in.Servers, pages.BuildServer{Config: s.Config, Tools: s.Tools, ReservedCards: reservedCards[s.Index]})
 	}
 	files, warnings, err := pages.RenderBuild(in)
 	if err != nil {
@@ -253,37 +258,7 @@ func loadKey(opt Options, cfg *site.Config, strict bool, getenv func(string) str
 	if err != nil {
 		return key, err
 	}
-	return key, refuseKeyPublished(key, cfg)
-}
-
-// loadServers checks imported registry documents and reads every server's
-// tool files from the working tree.
-func loadServers(cfg *site.Config) ([]Server, error) {
-	var problems []error
-	servers := make([]Server, len(cfg.Servers))
-	for i := range cfg.Servers {
-		s := &cfg.Servers[i]
-		servers[i] = Server{Config: s, Index: i}
-		if s.ImportData != nil {
-			for _, p := range cards.CheckRegistryServer(s.ImportData) {
-				problems = append(problems, diag.Errorf(cfg.Path(s.Import), 0, "registry server.json: %v", p))
-			}
-		}
-		if s.Tools == "" {
-			continue
-		}
-		root := cfg.Path(s.Repo)
-		if root == "" {
-			root = cfg.Dir
-		}
-		ts, err := tools.Load(root, s.Tools, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }, s.Exclude...)
-		if err != nil {
-			problems = append(problems, err)
-			continue
-		}
-		servers[i].Tools = ts
-	}
-	return servers, errors.Join(problems...)
+	return key, keyguard.CheckSite(key, cfg)
 }
 
 // Write writes the bundle to dir (see bundle.WriteDir) and records what it
@@ -292,16 +267,15 @@ func loadServers(cfg *site.Config) ([]Server, error) {
 func (r *Result) Write(dir string, force bool) error {
 	start := time.Now()
 	defer func() { r.Stages.Write = time.Since(start) }()
-	if keyInside(r.Key, dir) {
-		return diag.Errorf(r.Key.File, 0, "the signing key is inside the output directory %s, which a build replaces", dir).
-			WithHint("keep the key outside the output, e.g. create one with: wellknown keygen -o signing.key")
+	if err := keyguard.CheckOutput(r.Key, dir); err != nil {
+		return err
 	}
 	var err error
 	r.Written, err = r.Bundle.WriteDir(dir, bundle.WriteOptions{Root: r.Config.Dir, Force: force})
 	return err
 }
 
-func (r *Result) count(servers []Server) {
+func (r *Result) count(servers []worktree.Server) {
 	c := Counts{Files: r.Bundle.Len(), Servers: len(servers), Agents: len(r.Config.Agents), Entries: len(r.Entries)}
 	for _, s := range servers {
 		c.Tools += len(s.Tools)
@@ -320,18 +294,4 @@ func (r *Result) count(servers []Server) {
 		}
 	}
 	r.Counts = c
-}
-
-// located converts a document's problems to errors via locate.
-func located(problems []cards.Problem, locate func(cards.Problem) error) error {
-	errs := make([]error, len(problems))
-	for i, p := range problems {
-		errs[i] = locate(p)
-	}
-	return errors.Join(errs...)
-}
-
-// unlocated names the document when a problem can't be traced to an input.
-func unlocated(doc string) func(cards.Problem) error {
-	return func(p cards.Problem) error { return fmt.Errorf("%s: %v (this is a bug in wellknown)", doc, p) }
 }

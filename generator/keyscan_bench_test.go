@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/keyguard"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -17,18 +18,18 @@ func BenchmarkKeyScan(b *testing.B) {
 		b.Fatal(err)
 	}
 	files := res.Bundle.Files()
-	site := &Result{Bundle: bundle.New(), Key: res.Key}
+	large := bundle.New()
 	size := 0
 	for i := range 4000 {
 		f := files[i%len(files)]
-		if err := site.Bundle.Add(fmt.Sprintf("/%04d%s", i, f.Path), f.Body, f.ContentType); err != nil {
+		if err := large.Add(fmt.Sprintf("/%04d%s", i, f.Path), f.Body, f.ContentType); err != nil {
 			b.Fatal(err)
 		}
 		size += len(f.Body)
 	}
 	b.SetBytes(int64(size))
 	for b.Loop() {
-		if err := site.scanForKey(); err != nil {
+		if err := keyguard.Scan(large, res.Key); err != nil {
 			b.Fatal(err)
 		}
 	}

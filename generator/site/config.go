@@ -17,6 +17,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/paths"
 )
 
 // Config is a decoded and validated site definition.
@@ -292,6 +294,19 @@ func (e *Entity) AllMCPs() []EntityMCPRef {
 	return out
 }
 
+// Clone returns a copy of the card whose MCP entries can be filled in (an
+// endpoint, a verification) without changing e; what the entries point to
+// is shared, to be replaced rather than changed.
+func (e *Entity) Clone() *Entity {
+	c := *e
+	c.MCPs = slices.Clone(e.MCPs)
+	c.Entities = slices.Clone(e.Entities)
+	for i := range c.Entities {
+		c.Entities[i].MCPs = slices.Clone(e.Entities[i].MCPs)
+	}
+	return &c
+}
+
 // Deprecation announces the sunset of an endpoint (a server name, or
 // "<server name>#<tool name>" for a tool).
 type Deprecation struct {
@@ -352,6 +367,15 @@ func (c *Config) Host() string { return c.base.Host }
 // under the base URL's path when it has one.
 func (c *Config) URL(path string) string {
 	return c.base.Scheme + "://" + c.base.Host + strings.TrimSuffix(c.base.Path, "/") + path
+}
+
+// Endpoint is a server's endpoint URL in the feed: its first remote, or its
+// card on this site when it has no remote.
+func (c *Config) Endpoint(s Server) string {
+	if len(s.Remotes) > 0 {
+		return s.Remotes[0].URL
+	}
+	return c.URL(paths.ServerCardOf(s.Slug))
 }
 
 // Targets reports whether host is among the deploy targets.

@@ -1,4 +1,4 @@
-package generator
+package worktree
 
 import (
 	"errors"
@@ -6,45 +6,55 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 )
 
-// checkCommitted compares what the working tree says with the committed
-// history the feed is derived from. The feed only ever holds committed
-// history; a difference means the cards and pages describe something the
-// feed does not yet, which is a warning for a local build and an error for
-// a strict one; ignoreWorkingTree skips the comparison. Deprecations in
-// site.toml must name an endpoint the history knows.
-func (r *Result) checkCommitted(servers []Server, strict, ignoreWorkingTree bool) error {
-	if err := r.checkDeprecations(servers); err != nil {
-		return err
+// Input is what Check compares.
+type Input struct {
+	Config   *site.Config
+	Timeline *timeline.Timeline // the committed history of the inputs
+	Servers  []Server           // the working tree (see Load)
+	// Strict makes a difference an error instead of a warning.
+	Strict bool
+	// IgnoreUncommitted skips the comparison (a build of another
+	// revision's feed); the deprecations are still checked.
+	IgnoreUncommitted bool
+}
+
+// Check compares what the working tree says with the committed history the
+// feed is derived from. The feed only ever holds committed history; a
+// difference means the cards and pages describe something the feed does not
+// yet, which is a warning for a local build and an error for a strict one.
+// Deprecations in site.toml must name an endpoint the history or the
+// working tree knows.
+func Check(in Input) (warnings []string, err error) {
+	if err := checkDeprecations(in); err != nil {
+		return nil, err
 	}
-	if ignoreWorkingTree || len(r.Timeline.Servers) == 0 && len(r.Timeline.Events) == 0 {
-		return nil // nothing to compare with, or no history at all: already reported
+	if in.IgnoreUncommitted || len(in.Timeline.Servers) == 0 && len(in.Timeline.Events) == 0 {
+		return nil, nil // nothing to compare with, or no history at all: already reported
 	}
 	var pending []string
-	for _, s := range servers {
-		pending = append(pending, r.uncommitted(s)...)
+	for _, s := range in.Servers {
+		pending = append(pending, uncommitted(in.Config, in.Timeline, s)...)
 	}
 	if len(pending) == 0 {
-		return nil
+		return nil, nil
 	}
 	e := diag.Errorf("", 0, "uncommitted changes are not in the change feed: %s", strings.Join(pending, "; ")).
 		WithHint("commit them to publish them (wellknown serve previews uncommitted tool changes)")
-	if strict {
-		return e
+	if in.Strict {
+		return nil, e
 	}
-	r.Warnings = append(r.Warnings, e.Msg+"; "+e.Hint)
-	return nil
+	return []string{e.Msg + "; " + e.Hint}, nil
 }
 
 // uncommitted lists how a server in the working tree differs from its last
 // committed state.
-func (r *Result) uncommitted(s Server) []string {
+func uncommitted(cfg *site.Config, tl *timeline.Timeline, s Server) []string {
 	var committed *timeline.ServerHistory
-	for _, h := range r.Timeline.Servers {
+	for _, h := range tl.Servers {
 		if h.Name == s.Config.Name && !h.Removed {
 			committed = h
 		}
@@ -56,7 +66,7 @@ func (r *Result) uncommitted(s Server) []string {
 	if v := committed.Last.Version; v != s.Config.Version {
 		out = append(out, fmt.Sprintf("server %s version %s (committed: %s)", s.Config.Name, s.Config.Version, v))
 	}
-	if ep := r.endpoint(*s.Config); ep != committed.Last.Endpoint {
+	if ep := cfg.Endpoint(*s.Config); ep != committed.Last.Endpoint {
 		out = append(out, fmt.Sprintf("server %s endpoint %s (committed: %s)", s.Config.Name, ep, committed.Last.Endpoint))
 	}
 	working := map[string]bool{}
@@ -80,38 +90,29 @@ func (r *Result) uncommitted(s Server) []string {
 
 // checkDeprecations requires every configured deprecation to name a server
 // or tool of the site, committed or about to be.
-func (r *Result) checkDeprecations(servers []Server) error {
+func checkDeprecations(in Input) error {
 	known := map[string]bool{}
-	for _, s := range r.Timeline.Servers {
+	for _, s := range in.Timeline.Servers {
 		known[s.Name] = true
 		for _, t := range s.Tools {
 			known[t.EndpointID()] = true
 		}
 	}
-	for _, s := range servers {
+	for _, s := range in.Servers {
 		known[s.Config.Name] = true
 		for _, t := range s.Tools {
 			known[timeline.ToolEndpointID(s.Config.Name, t.Name)] = true
 		}
 	}
 	var problems []error
-	for i, d := range r.Config.Deprecations {
+	for i, d := range in.Config.Deprecations {
 		if !known[d.Endpoint] {
-			problems = append(problems, r.Config.Errorf(fmt.Sprintf("deprecations.%d.endpoint", i), "deprecation names %q, which is no server or tool of this site", d.Endpoint).
+			problems = append(problems, in.Config.Errorf(fmt.Sprintf("deprecations.%d.endpoint", i), "deprecation names %q, which is no server or tool of this site", d.Endpoint).
 				WithHint("name a server (com.example/weather) or a tool (com.example/weather#get_forecast)"))
 		}
 		if d.Replacement != "" && !known[d.Replacement] {
-			problems = append(problems, r.Config.Errorf(fmt.Sprintf("deprecations.%d.replacement", i), "deprecation replacement %q is no server or tool of this site", d.Replacement))
+			problems = append(problems, in.Config.Errorf(fmt.Sprintf("deprecations.%d.replacement", i), "deprecation replacement %q is no server or tool of this site", d.Replacement))
 		}
 	}
 	return errors.Join(problems...)
-}
-
-// endpoint is a server's endpoint URL in the feed: its first remote, or its
-// card when it has no remote.
-func (r *Result) endpoint(s site.Server) string {
-	if len(s.Remotes) > 0 {
-		return s.Remotes[0].URL
-	}
-	return r.Config.URL(paths.ServerCardOf(s.Slug))
 }

@@ -1,10 +1,16 @@
-package generator
+// Package keyguard keeps the signing key out of what a build publishes: it
+// refuses a key whose file lies in, or is linked from, a directory the site
+// publishes (CheckSite), a key inside the output directory (CheckOutput),
+// and a bundle with any file that holds the key in any encoding (Scan, with
+// package keyscan).
+package keyguard
 
 import (
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/keyscan"
@@ -13,14 +19,13 @@ import (
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
-// refuseKeyPublished fails when the key file lies in a directory whose
-// files the site publishes, content/ and templates/ (assets are copied as
-// they are), or when a file there is the key under another name (a symlink
-// or a hard link): Markdown can split a key so that no scan of the output
-// finds it.
-func refuseKeyPublished(key didweb.SigningKey, cfg *site.Config) error {
+// CheckSite fails when the key file lies in a directory whose files the
+// site publishes, content/ and templates/ (assets are copied as they are),
+// or when a file there is the key under another name (a symlink or a hard
+// link): Markdown can split a key so that no scan of the output finds it.
+func CheckSite(key didweb.SigningKey, cfg *site.Config) error {
 	for _, dir := range []string{cfg.ContentDir, cfg.TemplatesDir} {
-		if keyInside(key, cfg.Path(dir)) {
+		if inside(key, cfg.Path(dir)) {
 			return diag.Errorf(key.File, 0, "the signing key is inside %s, whose files are published", dir).
 				WithHint("move the key out of the site's content and templates, and make a new one if it was ever published")
 		}
@@ -28,6 +33,16 @@ func refuseKeyPublished(key didweb.SigningKey, cfg *site.Config) error {
 			return diag.Errorf(alias, 0, "is the signing key %s under another name, and its directory is published", key.File).
 				WithHint("remove %s, and make a new key if it was ever published", alias)
 		}
+	}
+	return nil
+}
+
+// CheckOutput fails when the key's file is inside the output directory dir,
+// which a build replaces.
+func CheckOutput(key didweb.SigningKey, dir string) error {
+	if inside(key, dir) {
+		return diag.Errorf(key.File, 0, "the signing key is inside the output directory %s, which a build replaces", dir).
+			WithHint("keep the key outside the output, e.g. create one with: wellknown keygen -o signing.key")
 	}
 	return nil
 }
@@ -56,8 +71,8 @@ func keyAlias(key didweb.SigningKey, dir string) string {
 	return alias
 }
 
-// keyInside reports whether the key's file, symlinks resolved, is in dir.
-func keyInside(key didweb.SigningKey, dir string) bool {
+// inside reports whether the key's file, symlinks resolved, is in dir.
+func inside(key didweb.SigningKey, dir string) bool {
 	if key.File == "" {
 		return false
 	}
@@ -66,12 +81,12 @@ func keyInside(key didweb.SigningKey, dir string) bool {
 	return err1 == nil && err2 == nil && inputfile.Within(dir, file)
 }
 
-// scanForKey fails when any file of the bundle holds the signing key in any
-// encoding (see keyscan): the last defence, after the inputs' own checks,
-// before anything is written or served.
-func (r *Result) scanForKey() error {
-	scan := keyscan.New(r.Key.Private)
-	files := r.Bundle.Files()
+// Scan fails when any file of b holds the signing key in any encoding (see
+// keyscan): the last defence, after the inputs' own checks, before anything
+// is written or served.
+func Scan(b *bundle.Bundle, key didweb.SigningKey) error {
+	scan := keyscan.New(key.Private)
+	files := b.Files()
 	found := make([]string, len(files))
 	parallel.For(len(files), func(i int) { found[i], _ = scan.Find(files[i].Body) })
 	for i, encoding := range found {

@@ -1,0 +1,84 @@
+package keyguard
+
+import (
+	"crypto/ed25519"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/site"
+)
+
+// siteWithKey is a site directory with content/ and templates/ and a key
+// file at keyPath (relative to it).
+func siteWithKey(t *testing.T, keyPath string) (*site.Config, didweb.SigningKey) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{"content", "templates"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := didweb.SigningKey{Private: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)), File: filepath.Join(dir, keyPath)}
+	if err := os.WriteFile(key.File, didweb.MarshalPEM(key.Private), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := site.Parse(filepath.Join(dir, "site.toml"), "base_url = \"https://weather.example.com/\"\ntitle = \"Weather\"\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, key
+}
+
+// A key beside site.toml passes; one in content/, or linked from it, is
+// refused, naming the file to fix.
+func TestCheckSite(t *testing.T) {
+	cfg, key := siteWithKey(t, "signing.key")
+	if err := CheckSite(key, cfg); err != nil {
+		t.Fatalf("a key outside content and templates: %v", err)
+	}
+	link := filepath.Join(cfg.Dir, "content", "notes.md")
+	if err := os.Symlink(key.File, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), "under another name") {
+		t.Errorf("a key linked from content/: error %v, want one naming %s", err, link)
+	}
+	cfg, key = siteWithKey(t, filepath.Join("templates", "signing.key"))
+	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), "the signing key is inside templates") {
+		t.Errorf("a key in templates/: error %v, want it refused", err)
+	}
+}
+
+// The output directory may not hold the key, which a build replaces.
+func TestCheckOutput(t *testing.T) {
+	cfg, key := siteWithKey(t, "signing.key")
+	if err := CheckOutput(key, filepath.Join(cfg.Dir, "public")); err != nil {
+		t.Errorf("a key outside the output: %v", err)
+	}
+	if err := CheckOutput(key, cfg.Dir); err == nil || !strings.Contains(err.Error(), "inside the output directory") {
+		t.Errorf("a key inside the output: error %v, want it refused", err)
+	}
+}
+
+// Scan names the file of the bundle that holds the key, and its encoding.
+func TestScan(t *testing.T) {
+	_, key := siteWithKey(t, "signing.key")
+	b := bundle.New()
+	if err := b.Add("/index.html", []byte("<p>weather</p>"), "text/html"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Scan(b, key); err != nil {
+		t.Fatalf("a bundle without the key: %v", err)
+	}
+	if err := b.Add("/notes.txt", []byte("seed "+hex.EncodeToString(key.Private.Seed())), "text/plain"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Scan(b, key); err == nil || !strings.Contains(err.Error(), "the signing key (hex) would be published in /notes.txt") {
+		t.Errorf("a bundle with the key in hex: error %v, want /notes.txt named", err)
+	}
+}

@@ -1,10 +1,11 @@
 package agentfeed
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/wellknown-dev/wellknown/internal/prettyjson"
 )
 
 // snapshotDoc is the snapshot document; its field order is the reference
@@ -55,14 +56,11 @@ func Snapshot(s Signer, st *State, id, generatedAt string, status Status) ([]byt
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	doc.Signature = &snapshotSig{Algorithm: "ed25519", Value: sigEncoding.EncodeToString(sig)}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
+	out, err := prettyjson.Marshal(doc)
+	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	return buf.Bytes(), nil
+	return out, nil
 }
 
 // VerifySnapshot checks the embedded signature of a snapshot document over

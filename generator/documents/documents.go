@@ -6,9 +6,7 @@
 package documents
 
 import (
-	"bytes"
 	"crypto/ed25519"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -20,6 +18,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/prettyjson"
 )
 
 // Content types of the documents.
@@ -304,7 +303,7 @@ func (st *stage) addDID() error {
 
 // addJSON encodes v, checks the bytes that would be published, and adds them.
 func (st *stage) addJSON(path, contentType string, v any, check func([]byte) []cards.Problem, locate func(cards.Problem) error) error {
-	data, err := encodeJSON(v)
+	data, err := prettyjson.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
@@ -312,19 +311,6 @@ func (st *stage) addJSON(path, contentType string, v any, check func([]byte) []c
 		return err
 	}
 	return st.b.Add(path, data, contentType)
-}
-
-// encodeJSON is how every JSON document is written: two-space indentation,
-// no HTML escaping, a final newline.
-func encodeJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 func displayName(title, name string) string {

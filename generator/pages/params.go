@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/wellknown-dev/wellknown/internal/prettyjson"
 )
 
 // Param is one parameter of a tool, or one field nested in it, as a row of
@@ -208,16 +210,13 @@ const maxIndent = 16 * len("  ")
 
 // indentJSON is v as indented JSON, keys sorted.
 func indentJSON(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // the page escapes it
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := prettyjson.Marshal(v) // the page escapes it
+	if err != nil {
 		return fmt.Sprint(v)
 	}
 	var out strings.Builder
-	out.Grow(b.Len())
-	for line := range strings.Lines(b.String()) {
+	out.Grow(len(b))
+	for line := range strings.Lines(string(b)) {
 		text := strings.TrimLeft(line, " ")
 		out.WriteString(line[:min(len(line)-len(text), maxIndent)])
 		out.WriteString(text)

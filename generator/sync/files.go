@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/internal/prettyjson"
 )
 
 // toolFile is a tool file's path, content, and parsed tool.
@@ -29,14 +30,7 @@ func encode(raw json.RawMessage) ([]byte, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return prettyjson.Marshal(v)
 }
 
 // fileName is the name of the file sync writes a tool to.

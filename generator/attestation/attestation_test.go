@@ -173,7 +173,7 @@ func TestJWKSRefused(t *testing.T) {
 	for _, tc := range []struct{ url, want string }{
 		{"http://keys.example.com/jwks.json", "http://keys.example.com/jwks.json: a JWKS is fetched over https (plain http only from localhost)"},
 		{"ftp://keys.example.com/jwks.json", "ftp://keys.example.com/jwks.json: a JWKS is fetched over https (plain http only from localhost)"},
-		{big.URL, big.URL + ": larger than 1024 KiB"},
+		{big.URL, big.URL + ": larger than 1 MiB"},
 		{private.URL, private.URL + `: key "k" is a private key; a JWKS publishes public keys only`},
 		{big.URL + "/missing", ""},
 	} {

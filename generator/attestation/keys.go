@@ -11,14 +11,13 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/httpget"
 )
 
 // Bounds of a JWKS fetch: a key set is a few keys, a few KiB.
@@ -45,7 +44,7 @@ func CheckJWKSURL(s string) error {
 // Keys fetches provider key sets, each URL once per run (a build, or a
 // verify). It is not safe for concurrent use.
 type Keys struct {
-	client *http.Client
+	client *httpget.Client
 	sets   map[string]fetchedSet
 }
 
@@ -57,16 +56,8 @@ type fetchedSet struct {
 // NewKeys returns an empty cache with its own HTTP client.
 func NewKeys() *Keys {
 	return &Keys{
-		client: &http.Client{
-			Timeout: JWKSTimeout,
-			CheckRedirect: func(req *http.Request, via []*http.Request) error {
-				if len(via) > maxJWKSRedirects {
-					return fmt.Errorf("more than %d redirects", maxJWKSRedirects)
-				}
-				return CheckJWKSURL(req.URL.String())
-			},
-		},
-		sets: map[string]fetchedSet{},
+		client: httpget.New(JWKSTimeout, maxJWKSRedirects, MaxJWKSBytes, CheckJWKSURL),
+		sets:   map[string]fetchedSet{},
 	}
 }
 
@@ -82,30 +73,11 @@ func (k *Keys) JWKS(ctx context.Context, u string) (*jose.JSONWebKeySet, error) 
 
 func (k *Keys) fetch(ctx context.Context, u string) (*jose.JSONWebKeySet, error) {
 	if err := CheckJWKSURL(u); err != nil {
-		return nil, err
+		return nil, err // it names the URL
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := k.client.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, fmt.Errorf("%s: %v", u, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: HTTP %s", u, resp.Status)
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxJWKSBytes+1))
+	data, err := k.client.Get(ctx, u)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", u, err)
-	}
-	if len(data) > MaxJWKSBytes {
-		return nil, fmt.Errorf("%s: larger than %d KiB", u, MaxJWKSBytes>>10)
 	}
 	var set jose.JSONWebKeySet
 	if err := json.Unmarshal(data, &set); err != nil {

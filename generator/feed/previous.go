@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
-	"net/http"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -18,6 +16,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/httpget"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
@@ -233,7 +232,7 @@ const maxPreviousTime = 5 * time.Minute
 
 // webPublication is a live feed.
 type webPublication struct {
-	client *http.Client
+	client *httpget.Client
 	ctx    context.Context
 	cancel context.CancelFunc
 }
@@ -243,40 +242,14 @@ func newWebPublication() *webPublication {
 	return &webPublication{
 		ctx:    ctx,
 		cancel: cancel,
-		client: &http.Client{
-			Timeout: 30 * time.Second,
-			CheckRedirect: func(req *http.Request, via []*http.Request) error {
-				if len(via) > maxPreviousRedirects {
-					return fmt.Errorf("more than %d redirects", maxPreviousRedirects)
-				}
-				return checkFetchURL(req.URL.String())
-			},
-		},
+		client: httpget.New(30*time.Second, maxPreviousRedirects, maxPreviousFeed, checkFetchURL),
 	}
 }
 
 func (w *webPublication) read(u *url.URL) ([]byte, error) {
-	if err := checkFetchURL(u.String()); err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(w.ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := w.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
+	data, err := w.client.Get(w.ctx, u.String())
+	if errors.Is(err, httpget.ErrNotFound) {
 		return nil, errNoPreviousFeed
-	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("HTTP %s", resp.Status)
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxPreviousFeed+1))
-	if err == nil && len(data) > maxPreviousFeed {
-		err = fmt.Errorf("larger than %d MiB", maxPreviousFeed>>20)
 	}
 	return data, err
 }

@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // ErrNotFound is the answer 404: for a caller to whom a missing document is
@@ -75,20 +77,9 @@ func (c *Client) Get(ctx context.Context, u string) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > c.max {
-		return nil, fmt.Errorf("larger than %s", size(c.max))
+		return nil, fmt.Errorf("larger than %s", inputfile.Size(c.max))
 	}
 	return data, nil
-}
-
-// size spells a cap the way people set it: 64 MiB, 256 KiB, 300 bytes.
-func size(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // CloseIdleConnections closes the connections kept alive for later

@@ -64,14 +64,6 @@ func TestGetDeadline(t *testing.T) {
 	}
 }
 
-func TestSize(t *testing.T) {
-	for n, want := range map[int64]string{64 << 20: "64 MiB", 1 << 20: "1 MiB", 256 << 10: "256 KiB", 300: "300 bytes", 1025: "1025 bytes"} {
-		if got := size(n); got != want {
-			t.Errorf("size(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func errString(err error) string {
 	if err == nil {
 		return ""

@@ -270,7 +270,7 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 			}
 			if i, prefix, ok := h.toolsLocation(s); ok {
 				specs[i][":(glob)"+path.Join(prefix, s.Tools)] = true
-				globs[i] = append(globs[i], &serverFiles{prefix: prefix, glob: s.Tools, exclude: s.Exclude})
+				globs[i] = append(globs[i], newServerFiles(i, prefix, s.Tools, s.Exclude))
 				if s.VersionTags != "" {
 					releases[i] = append(releases[i], s.VersionTags)
 				}
@@ -520,6 +520,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	for i := range st.trees {
 		st.trees[i] = history.Tree{}
 	}
+	st.refollow()
 	tl := timeline.NewReplay()
 	for _, step := range steps {
 		st.trees[step.repo].Apply(step.commit)
@@ -577,6 +578,9 @@ type replayState struct {
 	servers map[string]*serverFiles // by server name
 	err     error                   // a tool file over the limits: the replay stops
 
+	following []*follow // the servers of the configuration in force (see refollow)
+	followed  []*follow // those followed at the last step
+
 	backfill   []site.Server     // servers as first configured, applied before that
 	configured map[string]bool   // servers some site.toml so far has configured
 	started    map[string]bool   // servers whose history has begun
@@ -593,6 +597,7 @@ type serverFiles struct {
 	prefix  string
 	glob    string
 	exclude []string
+	under   string // the directory every file glob matches is under, with a trailing slash ("" for any)
 	byPath  map[string]tools.Tool
 	paths   map[string][]string // tool name → the paths declaring it, sorted
 	byName  map[string]tools.Tool
@@ -633,6 +638,7 @@ func (st *replayState) loadConfig(c history.Commit) {
 	for _, srv := range cfg.Servers {
 		st.configured[srv.Name] = true
 	}
+	st.refollow()
 }
 
 // configAt parses site.toml as it is in the site repository's tree; nil
@@ -671,27 +677,23 @@ func uniqueServerNames(cfg *site.Config) error {
 func (st *replayState) snapshot(s step) timeline.Commit {
 	c := timeline.Commit{Hash: s.commit.Hash, Time: s.commit.Time}
 	servers := st.serversAt(s.commit)
-	followed := map[string]bool{}
-	for _, srv := range servers {
-		followed[srv.Name] = true
+	if !slices.Equal(servers, st.followed) {
+		st.forgetUnfollowed(servers)
+		st.followed = servers
 	}
-	for name := range st.servers {
-		if !followed[name] {
-			delete(st.servers, name) // not followed while absent: read afresh if it comes back
-		}
-	}
-	for _, srv := range servers {
+	for _, fl := range servers {
+		srv := fl.srv
 		if srv.Name == "" {
 			continue
 		}
-		files := st.files(srv, s)
+		files := st.files(fl, s)
 		if !st.started[srv.Name] && srv.Tools != "" && len(files.byName) == 0 && !st.inForce(srv.Name) {
 			continue // a backfilled server's history begins with its first tool
 		}
 		st.started[srv.Name] = true
 		c.Servers = append(c.Servers, timeline.Server{
-			Name: srv.Name, Slug: srv.Slug, Version: st.recordableVersion(srv, files.repo),
-			Endpoint: st.h.in.Endpoint(srv), Tools: files.byName, Unchanged: !files.changed,
+			Name: srv.Name, Slug: srv.Slug, Version: st.recordableVersion(fl),
+			Endpoint: fl.endpoint, Tools: files.byName, Unchanged: !files.changed,
 		})
 	}
 	if st.config == nil {
@@ -705,17 +707,15 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 
 // files returns the server's tool files after step s, updated from the
 // step's changes; changed says whether its tools differ from the last step.
-func (st *replayState) files(srv site.Server, s step) *serverFiles {
-	repo, prefix, ok := st.h.toolsLocation(srv)
+func (st *replayState) files(fl *follow, s step) *serverFiles {
+	srv := fl.srv
 	f := st.servers[srv.Name]
-	exclude := st.h.exclude(srv)
-	if f == nil || f.repo != repo || f.prefix != prefix || f.glob != srv.Tools || !slices.Equal(f.exclude, exclude) {
-		f = &serverFiles{repo: repo, prefix: prefix, glob: srv.Tools, exclude: exclude,
-			byPath: map[string]tools.Tool{}, paths: map[string][]string{}, byName: map[string]tools.Tool{}, touched: map[string]bool{}}
+	if f == nil || f.repo != fl.repo || f.prefix != fl.prefix || f.glob != srv.Tools || !slices.Equal(f.exclude, fl.exclude) {
+		f = newServerFiles(fl.repo, fl.prefix, srv.Tools, fl.exclude)
 		st.servers[srv.Name] = f
-		if ok && srv.Tools != "" {
-			for _, p := range slices.Sorted(maps.Keys(st.trees[repo])) {
-				st.update(f, p, st.trees[repo][p], s.commit)
+		if fl.located && srv.Tools != "" {
+			for _, p := range slices.Sorted(maps.Keys(st.trees[fl.repo])) {
+				st.update(f, p, st.trees[fl.repo][p], s.commit)
 			}
 		}
 		st.judge(srv.Name, f, s.commit)
@@ -723,7 +723,7 @@ func (st *replayState) files(srv site.Server, s step) *serverFiles {
 		return f
 	}
 	f.changed = false
-	if s.repo != repo || !ok || srv.Tools == "" {
+	if s.repo != fl.repo || !fl.located || srv.Tools == "" {
 		return f
 	}
 	for _, ch := range s.commit.Changes {
@@ -771,9 +771,25 @@ func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) 
 	f.touched[t.Name] = true
 }
 
+// newServerFiles returns a server's tool files, none read yet, for the glob
+// (relative to prefix in repository repo) and exclude globs.
+func newServerFiles(repo int, prefix, glob string, exclude []string) *serverFiles {
+	under := path.Join(prefix, tools.Dir(glob))
+	if under != "" {
+		under += "/"
+	}
+	return &serverFiles{repo: repo, prefix: prefix, glob: glob, exclude: exclude, under: under,
+		byPath: map[string]tools.Tool{}, paths: map[string][]string{}, byName: map[string]tools.Tool{}, touched: map[string]bool{}}
+}
+
 // matches reports whether a repository path is one of the server's tool
-// files: matched by its glob, and by none of its exclude globs.
+// files: matched by its glob, and by none of its exclude globs. Most paths
+// of a commit are another server's, which the literal directory before the
+// glob's first wildcard rules out without matching.
 func (f *serverFiles) matches(p string) bool {
+	if !strings.HasPrefix(p, f.under) {
+		return false
+	}
 	rel, ok := p, true
 	if f.prefix != "" {
 		rel, ok = strings.CutPrefix(p, f.prefix+"/")

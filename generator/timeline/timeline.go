@@ -170,7 +170,8 @@ func (r *Replay) Timeline() *Timeline {
 
 // Replay is the state carried from one commit to the next.
 type Replay struct {
-	order            []string // server names in order of first appearance
+	commits          int            // replayed so far
+	order            []*serverState // in order of first appearance
 	servers          map[string]*serverState
 	seenDeprecations map[Deprecation]bool
 	keys             map[string]int // uses of each event name, to keep names unique
@@ -180,6 +181,7 @@ type Replay struct {
 type serverState struct {
 	history *ServerHistory
 	present bool
+	seenAt  int // the last commit (Replay.commits) that configured it
 	current Server
 	tools   map[string]*toolState
 }
@@ -200,18 +202,14 @@ type batch struct {
 
 func (r *Replay) commit(c Commit) error {
 	var b batch
-	seen := map[string]bool{}
+	r.commits++
 	for _, srv := range c.Servers {
-		if seen[srv.Name] {
-			return fmt.Errorf("server %s is configured twice", srv.Name)
-		}
-		seen[srv.Name] = true
 		if err := r.server(c, srv, &b); err != nil {
 			return err
 		}
 	}
-	for _, name := range r.order {
-		if s := r.servers[name]; s.present && !seen[name] {
+	for _, s := range r.order {
+		if s.present && s.seenAt != r.commits {
 			r.removeServer(c, s, &b)
 		}
 	}
@@ -241,8 +239,12 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 	if !known {
 		s = &serverState{history: &ServerHistory{Name: srv.Name}, tools: map[string]*toolState{}}
 		r.servers[srv.Name] = s
-		r.order = append(r.order, srv.Name)
+		r.order = append(r.order, s)
 	}
+	if s.seenAt == r.commits {
+		return fmt.Errorf("server %s is configured twice", srv.Name)
+	}
+	s.seenAt = r.commits
 	if s.present && srv.Unchanged && srv.Version == s.current.Version && srv.Endpoint == s.current.Endpoint {
 		s.current, s.history.Last = srv, srv
 		return nil
@@ -388,8 +390,7 @@ func (r *Replay) event(c Commit, typ, endpoint, key, title, summary string, payl
 
 func (r *Replay) histories() []*ServerHistory {
 	var out []*ServerHistory
-	for _, name := range r.order {
-		s := r.servers[name]
+	for _, s := range r.order {
 		s.history.Removed = !s.present
 		s.history.Tools = nil
 		for _, tn := range slices.Sorted(maps.Keys(s.tools)) {

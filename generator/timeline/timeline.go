@@ -31,8 +31,6 @@
 package timeline
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -141,7 +139,7 @@ type Version struct {
 	Commit  string
 	Time    time.Time
 	Tool    tools.Tool
-	SHA256  string             // hex SHA-256 of Tool.Canonical
+	SHA256  string             // hex SHA-256 of Tool.Canonical (Tool.SHA256)
 	From    string             // the version it replaced ("" for the first)
 	Change  *schemadiff.Result // how it differs from From (nil for the first)
 }
@@ -149,10 +147,21 @@ type Version struct {
 // ToolEndpointID is the endpoint id of a tool: "<server name>#<tool name>".
 func ToolEndpointID(server, tool string) string { return server + "#" + tool }
 
+// Compare compares two versions of a tool, as schemadiff.Compare compares
+// their objects.
+type Compare func(before, after tools.Tool) schemadiff.Result
+
+// CompareObjects is schemadiff.Compare of the two versions' objects.
+func CompareObjects(before, after tools.Tool) schemadiff.Result {
+	return schemadiff.Compare(before.Object, after.Object)
+}
+
 // NewReplay starts a replay to which commits are given one at a time, so a
-// caller can reuse its maps from one commit to the next.
-func NewReplay() *Replay {
-	return &Replay{servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
+// caller can reuse its maps from one commit to the next. compare compares a
+// tool's versions: CompareObjects, or what returns its result from a
+// comparison made beforehand.
+func NewReplay(compare Compare) *Replay {
+	return &Replay{compare: compare, servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
 }
 
 // Commit replays the next commit. It reads c during the call only.
@@ -170,6 +179,7 @@ func (r *Replay) Timeline() *Timeline {
 
 // Replay is the state carried from one commit to the next.
 type Replay struct {
+	compare          Compare
 	commits          int            // replayed so far
 	order            []*serverState // in order of first appearance
 	servers          map[string]*serverState
@@ -287,7 +297,7 @@ func (r *Replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *
 			b.announce = append(b.announce, r.announceTool(c, s.current, t))
 		}
 	default:
-		diff := schemadiff.Compare(t.current.Tool.Object, tool.Object)
+		diff := r.compare(t.current.Tool, tool)
 		next, err := schemadiff.NextVersion(t.current.Version, diff.Class)
 		if err != nil {
 			return fmt.Errorf("tool %s: %v", tool.Name, err)
@@ -306,8 +316,7 @@ func (r *Replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *
 
 // add records a new version of the tool and returns it.
 func (t *toolState) add(c Commit, slug string, tool tools.Tool, version, from string, diff *schemadiff.Result) *Version {
-	sum := sha256.Sum256(tool.Canonical)
-	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, SHA256: hex.EncodeToString(sum[:]), From: from, Change: diff}
+	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, SHA256: tool.SHA256, From: from, Change: diff}
 	t.history.Versions = append(t.history.Versions, v)
 	return v
 }

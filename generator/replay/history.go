@@ -521,7 +521,9 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		st.trees[i] = history.Tree{}
 	}
 	st.refollow()
-	tl := timeline.NewReplay()
+	ahead := h.compareAhead(steps)
+	defer ahead.stop()
+	tl := timeline.NewReplay(ahead.compare)
 	for _, step := range steps {
 		st.trees[step.repo].Apply(step.commit)
 		st.noteReleases(step)

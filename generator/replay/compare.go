@@ -1,25 +1,27 @@
 package replay
 
 import (
+	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
-	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
 // comparisons are the schema comparisons a replay will ask for, made on
-// every core while it runs instead of one after the other in it: at each
-// tool file's path, each version against the one before. They are known
-// from the log alone, and they were most of the replay's time.
+// the other cores while it runs instead of one after the other in it: at
+// each tool file's path, each version against the one before. They are
+// known from the log alone, and they were most of the replay's time.
 type comparisons struct {
 	index   map[[2]string]int // by the SHA-256 of the two versions
 	pairs   [][2]tools.Tool   // the versions to compare, dropped once compared
 	results []schemadiff.Result
+	claimed []atomic.Bool   // set by whoever makes the comparison
 	done    []chan struct{} // closed once the result is there
 	stopped atomic.Bool     // the replay is over: compare no more
-	ended   chan struct{}   // closed when the workers have returned
+	workers sync.WaitGroup
 }
 
 // compareAhead starts comparing, oldest first, the versions of each tool
@@ -28,7 +30,7 @@ type comparisons struct {
 // waits for a comparison made ahead and makes any other itself; stop ends
 // the work.
 func (h *historyReader) compareAhead(steps []step) *comparisons {
-	c := &comparisons{index: map[[2]string]int{}, ended: make(chan struct{})}
+	c := &comparisons{index: map[[2]string]int{}}
 	last := make([]map[string]tools.Tool, len(h.repos)) // by repository, the last version at each path
 	for i := range last {
 		last[i] = map[string]tools.Tool{}
@@ -56,27 +58,41 @@ func (h *historyReader) compareAhead(steps []step) *comparisons {
 		}
 	}
 	c.results = make([]schemadiff.Result, len(c.pairs))
+	c.claimed = make([]atomic.Bool, len(c.pairs))
 	c.done = make([]chan struct{}, len(c.pairs))
 	for i := range c.done {
 		c.done[i] = make(chan struct{})
 	}
-	go func() {
-		defer close(c.ended)
-		parallel.For(len(c.pairs), func(i int) {
-			if !c.stopped.Load() {
-				c.results[i] = timeline.CompareObjects(c.pairs[i][0], c.pairs[i][1])
+	// One core is the replay's: it makes a comparison itself rather than
+	// wait for one no worker has started.
+	for range max(1, runtime.GOMAXPROCS(0)-1) {
+		c.workers.Go(func() {
+			for i := range c.pairs {
+				if c.stopped.Load() {
+					return
+				}
+				c.make(i)
 			}
-			c.pairs[i] = [2]tools.Tool{}
-			close(c.done[i])
 		})
-	}()
+	}
 	return c
+}
+
+// make makes comparison i unless someone else has claimed it.
+func (c *comparisons) make(i int) {
+	if !c.claimed[i].CompareAndSwap(false, true) {
+		return
+	}
+	c.results[i] = timeline.CompareObjects(c.pairs[i][0], c.pairs[i][1])
+	c.pairs[i] = [2]tools.Tool{}
+	close(c.done[i])
 }
 
 // compare returns the comparison of two versions of a tool, made ahead when
 // it could be.
 func (c *comparisons) compare(before, after tools.Tool) schemadiff.Result {
 	if i, ok := c.index[[2]string{before.SHA256, after.SHA256}]; ok {
+		c.make(i)
 		<-c.done[i]
 		return c.results[i]
 	}
@@ -86,5 +102,5 @@ func (c *comparisons) compare(before, after tools.Tool) schemadiff.Result {
 // stop ends the comparisons not made yet, and returns once none is running.
 func (c *comparisons) stop() {
 	c.stopped.Store(true)
-	<-c.ended
+	c.workers.Wait()
 }

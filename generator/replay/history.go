@@ -286,13 +286,15 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 		if err != nil {
 			return err
 		}
-		commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch)
+		early := startEarlyParse(globs[i])
+		commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch, early)
+		parsed := early.finish()
 		if err != nil {
 			return err
 		}
 		rh.commits, rh.paths = commits, paths
 		at := firstPaths(commits)
-		rh.keepBlobs(at, globs[i], contents)
+		rh.keepBlobs(at, globs[i], contents, parsed)
 		if err := rh.recordSkipped(at, skipped, globs[i]); err != nil {
 			return err
 		}
@@ -342,8 +344,8 @@ func (h *historyReader) prefetcher(rh *repoHistory) (func(ids []string) error, e
 // In a partial clone, whose missing blobs git would fetch one at a time as
 // they are asked for, prefetch (when not nil) gets the ids of every blob to
 // read first, and they are asked for only once it has fetched them in one
-// batch.
-func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error) ([]history.Commit, map[string][]byte, map[string]int, error) {
+// batch. early is told of every blob asked for and read.
+func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) ([]history.Commit, map[string][]byte, map[string]int, error) {
 	b, err := rh.repo.Blobs()
 	if err != nil {
 		return nil, nil, nil, err
@@ -358,6 +360,7 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 	go func() {
 		read <- b.ReadStream(ids, func(id string, data []byte) error {
 			contents[id] = data
+			early.arrived(id, data)
 			return nil
 		})
 	}()
@@ -372,6 +375,7 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 		for _, ch := range c.Changes {
 			if ch.Blob != "" && !requested[ch.Blob] && !rh.holds(ch.Blob) {
 				requested[ch.Blob] = true
+				early.expect(ch.Blob, ch.Path)
 				if prefetch != nil {
 					held = append(held, ch.Blob)
 				} else {
@@ -423,16 +427,19 @@ func matchesAny(globs []*serverFiles, p string) bool {
 	return slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) })
 }
 
-// keepBlobs keeps the contents of blobs just read: parsed as a tool file,
-// on every core, when the path it is first seen at (at) is one some
-// server's glob matches, as they are otherwise.
-func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, contents map[string][]byte) {
+// keepBlobs keeps the contents of blobs just read: parsed as a tool file
+// when the path it is first seen at (at) is one some server's glob matches,
+// as they are otherwise. A blob early parsed at that path is taken as it is;
+// the others are parsed on every core.
+func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, contents map[string][]byte, early map[string]parsedAt) {
 	if rh.parsed == nil {
 		rh.parsed = map[string]parsedTool{}
 	}
 	var toolBlobs []string
 	for _, id := range slices.Sorted(maps.Keys(contents)) {
-		if matchesAny(globs, at[id]) {
+		if e, ok := early[id]; ok && e.path == at[id] {
+			rh.parsed[id] = e.parsedTool
+		} else if matchesAny(globs, at[id]) {
 			toolBlobs = append(toolBlobs, id)
 		} else {
 			rh.blobs[id] = contents[id]

@@ -27,7 +27,8 @@ func toolJSON(name, description string, properties ...string) string {
 // Every schema change of a replay carries the comparison of the version it
 // leaves from with its own, whether it was made ahead (a tool changed in
 // its file, also back to an earlier version) or during the replay (a tool
-// moved to another file).
+// moved to another file). A tool's latest version keeps its object, decoded
+// again when its contents are an earlier version's.
 func TestSchemaChangesCompareTheirTwoVersions(t *testing.T) {
 	g := gittest.New(t, t.TempDir())
 	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
@@ -41,11 +42,12 @@ func TestSchemaChangesCompareTheirTwoVersions(t *testing.T) {
 		{"tools/a.json", toolJSON("a", "A.", "y")},             // breaking
 		{"tools/b.json", toolJSON("b", "B.")},                  // breaking
 		{"tools/moved.json", toolJSON("a", "A.", "y", "z")},    // a second file declares a
+		{"tools/moved.json", toolJSON("a", "A.", "y")},         // the contents of an earlier version
 	}
 	for i, s := range steps {
 		g.Write(s.path, s.content)
-		if s.path == "tools/moved.json" {
-			g.Git("rm", "-q", "tools/a.json")
+		if s.path == "tools/moved.json" && i == 8 {
+			g.Git("rm", "-q", "tools/a.json") // the move
 		}
 		g.Commit(fmt.Sprintf("step %d", i))
 	}
@@ -60,8 +62,8 @@ func TestSchemaChangesCompareTheirTwoVersions(t *testing.T) {
 	}
 	ahead := h.compareAhead(h.merged())
 	ahead.stop()
-	if len(ahead.pairs) != 5 {
-		t.Errorf("%d comparisons made ahead, want 5 (the changes of a tool in its own file)", len(ahead.pairs))
+	if len(ahead.pairs) != 6 {
+		t.Errorf("%d comparisons made ahead, want 6 (the changes of a tool in its own file)", len(ahead.pairs))
 	}
 	changes := 0
 	for _, th := range tl.Servers[0].Tools {
@@ -72,9 +74,12 @@ func TestSchemaChangesCompareTheirTwoVersions(t *testing.T) {
 			}
 			changes++
 		}
+		if latest := th.Latest().Tool; !reflect.DeepEqual(latest.Object, reparse(t, latest).Object) {
+			t.Errorf("%s: the latest version's object %v is not its canonical form's", th.Name, latest.Object)
+		}
 	}
-	if changes != 6 {
-		t.Errorf("%d schema changes, want 6", changes)
+	if changes != 7 {
+		t.Errorf("%d schema changes, want 7", changes)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/generator/canonjson"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
@@ -449,7 +450,7 @@ func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, con
 	parallel.For(len(toolBlobs), func(i int) {
 		id := toolBlobs[i]
 		t, err := tools.Parse(at[id], contents[id])
-		parsed[i] = parsedTool{t, err, contents[id]}
+		parsed[i] = parsedTool{t, err}
 	})
 	for i, id := range toolBlobs {
 		rh.parsed[id] = parsed[i]
@@ -845,11 +846,11 @@ func matchesPathspec(spec, p string) bool {
 	return ok && tools.Match(glob, p)
 }
 
-// parsedTool is a blob parsed as a tool file, and the blob's contents.
+// parsedTool is a blob parsed as a tool file. Its contents are not kept:
+// the canonical form holds what the replay needs of them.
 type parsedTool struct {
 	tool tools.Tool
 	err  error
-	data []byte
 }
 
 // tool returns the blob at path p parsed as a tool file, parsing it now if
@@ -857,17 +858,17 @@ type parsedTool struct {
 // object goes to the caller, and is not kept here: the replay then holds one
 // decoded object per live tool file, not one per version of the history. A
 // version asked for again (a file that returns to earlier contents) is
-// decoded again from its contents.
+// decoded again from its canonical form.
 func (rh *repoHistory) tool(p, blob string) parsedTool {
 	t, ok := rh.parsed[blob]
 	switch {
 	case !ok:
-		data := rh.blobs[blob]
-		tool, err := tools.Parse(p, data)
-		t = parsedTool{tool, err, data}
+		tool, err := tools.Parse(p, rh.blobs[blob])
+		t = parsedTool{tool, err}
 	case t.err == nil && t.tool.Object == nil:
-		tool, err := tools.Parse(t.tool.File, t.data)
-		t = parsedTool{tool, err, t.data}
+		obj, err := canonjson.Decode(t.tool.Canonical, canonjson.Limits{}) // held to the limits when first parsed
+		t.tool.Object, _ = obj.(map[string]any)
+		t.err = err
 	}
 	handed := t
 	t.tool.Object = nil

@@ -76,11 +76,12 @@ func (e *earlyParse) work() {
 			return
 		}
 		b := e.queue[0]
+		e.queue[0] = blobAt{} // its contents are the reader's to keep, not the queue's
 		e.queue = e.queue[1:]
 		e.mu.Unlock()
 		t, err := tools.Parse(b.path, b.data)
 		e.mu.Lock()
-		e.parsed[b.id] = parsedAt{b.path, parsedTool{t, err, b.data}}
+		e.parsed[b.id] = parsedAt{b.path, parsedTool{t, err}}
 		e.mu.Unlock()
 	}
 }

@@ -3,7 +3,6 @@ package canonjson
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/gowebpki/jcs"
@@ -46,7 +45,7 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 		return append(dst, ']'), nil
 	case map[string]any:
 		dst = append(dst, '{')
-		for i, k := range slices.SortedFunc(maps.Keys(v), compareUTF16) {
+		for i, k := range sortedKeys(v) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -60,6 +59,16 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("canonical json: cannot encode a %T", v)
 	}
+}
+
+// sortedKeys returns the keys of an object in RFC 8785 order.
+func sortedKeys(object map[string]any) []string {
+	keys := make([]string, 0, len(object))
+	for k := range object {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compareUTF16)
+	return keys
 }
 
 // appendString quotes s as RFC 8785 §3.2.2.2 asks: the two-character escapes

@@ -20,7 +20,8 @@ type follow struct {
 	located   bool      // whether a repository read holds its tool files
 	exclude   []string  // its exclude globs, with the site.toml built's
 	endpoint  string
-	versioned bool // its configured version is one the feed can record
+	versioned bool         // its configured version is one the feed can record
+	files     *serverFiles // its files at the last step it was followed, found without a lookup by name
 }
 
 // refollow works out the servers followed under the configuration now in
@@ -61,8 +62,9 @@ func (st *replayState) forgetUnfollowed(servers []*follow) {
 	for _, f := range servers {
 		followed[f.srv.Name] = true
 	}
-	for name := range st.servers {
+	for name, f := range st.servers {
 		if !followed[name] {
+			f.forgotten = true
 			delete(st.servers, name)
 		}
 	}

@@ -603,16 +603,17 @@ type replayState struct {
 
 // serverFiles are the tool files of one server at one point of history.
 type serverFiles struct {
-	repo    int
-	prefix  string
-	glob    string
-	exclude []string
-	under   string // the directory every file glob matches is under, with a trailing slash ("" for any)
-	byPath  map[string]tools.Tool
-	paths   map[string][]string // tool name → the paths declaring it, sorted
-	byName  map[string]tools.Tool
-	touched map[string]bool // tool names whose paths changed during the step
-	changed bool            // byName changed at the last step
+	repo      int
+	prefix    string
+	glob      string
+	exclude   []string
+	under     string // the directory every file glob matches is under, with a trailing slash ("" for any)
+	byPath    map[string]tools.Tool
+	paths     map[string][]string // tool name → the paths declaring it, sorted
+	byName    map[string]tools.Tool
+	touched   map[string]bool // tool names whose paths changed during the step
+	changed   bool            // byName changed at the last step
+	forgotten bool            // no longer the server's: it was not followed for a while
 }
 
 func (st *replayState) touchesConfig(c history.Commit) bool {
@@ -691,6 +692,7 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 		st.forgetUnfollowed(servers)
 		st.followed = servers
 	}
+	c.Servers = make([]timeline.Server, 0, len(servers))
 	for _, fl := range servers {
 		srv := fl.srv
 		if srv.Name == "" {
@@ -719,10 +721,14 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 // step's changes; changed says whether its tools differ from the last step.
 func (st *replayState) files(fl *follow, s step) *serverFiles {
 	srv := fl.srv
-	f := st.servers[srv.Name]
+	f := fl.files
+	if f == nil || f.forgotten {
+		f = st.servers[srv.Name]
+	}
 	if f == nil || f.repo != fl.repo || f.prefix != fl.prefix || f.glob != srv.Tools || !slices.Equal(f.exclude, fl.exclude) {
 		f = newServerFiles(fl.repo, fl.prefix, srv.Tools, fl.exclude)
 		st.servers[srv.Name] = f
+		fl.files = f
 		if fl.located && srv.Tools != "" {
 			for _, p := range slices.Sorted(maps.Keys(st.trees[fl.repo])) {
 				st.update(f, p, st.trees[fl.repo][p], s.commit)
@@ -732,6 +738,7 @@ func (st *replayState) files(fl *follow, s step) *serverFiles {
 		f.changed = true
 		return f
 	}
+	fl.files = f
 	f.changed = false
 	if s.repo != fl.repo || !fl.located || srv.Tools == "" {
 		return f

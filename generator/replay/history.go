@@ -613,6 +613,7 @@ type serverFiles struct {
 	byName    map[string]tools.Tool
 	touched   map[string]bool // tool names whose paths changed during the step
 	changed   bool            // byName changed at the last step
+	judged    []string        // the names touched at the last step; nil when all may have changed
 	forgotten bool            // no longer the server's: it was not followed for a while
 }
 
@@ -705,7 +706,7 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 		st.started[srv.Name] = true
 		c.Servers = append(c.Servers, timeline.Server{
 			Name: srv.Name, Slug: srv.Slug, Version: st.recordableVersion(fl),
-			Endpoint: fl.endpoint, Tools: files.byName, Unchanged: !files.changed,
+			Endpoint: fl.endpoint, Tools: files.byName, Unchanged: !files.changed, Touched: files.judged,
 		})
 	}
 	if st.config == nil {
@@ -735,18 +736,18 @@ func (st *replayState) files(fl *follow, s step) *serverFiles {
 			}
 		}
 		st.judge(srv.Name, f, s.commit)
-		f.changed = true
+		f.changed, f.judged = true, nil
 		return f
 	}
 	fl.files = f
-	f.changed = false
+	f.changed, f.judged = false, nil
 	if s.repo != fl.repo || !fl.located || srv.Tools == "" {
 		return f
 	}
 	for _, ch := range s.commit.Changes {
 		st.update(f, ch.Path, ch.Blob, s.commit)
 	}
-	st.judge(srv.Name, f, s.commit)
+	f.judged = st.judge(srv.Name, f, s.commit)
 	return f
 }
 

@@ -71,6 +71,10 @@ type Server struct {
 	// commit, so they need not be looked at: that keeps a long history cheap
 	// to replay when each commit touches a few files.
 	Unchanged bool
+	// Touched, when not nil, vouches that only the tools it names (in Tools
+	// or gone from it) may differ from the previous commit, so that a commit
+	// that changes one tool of a large server looks at that one only.
+	Touched []string
 }
 
 // Deprecation is a [[deprecations]] entry of site.toml.
@@ -265,8 +269,12 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 	if srv.Version != "" && (!s.present || moved || srv.Version != s.current.Version) {
 		b.announce = append(b.announce, r.announceServer(c, srv))
 	}
+	versioned := s.present && srv.Version == s.current.Version
 	s.present, s.current = true, srv
 	s.history.Last = srv
+	if versioned && !moved && srv.Touched != nil {
+		return r.tools(c, s, srv.Touched, b)
+	}
 	// Map order is fine here: each tool is independent, and commit sorts
 	// the events of the commit.
 	for _, tool := range srv.Tools {
@@ -276,6 +284,21 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 	}
 	for name, t := range s.tools {
 		if _, still := srv.Tools[name]; !still && t.present {
+			b.deprecate = append(b.deprecate, r.removeTool(c, s, t))
+		}
+	}
+	return nil
+}
+
+// tools replays the named tools of a server that neither moved nor changed
+// its version: the others are as they were.
+func (r *Replay) tools(c Commit, s *serverState, names []string, b *batch) error {
+	for _, name := range names {
+		if tool, ok := s.current.Tools[name]; ok {
+			if err := r.tool(c, s, tool, false, b); err != nil {
+				return err
+			}
+		} else if t := s.tools[name]; t != nil && t.present {
 			b.deprecate = append(b.deprecate, r.removeTool(c, s, t))
 		}
 	}

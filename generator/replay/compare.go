@@ -13,7 +13,8 @@ import (
 // comparisons are the schema comparisons a replay will ask for, made on
 // the other cores while it runs instead of one after the other in it: at
 // each tool file's path, each version against the one before. They are
-// known from the log alone, and they were most of the replay's time.
+// known from the log alone, and they were the largest part of the replay's
+// time.
 type comparisons struct {
 	index   map[[2]string]int // by the SHA-256 of the two versions
 	pairs   [][2]tools.Tool   // the versions to compare, dropped once compared
@@ -27,8 +28,8 @@ type comparisons struct {
 // compareAhead starts comparing, oldest first, the versions of each tool
 // file the steps change, as far as they parsed, with the same name: what
 // the timeline compares when a tool stays in one file. Its compare method
-// waits for a comparison made ahead and makes any other itself; stop ends
-// the work.
+// waits for a comparison under way, and makes one not started yet or not
+// planned itself; stop ends the work.
 func (h *historyReader) compareAhead(steps []step) *comparisons {
 	c := &comparisons{index: map[[2]string]int{}}
 	last := make([]map[string]tools.Tool, len(h.repos)) // by repository, the last version at each path

@@ -33,6 +33,9 @@ func TestCanonical(t *testing.T) {
 		{`"\u0000\u001f\u007f\b\f\n\r\t\"\\\/<>&\u2028"`, "\"\\u0000\\u001f\x7f\\b\\f\\n\\r\\t\\\"\\\\/<>&\u2028\""},
 		// U+10000 (surrogates D800 DC00) sorts before U+E000 in UTF-16 order.
 		{`{"\ue000":1,"\ud800\udc00":2,"a":3,"ab":4,"":5}`, "{\"\":5,\"a\":3,\"ab\":4,\"\U00010000\":2,\"\ue000\":1}"},
+		// The same after a common prefix; two characters of one length that
+		// first differ in a continuation byte.
+		{`{"x\uffff":1,"x\ud83d\ude00":2,"\u00ea":3,"\u00e9":4}`, "{\"x\U0001F600\":2,\"x\uffff\":1,\"\u00e9\":4,\"\u00ea\":3}"},
 		{`[]`, `[]`}, {`{}`, `{}`}, {` 1 `, `1`},
 	} {
 		if got := transform(t, []byte(tc.in)); string(got) != tc.want {

@@ -3,10 +3,7 @@ package canonjson
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
 )
@@ -48,7 +45,7 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 		return append(dst, ']'), nil
 	case map[string]any:
 		dst = append(dst, '{')
-		for i, k := range slices.SortedFunc(maps.Keys(v), compareUTF16) {
+		for i, k := range sortedKeys(v) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -62,6 +59,16 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("canonical json: cannot encode a %T", v)
 	}
+}
+
+// sortedKeys returns the keys of an object in RFC 8785 order.
+func sortedKeys(object map[string]any) []string {
+	keys := make([]string, 0, len(object))
+	for k := range object {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compareUTF16)
+	return keys
 }
 
 // appendString quotes s as RFC 8785 §3.2.2.2 asks: the two-character escapes
@@ -96,28 +103,31 @@ func appendString(dst []byte, s string) []byte {
 }
 
 // compareUTF16 orders strings by their UTF-16 code units (RFC 8785 §3.2.3).
-// That is the order of code points except that a character beyond U+FFFF
-// (a surrogate pair, D800–DBFF first) sorts before U+E000–U+FFFF.
+// Their UTF-8 bytes are in code point order, which is that order except
+// that a character beyond U+FFFF (lead byte F0–F4; a surrogate pair, D800–
+// DBFF first) sorts before U+E000–U+FFFF (lead byte EE or EF). Two strings
+// first differ either in two continuation bytes of characters of one
+// length or at the start of a character in each, so that byte decides.
 func compareUTF16(a, b string) int {
-	for a != "" && b != "" {
-		ra, na := utf8.DecodeRuneInString(a)
-		rb, nb := utf8.DecodeRuneInString(b)
-		if ra != rb {
-			if c := cmp.Compare(firstUnit(ra), firstUnit(rb)); c != 0 {
-				return c
-			}
-			return cmp.Compare(ra, rb) // same high surrogate: the low ones decide, in code point order
-		}
-		a, b = a[na:], b[nb:]
+	i, n := 0, min(len(a), len(b))
+	for i < n && a[i] == b[i] {
+		i++
 	}
-	return cmp.Compare(len(a), len(b))
+	if i == n {
+		return cmp.Compare(len(a), len(b))
+	}
+	x, y := a[i], b[i]
+	switch {
+	case beyondBMP(x) && highBMP(y):
+		return -1
+	case highBMP(x) && beyondBMP(y):
+		return 1
+	}
+	return cmp.Compare(x, y)
 }
 
-// firstUnit is the first UTF-16 code unit of r.
-func firstUnit(r rune) rune {
-	if r > 0xFFFF {
-		high, _ := utf16.EncodeRune(r)
-		return high
-	}
-	return r
-}
+// beyondBMP reports whether a UTF-8 byte starts a character beyond U+FFFF.
+func beyondBMP(c byte) bool { return c >= 0xF0 }
+
+// highBMP reports whether a UTF-8 byte starts a character of U+E000–U+FFFF.
+func highBMP(c byte) bool { return c == 0xEE || c == 0xEF }

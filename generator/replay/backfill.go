@@ -67,28 +67,6 @@ func changesPath(c history.Commit, p string) bool {
 	return false
 }
 
-// serversAt returns the servers followed at commit c: those the site.toml in
-// force configures, then those configured only later, as first configured,
-// less those whose history_from is still to come.
-func (st *replayState) serversAt(c history.Commit) []site.Server {
-	var out []site.Server
-	if st.config != nil {
-		out = append(out, st.config.Servers...)
-	}
-	for _, srv := range st.backfill {
-		if !st.configured[srv.Name] {
-			out = append(out, srv)
-		}
-	}
-	var kept []site.Server
-	for _, srv := range out {
-		if !c.Time.Before(st.h.start(srv.Name)) {
-			kept = append(kept, srv)
-		}
-	}
-	return kept
-}
-
 // inForce reports whether the site.toml in force configures the server.
 func (st *replayState) inForce(server string) bool {
 	return st.config != nil && slices.ContainsFunc(st.config.Servers, func(s site.Server) bool { return s.Name == server })

@@ -19,9 +19,11 @@ type clash struct {
 
 // judge settles, once a commit's changes are all applied, which file
 // declares each tool the commit touched, and follows clashes: each one is
-// reported once, when it ends or at the end of history.
-func (st *replayState) judge(server string, f *serverFiles, c history.Commit) {
-	for _, name := range slices.Sorted(maps.Keys(f.touched)) {
+// reported once, when it ends or at the end of history. It returns the
+// names of the tools touched.
+func (st *replayState) judge(server string, f *serverFiles, c history.Commit) []string {
+	touched := slices.Sorted(maps.Keys(f.touched))
+	for _, name := range touched {
 		f.changed = true
 		paths := f.paths[name]
 		key := server + "\x00" + name
@@ -41,6 +43,7 @@ func (st *replayState) judge(server string, f *serverFiles, c history.Commit) {
 		}
 	}
 	clear(f.touched)
+	return touched
 }
 
 // reportOpenClashes reports the clashes still there at the end of history.

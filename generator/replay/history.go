@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/generator/canonjson"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
@@ -270,7 +271,7 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 			}
 			if i, prefix, ok := h.toolsLocation(s); ok {
 				specs[i][":(glob)"+path.Join(prefix, s.Tools)] = true
-				globs[i] = append(globs[i], &serverFiles{prefix: prefix, glob: s.Tools, exclude: s.Exclude})
+				globs[i] = append(globs[i], newServerFiles(i, prefix, s.Tools, s.Exclude))
 				if s.VersionTags != "" {
 					releases[i] = append(releases[i], s.VersionTags)
 				}
@@ -286,13 +287,15 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 		if err != nil {
 			return err
 		}
-		commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch)
+		early := startEarlyParse(globs[i])
+		commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch, early)
+		parsed := early.finish()
 		if err != nil {
 			return err
 		}
 		rh.commits, rh.paths = commits, paths
 		at := firstPaths(commits)
-		rh.keepBlobs(at, globs[i], contents)
+		rh.keepBlobs(at, globs[i], contents, parsed)
 		if err := rh.recordSkipped(at, skipped, globs[i]); err != nil {
 			return err
 		}
@@ -342,8 +345,8 @@ func (h *historyReader) prefetcher(rh *repoHistory) (func(ids []string) error, e
 // In a partial clone, whose missing blobs git would fetch one at a time as
 // they are asked for, prefetch (when not nil) gets the ids of every blob to
 // read first, and they are asked for only once it has fetched them in one
-// batch.
-func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error) ([]history.Commit, map[string][]byte, map[string]int, error) {
+// batch. early is told of every blob asked for and read.
+func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) ([]history.Commit, map[string][]byte, map[string]int, error) {
 	b, err := rh.repo.Blobs()
 	if err != nil {
 		return nil, nil, nil, err
@@ -358,6 +361,7 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 	go func() {
 		read <- b.ReadStream(ids, func(id string, data []byte) error {
 			contents[id] = data
+			early.arrived(id, data)
 			return nil
 		})
 	}()
@@ -372,6 +376,7 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 		for _, ch := range c.Changes {
 			if ch.Blob != "" && !requested[ch.Blob] && !rh.holds(ch.Blob) {
 				requested[ch.Blob] = true
+				early.expect(ch.Blob, ch.Path)
 				if prefetch != nil {
 					held = append(held, ch.Blob)
 				} else {
@@ -423,16 +428,19 @@ func matchesAny(globs []*serverFiles, p string) bool {
 	return slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) })
 }
 
-// keepBlobs keeps the contents of blobs just read: parsed as a tool file,
-// on every core, when the path it is first seen at (at) is one some
-// server's glob matches, as they are otherwise.
-func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, contents map[string][]byte) {
+// keepBlobs keeps the contents of blobs just read: parsed as a tool file
+// when the path it is first seen at (at) is one some server's glob matches,
+// as they are otherwise. A blob early parsed at that path is taken as it is;
+// the others are parsed on every core.
+func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, contents map[string][]byte, early map[string]parsedAt) {
 	if rh.parsed == nil {
 		rh.parsed = map[string]parsedTool{}
 	}
 	var toolBlobs []string
 	for _, id := range slices.Sorted(maps.Keys(contents)) {
-		if matchesAny(globs, at[id]) {
+		if e, ok := early[id]; ok && e.path == at[id] {
+			rh.parsed[id] = e.parsedTool
+		} else if matchesAny(globs, at[id]) {
 			toolBlobs = append(toolBlobs, id)
 		} else {
 			rh.blobs[id] = contents[id]
@@ -442,7 +450,7 @@ func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, con
 	parallel.For(len(toolBlobs), func(i int) {
 		id := toolBlobs[i]
 		t, err := tools.Parse(at[id], contents[id])
-		parsed[i] = parsedTool{t, err, contents[id]}
+		parsed[i] = parsedTool{t, err}
 	})
 	for i, id := range toolBlobs {
 		rh.parsed[id] = parsed[i]
@@ -520,7 +528,10 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	for i := range st.trees {
 		st.trees[i] = history.Tree{}
 	}
-	tl := timeline.NewReplay()
+	st.refollow()
+	ahead := h.compareAhead(steps)
+	defer ahead.stop()
+	tl := timeline.NewReplay(ahead.compare)
 	for _, step := range steps {
 		st.trees[step.repo].Apply(step.commit)
 		st.noteReleases(step)
@@ -577,6 +588,9 @@ type replayState struct {
 	servers map[string]*serverFiles // by server name
 	err     error                   // a tool file over the limits: the replay stops
 
+	following []*follow // the servers of the configuration in force (see refollow)
+	followed  []*follow // those followed at the last step
+
 	backfill   []site.Server     // servers as first configured, applied before that
 	configured map[string]bool   // servers some site.toml so far has configured
 	started    map[string]bool   // servers whose history has begun
@@ -589,15 +603,18 @@ type replayState struct {
 
 // serverFiles are the tool files of one server at one point of history.
 type serverFiles struct {
-	repo    int
-	prefix  string
-	glob    string
-	exclude []string
-	byPath  map[string]tools.Tool
-	paths   map[string][]string // tool name → the paths declaring it, sorted
-	byName  map[string]tools.Tool
-	touched map[string]bool // tool names whose paths changed during the step
-	changed bool            // byName changed at the last step
+	repo      int
+	prefix    string
+	glob      string
+	exclude   []string
+	under     string // the directory every file glob matches is under, with a trailing slash ("" for any)
+	byPath    map[string]tools.Tool
+	paths     map[string][]string // tool name → the paths declaring it, sorted
+	byName    map[string]tools.Tool
+	touched   map[string]bool // tool names whose paths changed during the step
+	changed   bool            // byName changed at the last step
+	judged    []string        // the names touched at the last step; nil when all may have changed
+	forgotten bool            // no longer the server's: it was not followed for a while
 }
 
 func (st *replayState) touchesConfig(c history.Commit) bool {
@@ -633,6 +650,7 @@ func (st *replayState) loadConfig(c history.Commit) {
 	for _, srv := range cfg.Servers {
 		st.configured[srv.Name] = true
 	}
+	st.refollow()
 }
 
 // configAt parses site.toml as it is in the site repository's tree; nil
@@ -671,27 +689,24 @@ func uniqueServerNames(cfg *site.Config) error {
 func (st *replayState) snapshot(s step) timeline.Commit {
 	c := timeline.Commit{Hash: s.commit.Hash, Time: s.commit.Time}
 	servers := st.serversAt(s.commit)
-	followed := map[string]bool{}
-	for _, srv := range servers {
-		followed[srv.Name] = true
+	if !slices.Equal(servers, st.followed) {
+		st.forgetUnfollowed(servers)
+		st.followed = servers
 	}
-	for name := range st.servers {
-		if !followed[name] {
-			delete(st.servers, name) // not followed while absent: read afresh if it comes back
-		}
-	}
-	for _, srv := range servers {
+	c.Servers = make([]timeline.Server, 0, len(servers))
+	for _, fl := range servers {
+		srv := fl.srv
 		if srv.Name == "" {
 			continue
 		}
-		files := st.files(srv, s)
+		files := st.files(fl, s)
 		if !st.started[srv.Name] && srv.Tools != "" && len(files.byName) == 0 && !st.inForce(srv.Name) {
 			continue // a backfilled server's history begins with its first tool
 		}
 		st.started[srv.Name] = true
 		c.Servers = append(c.Servers, timeline.Server{
-			Name: srv.Name, Slug: srv.Slug, Version: st.recordableVersion(srv, files.repo),
-			Endpoint: st.h.in.Endpoint(srv), Tools: files.byName, Unchanged: !files.changed,
+			Name: srv.Name, Slug: srv.Slug, Version: st.recordableVersion(fl),
+			Endpoint: fl.endpoint, Tools: files.byName, Unchanged: !files.changed, Touched: files.judged,
 		})
 	}
 	if st.config == nil {
@@ -705,31 +720,34 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 
 // files returns the server's tool files after step s, updated from the
 // step's changes; changed says whether its tools differ from the last step.
-func (st *replayState) files(srv site.Server, s step) *serverFiles {
-	repo, prefix, ok := st.h.toolsLocation(srv)
-	f := st.servers[srv.Name]
-	exclude := st.h.exclude(srv)
-	if f == nil || f.repo != repo || f.prefix != prefix || f.glob != srv.Tools || !slices.Equal(f.exclude, exclude) {
-		f = &serverFiles{repo: repo, prefix: prefix, glob: srv.Tools, exclude: exclude,
-			byPath: map[string]tools.Tool{}, paths: map[string][]string{}, byName: map[string]tools.Tool{}, touched: map[string]bool{}}
+func (st *replayState) files(fl *follow, s step) *serverFiles {
+	srv := fl.srv
+	f := fl.files
+	if f == nil || f.forgotten {
+		f = st.servers[srv.Name]
+	}
+	if f == nil || f.repo != fl.repo || f.prefix != fl.prefix || f.glob != srv.Tools || !slices.Equal(f.exclude, fl.exclude) {
+		f = newServerFiles(fl.repo, fl.prefix, srv.Tools, fl.exclude)
 		st.servers[srv.Name] = f
-		if ok && srv.Tools != "" {
-			for _, p := range slices.Sorted(maps.Keys(st.trees[repo])) {
-				st.update(f, p, st.trees[repo][p], s.commit)
+		fl.files = f
+		if fl.located && srv.Tools != "" {
+			for _, p := range slices.Sorted(maps.Keys(st.trees[fl.repo])) {
+				st.update(f, p, st.trees[fl.repo][p], s.commit)
 			}
 		}
 		st.judge(srv.Name, f, s.commit)
-		f.changed = true
+		f.changed, f.judged = true, nil
 		return f
 	}
-	f.changed = false
-	if s.repo != repo || !ok || srv.Tools == "" {
+	fl.files = f
+	f.changed, f.judged = false, nil
+	if s.repo != fl.repo || !fl.located || srv.Tools == "" {
 		return f
 	}
 	for _, ch := range s.commit.Changes {
 		st.update(f, ch.Path, ch.Blob, s.commit)
 	}
-	st.judge(srv.Name, f, s.commit)
+	f.judged = st.judge(srv.Name, f, s.commit)
 	return f
 }
 
@@ -771,9 +789,25 @@ func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) 
 	f.touched[t.Name] = true
 }
 
+// newServerFiles returns a server's tool files, none read yet, for the glob
+// (relative to prefix in repository repo) and exclude globs.
+func newServerFiles(repo int, prefix, glob string, exclude []string) *serverFiles {
+	under := path.Join(prefix, tools.Dir(glob))
+	if under != "" {
+		under += "/"
+	}
+	return &serverFiles{repo: repo, prefix: prefix, glob: glob, exclude: exclude, under: under,
+		byPath: map[string]tools.Tool{}, paths: map[string][]string{}, byName: map[string]tools.Tool{}, touched: map[string]bool{}}
+}
+
 // matches reports whether a repository path is one of the server's tool
-// files: matched by its glob, and by none of its exclude globs.
+// files: matched by its glob, and by none of its exclude globs. Most paths
+// of a commit are another server's, which the literal directory before the
+// glob's first wildcard rules out without matching.
 func (f *serverFiles) matches(p string) bool {
+	if !strings.HasPrefix(p, f.under) {
+		return false
+	}
 	rel, ok := p, true
 	if f.prefix != "" {
 		rel, ok = strings.CutPrefix(p, f.prefix+"/")
@@ -820,11 +854,11 @@ func matchesPathspec(spec, p string) bool {
 	return ok && tools.Match(glob, p)
 }
 
-// parsedTool is a blob parsed as a tool file, and the blob's contents.
+// parsedTool is a blob parsed as a tool file. Its contents are not kept:
+// the canonical form holds what the replay needs of them.
 type parsedTool struct {
 	tool tools.Tool
 	err  error
-	data []byte
 }
 
 // tool returns the blob at path p parsed as a tool file, parsing it now if
@@ -832,17 +866,17 @@ type parsedTool struct {
 // object goes to the caller, and is not kept here: the replay then holds one
 // decoded object per live tool file, not one per version of the history. A
 // version asked for again (a file that returns to earlier contents) is
-// decoded again from its contents.
+// decoded again from its canonical form.
 func (rh *repoHistory) tool(p, blob string) parsedTool {
 	t, ok := rh.parsed[blob]
 	switch {
 	case !ok:
-		data := rh.blobs[blob]
-		tool, err := tools.Parse(p, data)
-		t = parsedTool{tool, err, data}
+		tool, err := tools.Parse(p, rh.blobs[blob])
+		t = parsedTool{tool, err}
 	case t.err == nil && t.tool.Object == nil:
-		tool, err := tools.Parse(t.tool.File, t.data)
-		t = parsedTool{tool, err, t.data}
+		obj, err := canonjson.Decode(t.tool.Canonical, canonjson.Limits{}) // held to the limits when first parsed
+		t.tool.Object, _ = obj.(map[string]any)
+		t.err = err
 	}
 	handed := t
 	t.tool.Object = nil

@@ -15,14 +15,16 @@ import (
 // and it is not announced until it has one), and a build whose last commit
 // leaves a server without a version fails, in every mode.
 
-// recordableVersion returns the version the feed records for a server,
-// whose tools are in repository repo, at the current step, and notes a
-// server whose configured version is none.
-func (st *replayState) recordableVersion(srv site.Server, repo int) string {
+// recordableVersion returns the version the feed records for a followed
+// server at the current step, and notes a server whose configured version
+// is none.
+func (st *replayState) recordableVersion(fl *follow) string {
+	srv, recordable := fl.srv, fl.versioned
 	if srv.VersionTags != "" {
-		srv.Version = st.releaseVersion(srv, repo)
+		srv.Version = st.releaseVersion(srv, fl.repo)
+		recordable = site.IsVersion(srv.Version)
 	}
-	if site.IsVersion(srv.Version) {
+	if recordable {
 		st.versions[srv.Name] = srv.Version
 		delete(st.unrecordable, srv.Name)
 		return srv.Version

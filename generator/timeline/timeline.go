@@ -31,8 +31,6 @@
 package timeline
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -73,6 +71,10 @@ type Server struct {
 	// commit, so they need not be looked at: that keeps a long history cheap
 	// to replay when each commit touches a few files.
 	Unchanged bool
+	// Touched, when not nil, vouches that only the tools it names (in Tools
+	// or gone from it) may differ from the previous commit, so that a commit
+	// that changes one tool of a large server looks at that one only.
+	Touched []string
 }
 
 // Deprecation is a [[deprecations]] entry of site.toml.
@@ -141,7 +143,7 @@ type Version struct {
 	Commit  string
 	Time    time.Time
 	Tool    tools.Tool
-	SHA256  string             // hex SHA-256 of Tool.Canonical
+	SHA256  string             // hex SHA-256 of Tool.Canonical (Tool.SHA256)
 	From    string             // the version it replaced ("" for the first)
 	Change  *schemadiff.Result // how it differs from From (nil for the first)
 }
@@ -149,10 +151,21 @@ type Version struct {
 // ToolEndpointID is the endpoint id of a tool: "<server name>#<tool name>".
 func ToolEndpointID(server, tool string) string { return server + "#" + tool }
 
+// Compare compares two versions of a tool, as schemadiff.Compare compares
+// their objects.
+type Compare func(before, after tools.Tool) schemadiff.Result
+
+// CompareObjects is schemadiff.Compare of the two versions' objects.
+func CompareObjects(before, after tools.Tool) schemadiff.Result {
+	return schemadiff.Compare(before.Object, after.Object)
+}
+
 // NewReplay starts a replay to which commits are given one at a time, so a
-// caller can reuse its maps from one commit to the next.
-func NewReplay() *Replay {
-	return &Replay{servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
+// caller can reuse its maps from one commit to the next. compare compares a
+// tool's versions: CompareObjects, or what returns its result from a
+// comparison made beforehand.
+func NewReplay(compare Compare) *Replay {
+	return &Replay{compare: compare, servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
 }
 
 // Commit replays the next commit. It reads c during the call only.
@@ -170,7 +183,9 @@ func (r *Replay) Timeline() *Timeline {
 
 // Replay is the state carried from one commit to the next.
 type Replay struct {
-	order            []string // server names in order of first appearance
+	compare          Compare
+	commits          int            // replayed so far
+	order            []*serverState // in order of first appearance
 	servers          map[string]*serverState
 	seenDeprecations map[Deprecation]bool
 	keys             map[string]int // uses of each event name, to keep names unique
@@ -180,6 +195,7 @@ type Replay struct {
 type serverState struct {
 	history *ServerHistory
 	present bool
+	seenAt  int // the last commit (Replay.commits) that configured it
 	current Server
 	tools   map[string]*toolState
 }
@@ -200,18 +216,14 @@ type batch struct {
 
 func (r *Replay) commit(c Commit) error {
 	var b batch
-	seen := map[string]bool{}
+	r.commits++
 	for _, srv := range c.Servers {
-		if seen[srv.Name] {
-			return fmt.Errorf("server %s is configured twice", srv.Name)
-		}
-		seen[srv.Name] = true
 		if err := r.server(c, srv, &b); err != nil {
 			return err
 		}
 	}
-	for _, name := range r.order {
-		if s := r.servers[name]; s.present && !seen[name] {
+	for _, s := range r.order {
+		if s.present && s.seenAt != r.commits {
 			r.removeServer(c, s, &b)
 		}
 	}
@@ -241,8 +253,12 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 	if !known {
 		s = &serverState{history: &ServerHistory{Name: srv.Name}, tools: map[string]*toolState{}}
 		r.servers[srv.Name] = s
-		r.order = append(r.order, srv.Name)
+		r.order = append(r.order, s)
 	}
+	if s.seenAt == r.commits {
+		return fmt.Errorf("server %s is configured twice", srv.Name)
+	}
+	s.seenAt = r.commits
 	if s.present && srv.Unchanged && srv.Version == s.current.Version && srv.Endpoint == s.current.Endpoint {
 		s.current, s.history.Last = srv, srv
 		return nil
@@ -253,8 +269,12 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 	if srv.Version != "" && (!s.present || moved || srv.Version != s.current.Version) {
 		b.announce = append(b.announce, r.announceServer(c, srv))
 	}
+	versioned := s.present && srv.Version == s.current.Version
 	s.present, s.current = true, srv
 	s.history.Last = srv
+	if versioned && !moved && srv.Touched != nil {
+		return r.tools(c, s, srv.Touched, b)
+	}
 	// Map order is fine here: each tool is independent, and commit sorts
 	// the events of the commit.
 	for _, tool := range srv.Tools {
@@ -264,6 +284,21 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 	}
 	for name, t := range s.tools {
 		if _, still := srv.Tools[name]; !still && t.present {
+			b.deprecate = append(b.deprecate, r.removeTool(c, s, t))
+		}
+	}
+	return nil
+}
+
+// tools replays the named tools of a server that neither moved nor changed
+// its version: the others are as they were.
+func (r *Replay) tools(c Commit, s *serverState, names []string, b *batch) error {
+	for _, name := range names {
+		if tool, ok := s.current.Tools[name]; ok {
+			if err := r.tool(c, s, tool, false, b); err != nil {
+				return err
+			}
+		} else if t := s.tools[name]; t != nil && t.present {
 			b.deprecate = append(b.deprecate, r.removeTool(c, s, t))
 		}
 	}
@@ -285,7 +320,7 @@ func (r *Replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *
 			b.announce = append(b.announce, r.announceTool(c, s.current, t))
 		}
 	default:
-		diff := schemadiff.Compare(t.current.Tool.Object, tool.Object)
+		diff := r.compare(t.current.Tool, tool)
 		next, err := schemadiff.NextVersion(t.current.Version, diff.Class)
 		if err != nil {
 			return fmt.Errorf("tool %s: %v", tool.Name, err)
@@ -304,8 +339,7 @@ func (r *Replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *
 
 // add records a new version of the tool and returns it.
 func (t *toolState) add(c Commit, slug string, tool tools.Tool, version, from string, diff *schemadiff.Result) *Version {
-	sum := sha256.Sum256(tool.Canonical)
-	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, SHA256: hex.EncodeToString(sum[:]), From: from, Change: diff}
+	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, SHA256: tool.SHA256, From: from, Change: diff}
 	t.history.Versions = append(t.history.Versions, v)
 	return v
 }
@@ -388,8 +422,7 @@ func (r *Replay) event(c Commit, typ, endpoint, key, title, summary string, payl
 
 func (r *Replay) histories() []*ServerHistory {
 	var out []*ServerHistory
-	for _, name := range r.order {
-		s := r.servers[name]
+	for _, s := range r.order {
 		s.history.Removed = !s.present
 		s.history.Tools = nil
 		for _, tn := range slices.Sorted(maps.Keys(s.tools)) {

@@ -143,7 +143,7 @@ func TestDuplicateServerIsAnError(t *testing.T) {
 
 // derive replays commits, oldest first.
 func derive(commits []Commit) (*Timeline, error) {
-	r := NewReplay()
+	r := NewReplay(CompareObjects)
 	for _, c := range commits {
 		if err := r.Commit(c); err != nil {
 			return nil, err
@@ -168,5 +168,35 @@ func TestSummaryListsTheMostSeriousChangeFirst(t *testing.T) {
 	head, _, _ := strings.Cut(last.Summary, "; ")
 	if !strings.Contains(last.Summary, "(breaking)") || !strings.Contains(head, "`d`") || !strings.HasSuffix(last.Summary, "more") {
 		t.Errorf("summary = %q, want the breaking change (d required) first and the rest cut short", last.Summary)
+	}
+}
+
+// A server that names the tools a commit touched is replayed for those
+// only: a tool it does not name is taken as it was, and one it names that
+// is gone is removed.
+func TestTouchedToolsAreTheOnlyOnesLookedAt(t *testing.T) {
+	alerts2 := `{"name":"list_alerts","description":"Alerts.","inputSchema":{"type":"object"}}`
+	server := func(touched []string, ts ...tools.Tool) Server {
+		m := map[string]tools.Tool{}
+		for _, tl := range ts {
+			m[tl.Name] = tl
+		}
+		return Server{Name: "a/b", Version: "1.0.0", Endpoint: "https://x", Tools: m, Touched: touched}
+	}
+	tl, err := derive([]Commit{
+		{Hash: "c1", Servers: []Server{server(nil, tool(t, v1), tool(t, alertsSrc))}},
+		{Hash: "c2", Servers: []Server{server([]string{"get_forecast"}, tool(t, v2), tool(t, alerts2))}},
+		{Hash: "c3", Servers: []Server{server([]string{"list_alerts"}, tool(t, v2))}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tl.Events[3:] {
+		got = append(got, e.Commit+" "+e.Type+" "+e.EndpointID)
+	}
+	want := []string{"c2 " + agentfeed.TypeSchemaChange + " a/b#get_forecast", "c3 " + agentfeed.TypeDeprecation + " a/b#list_alerts"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events after the first commit:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -8,6 +8,8 @@
 package tools
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"regexp"
@@ -28,6 +30,9 @@ type Tool struct {
 	// Canonical is the RFC 8785 form of the object: equal for two files that
 	// differ only in formatting, and the bytes the schema archive hashes.
 	Canonical []byte
+	// SHA256 is the hex SHA-256 of Canonical, which names a version: worked
+	// out with the parse, which a long history spreads over every core.
+	SHA256 string
 }
 
 // Title returns the tool's title, or its annotations' title, or "".
@@ -102,7 +107,8 @@ func Parse(file string, data []byte) (Tool, error) {
 	if err != nil {
 		return Tool{}, diag.Errorf(file, 0, "cannot canonicalise: %v", err)
 	}
-	return Tool{Name: obj["name"].(string), File: file, Object: obj, Canonical: canonical}, nil
+	sum := sha256.Sum256(canonical)
+	return Tool{Name: obj["name"].(string), File: file, Object: obj, Canonical: canonical, SHA256: hex.EncodeToString(sum[:])}, nil
 }
 
 // decodeError locates a decoding error in file.

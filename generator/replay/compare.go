@@ -1,0 +1,107 @@
+package replay
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/wellknown-dev/wellknown/generator/schemadiff"
+	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/generator/tools"
+)
+
+// comparisons are the schema comparisons a replay will ask for, made on
+// the other cores while it runs instead of one after the other in it: at
+// each tool file's path, each version against the one before. They are
+// known from the log alone, and they were the largest part of the replay's
+// time.
+type comparisons struct {
+	index   map[[2]string]int // by the SHA-256 of the two versions
+	pairs   [][2]tools.Tool   // the versions to compare, dropped once compared
+	results []schemadiff.Result
+	claimed []atomic.Bool   // set by whoever makes the comparison
+	done    []chan struct{} // closed once the result is there
+	stopped atomic.Bool     // the replay is over: compare no more
+	workers sync.WaitGroup
+}
+
+// compareAhead starts comparing, oldest first, the versions of each tool
+// file the steps change, as far as they parsed, with the same name: what
+// the timeline compares when a tool stays in one file. Its compare method
+// waits for a comparison under way, and makes one not started yet or not
+// planned itself; stop ends the work.
+func (h *historyReader) compareAhead(steps []step) *comparisons {
+	c := &comparisons{index: map[[2]string]int{}}
+	last := make([]map[string]tools.Tool, len(h.repos)) // by repository, the last version at each path
+	for i := range last {
+		last[i] = map[string]tools.Tool{}
+	}
+	for _, s := range steps {
+		rh := h.repos[s.repo]
+		for _, ch := range s.commit.Changes {
+			if ch.Blob == "" {
+				delete(last[s.repo], ch.Path)
+				continue
+			}
+			parsed, ok := rh.parsed[ch.Blob]
+			if !ok || parsed.err != nil {
+				continue // not a tool file, or one that keeps its previous state
+			}
+			next := parsed.tool
+			before, had := last[s.repo][ch.Path]
+			last[s.repo][ch.Path] = next
+			key := [2]string{before.SHA256, next.SHA256}
+			if _, known := c.index[key]; !had || before.Name != next.Name || before.SHA256 == next.SHA256 || known {
+				continue
+			}
+			c.index[key] = len(c.pairs)
+			c.pairs = append(c.pairs, [2]tools.Tool{before, next})
+		}
+	}
+	c.results = make([]schemadiff.Result, len(c.pairs))
+	c.claimed = make([]atomic.Bool, len(c.pairs))
+	c.done = make([]chan struct{}, len(c.pairs))
+	for i := range c.done {
+		c.done[i] = make(chan struct{})
+	}
+	// One core is the replay's: it makes a comparison itself rather than
+	// wait for one no worker has started.
+	for range max(1, runtime.GOMAXPROCS(0)-1) {
+		c.workers.Go(func() {
+			for i := range c.pairs {
+				if c.stopped.Load() {
+					return
+				}
+				c.make(i)
+			}
+		})
+	}
+	return c
+}
+
+// make makes comparison i unless someone else has claimed it.
+func (c *comparisons) make(i int) {
+	if !c.claimed[i].CompareAndSwap(false, true) {
+		return
+	}
+	c.results[i] = timeline.CompareObjects(c.pairs[i][0], c.pairs[i][1])
+	c.pairs[i] = [2]tools.Tool{}
+	close(c.done[i])
+}
+
+// compare returns the comparison of two versions of a tool, made ahead when
+// it could be.
+func (c *comparisons) compare(before, after tools.Tool) schemadiff.Result {
+	if i, ok := c.index[[2]string{before.SHA256, after.SHA256}]; ok {
+		c.make(i)
+		<-c.done[i]
+		return c.results[i]
+	}
+	return timeline.CompareObjects(before, after)
+}
+
+// stop ends the comparisons not made yet, and returns once none is running.
+func (c *comparisons) stop() {
+	c.stopped.Store(true)
+	c.workers.Wait()
+}

@@ -1,0 +1,93 @@
+package replay
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
+)
+
+// toolJSON is a tool file whose schema has the given properties.
+func toolJSON(name, description string, properties ...string) string {
+	props := ""
+	for i, p := range properties {
+		if i > 0 {
+			props += ","
+		}
+		props += fmt.Sprintf("%q: {\"type\": \"string\"}", p)
+	}
+	return fmt.Sprintf(`{"name": %q, "description": %q, "inputSchema": {"type": "object", "properties": {%s}}}`, name, description, props)
+}
+
+// Every schema change of a replay carries the comparison of the version it
+// leaves from with its own, whether it was made ahead (a tool changed in
+// its file, also back to an earlier version) or during the replay (a tool
+// moved to another file). A tool's latest version keeps its object, decoded
+// again when its contents are an earlier version's.
+func TestSchemaChangesCompareTheirTwoVersions(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
+	steps := []struct{ path, content string }{
+		{"tools/a.json", toolJSON("a", "A.", "x")},
+		{"tools/a.json", toolJSON("a", "A.", "x", "y")},        // compatible
+		{"tools/a.json", "\n" + toolJSON("a", "A.", "x", "y")}, // reformatted: no change
+		{"tools/a.json", toolJSON("a", "A, again.", "x", "y")}, // cosmetic
+		{"tools/a.json", toolJSON("a", "A.", "x", "y")},        // back to an earlier version
+		{"tools/b.json", toolJSON("b", "B.", "x")},             // another tool
+		{"tools/a.json", toolJSON("a", "A.", "y")},             // breaking
+		{"tools/b.json", toolJSON("b", "B.")},                  // breaking
+		{"tools/moved.json", toolJSON("a", "A.", "y", "z")},    // a second file declares a
+		{"tools/moved.json", toolJSON("a", "A.", "y")},         // the contents of an earlier version
+	}
+	for i, s := range steps {
+		g.Write(s.path, s.content)
+		if s.path == "tools/moved.json" && i == 8 {
+			g.Git("rm", "-q", "tools/a.json") // the move
+		}
+		g.Commit(fmt.Sprintf("step %d", i))
+	}
+	cfg, err := site.Load(filepath.Join(g.Dir, "site.toml"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &historyReader{cfg: cfg, in: Input{Config: cfg, Endpoint: cardEndpoint}, out: &Output{}}
+	tl, err := h.read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ahead := h.compareAhead(h.merged())
+	ahead.stop()
+	if len(ahead.pairs) != 6 {
+		t.Errorf("%d comparisons made ahead, want 6 (the changes of a tool in its own file)", len(ahead.pairs))
+	}
+	changes := 0
+	for _, th := range tl.Servers[0].Tools {
+		for i, v := range th.Versions[1:] {
+			before, after := reparse(t, th.Versions[i].Tool), reparse(t, v.Tool)
+			if want := timeline.CompareObjects(before, after); !reflect.DeepEqual(*v.Change, want) {
+				t.Errorf("%s %s: change %+v, want %+v", th.Name, v.Version, *v.Change, want)
+			}
+			changes++
+		}
+		if latest := th.Latest().Tool; !reflect.DeepEqual(latest.Object, reparse(t, latest).Object) {
+			t.Errorf("%s: the latest version's object %v is not its canonical form's", th.Name, latest.Object)
+		}
+	}
+	if changes != 7 {
+		t.Errorf("%d schema changes, want 7", changes)
+	}
+}
+
+func reparse(t *testing.T, tool tools.Tool) tools.Tool {
+	t.Helper()
+	parsed, err := tools.Parse(tool.File, tool.Canonical)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parsed
+}

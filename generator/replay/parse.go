@@ -1,0 +1,101 @@
+package replay
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/wellknown-dev/wellknown/generator/tools"
+)
+
+// earlyParse parses tool files as git cat-file hands them over, while git
+// log is still walking the history: on one core (the other is git's) until
+// the walk ends, then on every core. A blob is parsed at the path the log
+// named it at first, its newest; keepBlobs parses it again in the rare case
+// its oldest, the one it is read as, is another.
+type earlyParse struct {
+	globs []*serverFiles
+
+	mu      sync.Mutex
+	ready   *sync.Cond
+	paths   map[string]string // blob id → the path it was asked for at
+	queue   []blobAt
+	closed  bool
+	parsed  map[string]parsedAt // blob id → the tool file it holds
+	workers sync.WaitGroup
+}
+
+type blobAt struct {
+	id, path string
+	data     []byte
+}
+
+// parsedAt is a blob parsed as a tool file at path.
+type parsedAt struct {
+	path string
+	parsedTool
+}
+
+func startEarlyParse(globs []*serverFiles) *earlyParse {
+	e := &earlyParse{globs: globs, paths: map[string]string{}, parsed: map[string]parsedAt{}}
+	e.ready = sync.NewCond(&e.mu)
+	e.workers.Go(e.work)
+	return e
+}
+
+// expect notes the path a blob is asked for at: it is parsed when it
+// arrives if some server's glob matches the path.
+func (e *earlyParse) expect(id, p string) {
+	if !matchesAny(e.globs, p) {
+		return
+	}
+	e.mu.Lock()
+	e.paths[id] = p
+	e.mu.Unlock()
+}
+
+// arrived queues a blob just read for parsing, if it was expected.
+func (e *earlyParse) arrived(id string, data []byte) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p, ok := e.paths[id]
+	if !ok {
+		return
+	}
+	e.queue = append(e.queue, blobAt{id, p, data})
+	e.ready.Signal()
+}
+
+func (e *earlyParse) work() {
+	for {
+		e.mu.Lock()
+		for len(e.queue) == 0 && !e.closed {
+			e.ready.Wait()
+		}
+		if len(e.queue) == 0 {
+			e.mu.Unlock()
+			return
+		}
+		b := e.queue[0]
+		e.queue[0] = blobAt{} // its contents are the reader's to keep, not the queue's
+		e.queue = e.queue[1:]
+		e.mu.Unlock()
+		t, err := tools.Parse(b.path, b.data)
+		e.mu.Lock()
+		e.parsed[b.id] = parsedAt{b.path, parsedTool{t, err}}
+		e.mu.Unlock()
+	}
+}
+
+// finish parses what is still queued on every core, and returns every blob
+// parsed.
+func (e *earlyParse) finish() map[string]parsedAt {
+	e.mu.Lock()
+	e.closed = true
+	e.mu.Unlock()
+	e.ready.Broadcast()
+	for range runtime.GOMAXPROCS(0) - 1 {
+		e.workers.Go(e.work)
+	}
+	e.workers.Wait()
+	return e.parsed
+}

@@ -1,0 +1,56 @@
+package replay
+
+import (
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
+)
+
+// A blob read while git log walks is parsed then if it was asked for at a
+// path some server's glob matches, and not otherwise.
+func TestEarlyParseParsesToolFilesAsTheyArrive(t *testing.T) {
+	e := startEarlyParse([]*serverFiles{newServerFiles(0, "", "tools/*.json", []string{"tools/skip.json"})})
+	e.expect("1", "tools/a.json")
+	e.expect("2", "README.md")
+	e.expect("3", "tools/skip.json")
+	for _, id := range []string{"1", "2", "3", "4"} {
+		e.arrived(id, []byte(toolJSON("t"+id, "T.")))
+	}
+	parsed := e.finish()
+	if got := slices.Sorted(maps.Keys(parsed)); !slices.Equal(got, []string{"1"}) {
+		t.Fatalf("parsed blobs %q, want only 1 (the one asked for at a tool file's path)", got)
+	}
+	if p := parsed["1"]; p.path != "tools/a.json" || p.err != nil || p.tool.Name != "t1" || p.tool.File != "tools/a.json" {
+		t.Errorf("blob 1 parsed as %+v at %s, want tool t1 read from tools/a.json", p.tool, p.path)
+	}
+}
+
+// A blob is read as the file it first was in history: one that is not a
+// valid tool file is reported at that path, although the log (newest first)
+// names it at its later path first.
+func TestBlobIsReadAtItsFirstPath(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
+	g.Write("tools/ok.json", toolJSON("ok", "OK."))
+	g.Write("tools/first.json", `{"name": "bad"}`)
+	g.Commit("a tool file without inputSchema")
+	g.Git("mv", "tools/first.json", "tools/later.json")
+	g.Commit("moved")
+	cfg, err := site.Load(filepath.Join(g.Dir, "site.toml"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Read(Input{Config: cfg, Endpoint: cardEndpoint})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warnings := strings.Join(out.Warnings, "\n")
+	if strings.Count(warnings, "tools/first.json") != 2 || strings.Contains(warnings, "tools/later.json") {
+		t.Errorf("warnings:\n%s\nwant the invalid file reported twice as tools/first.json, the path it was first read at", warnings)
+	}
+}

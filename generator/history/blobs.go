@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// errBlobsClosed is returned by ReadEach after Close.
+// errBlobsClosed is returned by ReadStream after Close.
 var errBlobsClosed = errors.New("git cat-file --batch: blob reader is closed")
 
 // Blobs reads blob contents through one git cat-file --batch process, which
@@ -26,7 +26,7 @@ type Blobs struct {
 	stderr bytes.Buffer // read only once the process has been waited for
 	err    error        // set when the process is gone; every later call returns it
 
-	// Limit, when above 0, caps the size of a blob ReadEach reads: the
+	// Limit, when above 0, caps the size of a blob ReadStream reads: the
 	// contents of a larger one are skipped as they stream past, never held,
 	// and its id and size are recorded in Skipped instead of passed to fn.
 	// A commit can hold a blob of any size; a build's memory must not.
@@ -60,31 +60,15 @@ func (r *Repo) Blobs() (*Blobs, error) {
 	return b, nil
 }
 
-// ReadEach calls fn with the contents of each blob in ids, in order. All
-// requests are sent ahead of the answers, so that git never waits for the
-// caller. It stops calling fn at the first error, its own or fn's, and
-// returns it; a missing object (or any name git rejects) leaves the reader
-// usable. Object names are blob ids, or anything git accepts, such as
-// "HEAD:site.toml". fn may keep data.
-func (b *Blobs) ReadEach(ids []string, fn func(id string, data []byte) error) error {
-	for _, id := range ids {
-		if err := checkName(id); err != nil {
-			return err
-		}
-	}
-	queue := make(chan string, len(ids))
-	for _, id := range ids {
-		queue <- id
-	}
-	close(queue)
-	return b.ReadStream(queue, fn)
-}
-
-// ReadStream is ReadEach for names that arrive over a channel until it is
-// closed: each is sent to git as it arrives, so that git answers while the
-// caller is still finding names (in a git log). It reads the channel to its
-// end even after an error, so the sender never blocks; a name that cannot be
-// sent is an error, and no name after it is sent.
+// ReadStream calls fn with the contents of each blob named on ids, in
+// order, until ids is closed. Each name is sent to git as it arrives, ahead
+// of the answers, so that git never waits for the caller and answers while
+// the caller is still finding names (in a git log). It stops calling fn at
+// the first error, its own or fn's, and returns it; a missing object (or
+// any name git rejects) leaves the reader usable. Names are blob ids, or
+// anything git accepts, such as "HEAD:site.toml"; a name that cannot be
+// sent is an error, and no name after it is sent. It reads ids to its end
+// even after an error, so the sender never blocks. fn may keep data.
 func (b *Blobs) ReadStream(ids <-chan string, fn func(id string, data []byte) error) error {
 	if b.err != nil {
 		for range ids {
@@ -153,7 +137,10 @@ func (b *Blobs) send(ids <-chan string, sent chan<- string) error {
 			break
 		}
 		if err == nil {
-			err = checkName(id)
+			if err = checkName(id); err != nil {
+				// The names before it are answered, and their answers awaited.
+				err = errors.Join(err, w.Flush())
+			}
 		}
 		if err != nil {
 			continue // read to the end, so the sender is never blocked

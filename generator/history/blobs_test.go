@@ -148,7 +148,7 @@ func TestBlobsReadEach(t *testing.T) {
 	}{
 		{[]string{ids[0], missing, ids[1]}, nil, "blob " + missing + ": missing", 1},
 		{ids, stop, "stop", 1},
-		{[]string{ids[0], "two\nlines"}, nil, "invalid object name", 0},
+		{[]string{ids[0], "two\nlines"}, nil, "invalid object name", 1},
 	} {
 		calls := 0
 		err := blobs.ReadEach(tc.ids, func(string, []byte) error { calls++; return tc.fnErr })

@@ -2,19 +2,19 @@
 // repository, through the git command.
 //
 // A build needs two things from git: the first-parent history of the input
-// paths with the blob id of every changed file ([Repo.Log]), and the contents
-// of those blobs ([Repo.Blobs]). Small questions (is the clone shallow, is a
+// paths with the blob id of every changed file ([Repo.LogEach]), and the
+// contents of those blobs ([Repo.Blobs]). Small questions (is the clone shallow, is a
 // file tracked, which commit does a name resolve to) have a method each.
 //
 // # Processes
 //
 // The cost of reading history is dominated by process start-up and by what
 // git itself computes, so the package keeps both to the minimum: one
-// git log process per [Repo.Log] call, streamed and parsed as it is
+// git log process per [Repo.LogEach] call, streamed and parsed as it is
 // produced, and one long-lived git cat-file --batch process per [Blobs]
-// for any number of blobs, to which [Blobs.ReadEach] sends its requests
-// ahead of the answers. [Repo.LogEach] and [Blobs.ReadStream] let the two
-// overlap: blobs are asked for while git log is still walking. Nothing here
+// for any number of blobs, to which [Blobs.ReadStream] sends its requests
+// ahead of the answers, as they arrive: blobs are asked for while git log
+// is still walking. Nothing here
 // starts a process per commit or per file.
 //
 // # Predictable output
@@ -27,7 +27,7 @@
 // relative paths, external diff drivers, colour, abbreviation, root-commit
 // display, log encoding, signatures.
 //
-// Log needs git 2.31 or later, the first version that shows the diff of a
+// LogEach needs git 2.31 or later, the first version that shows the diff of a
 // merge commit against its first parent; on an older git it fails with git's
 // own error rather than silently dropping merged changes.
 package history

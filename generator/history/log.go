@@ -46,30 +46,17 @@ func (t Tree) Apply(c Commit) {
 // subject cannot contain NUL, so each field ends at the first one.
 const logFormat = "--format=%H%x00%ct%x00%s"
 
-// Log returns, oldest first, the first-parent history of rev restricted to
-// pathspecs, which are passed to git unchanged (":(glob)tools/**/*.json",
+// LogEach calls fn with each commit of the first-parent history of rev
+// restricted to pathspecs, newest first, as git prints it, so that what fn
+// starts (reading the commit's blobs) overlaps with git's walk of the
+// history. pathspecs are passed to git unchanged (":(glob)tools/**/*.json",
 // "site.toml"); no pathspec means every file. A merge commit is one commit
 // whose changes are its diff against the first parent; the commits it merged
 // do not appear. Only the contents of regular files count: symbolic links
 // and submodules are left out, a file replaced by either is deleted, a change
 // of the executable bit alone is no change, and a commit that changed no
-// matching file is not returned.
-func (r *Repo) Log(rev string, pathspecs []string) ([]Commit, error) {
-	var commits []Commit
-	err := r.LogEach(rev, pathspecs, func(c Commit) error {
-		commits = append(commits, c)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	slices.Reverse(commits)
-	return commits, nil
-}
-
-// LogEach calls fn with each commit Log returns, newest first, as git prints
-// it: what fn starts (reading the commit's blobs) overlaps with git's walk
-// of the history. It stops at fn's first error and returns it.
+// matching file is not passed to fn. It stops at fn's first error and
+// returns it.
 func (r *Repo) LogEach(rev string, pathspecs []string, fn func(Commit) error) error {
 	if rev == "" {
 		return fmt.Errorf("git log in %s: empty revision", r.root)

@@ -40,6 +40,9 @@ type BuildInput struct {
 	Files        []*bundle.File
 	Key          ed25519.PublicKey // the signing key's
 	Attestations map[string]attestation.Token
+	// Cache, when set, keeps this rendering's pages for the next and
+	// reuses the last one's (see Cache).
+	Cache *Cache
 }
 
 // BuildServer is a configured server with its working tree's tools.
@@ -59,10 +62,11 @@ type BuildServer struct {
 // content that no page shows.
 func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
 	cfg := in.Config
+	in.Cache.begin(in.Timeline)
 	contentDir := cfg.Path(cfg.ContentDir)
-	content, err := ReadContent(inputfile.FS(cfg.Root, contentDir, inputfile.MaxSize), func(rel string) string {
+	content, err := readContent(inputfile.FS(cfg.Root, contentDir, inputfile.MaxSize), func(rel string) string {
 		return filepath.Join(contentDir, filepath.FromSlash(rel))
-	})
+	}, in.Cache)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -72,10 +76,17 @@ func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
 	}
 	warnings = append(orphanDocs(s, contentDir), strayMarkdown(contentDir)...)
 	tfs := Templates(inputfile.FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize), templates.FS)
-	files, err = Render(s, tfs)
+	var frame [32]byte
+	if in.Cache != nil {
+		if frame, err = frameKey(in, content, tfs); err != nil {
+			return nil, nil, err
+		}
+	}
+	files, err = renderWith(s, tfs, in.Cache, frame)
 	if err != nil {
 		return nil, nil, err
 	}
+	in.Cache.end()
 	return files, warnings, nil
 }
 

@@ -68,6 +68,9 @@ type Options struct {
 	// Now is the time expiry is judged at (EDP attestations); nil means
 	// time.Now. It decides errors and warnings, never what is written.
 	Now func() time.Time
+	// Cache, when set, carries the stages' outputs from one build to the
+	// next, which reuses those whose inputs did not change (see Cache).
+	Cache *Cache
 }
 
 // Result is a finished build.
@@ -83,6 +86,7 @@ type Result struct {
 	Attestations map[string]attestation.Token
 	Counts       Counts
 	Stages       Stages
+	Reuse        Reuse             // what a build given a Cache reused
 	Written      bundle.WriteStats // what Write changed on disk
 	Notices      []string          // what a build did that is worth knowing but needs no action
 
@@ -135,7 +139,11 @@ func Build(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	servers, err := loadServers(cfg)
+	config, err := cfg.Fingerprint()
+	if err != nil {
+		return nil, err
+	}
+	servers, err := loadServers(cfg, opt.Cache.toolFiles())
 	if err != nil {
 		return nil, err
 	}
@@ -150,8 +158,8 @@ func Build(opt Options) (*Result, error) {
 	}
 	r.Stages.Read = time.Since(start)
 	progress("reading git history")
-	replayed, err := replay.Read(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
-		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: r.endpoint})
+	replayed, reused, err := opt.Cache.readHistory(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
+		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: r.endpoint}, config)
 	if err != nil {
 		return nil, err
 	}
@@ -160,15 +168,17 @@ func Build(opt Options) (*Result, error) {
 	r.Notices = append(r.Notices, replayed.Notices...)
 	r.Stages.Read += replayed.ReadTime
 	r.Stages.Diff = replayed.DiffTime
+	r.Reuse.Replay = reused
 	if err := r.checkCommitted(servers, strict, opt.IgnoreUncommitted); err != nil {
 		return nil, err
 	}
 	start = time.Now()
 	progress("signing the feed")
-	signed, err := feed.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private})
+	signed, reused, err := opt.Cache.addFeed(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private}, config)
 	if err != nil {
 		return nil, err
 	}
+	r.Reuse.Feed = reused
 	r.Entries = signed.Entries
 	r.Warnings = append(r.Warnings, signed.Warnings...)
 	if opt.PreviousLive {
@@ -194,7 +204,7 @@ func Build(opt Options) (*Result, error) {
 	if err := r.addDocuments(servers); err != nil {
 		return nil, err
 	}
-	if err := r.addPages(servers); err != nil {
+	if err := r.addPages(servers, opt.Cache.pageCache()); err != nil {
 		return nil, err
 	}
 	warnings, err := deploy.AddFiles(r.Bundle, cfg)
@@ -207,14 +217,15 @@ func Build(opt Options) (*Result, error) {
 	}
 	r.Stages.Render = time.Since(start)
 	r.count(servers)
+	opt.Cache.count(&r.Reuse)
 	return r, nil
 }
 
 // addPages renders the pages (see pages.RenderBuild) into the bundle. It
 // runs after every document is in the bundle, since the pages link to them.
-func (r *Result) addPages(servers []Server) error {
+func (r *Result) addPages(servers []Server, cache *pages.Cache) error {
 	in := pages.BuildInput{Config: r.Config, Timeline: r.Timeline, CommitRepos: r.commitRepos,
-		Files: r.Bundle.Files(), Key: r.Key.Public(), Attestations: r.Attestations}
+		Files: r.Bundle.Files(), Key: r.Key.Public(), Attestations: r.Attestations, Cache: cache}
 	for _, s := range servers {
 		// The reserved paths were checked when the cards were added.
 		reserved, _ := r.reservedCardPaths(s)
@@ -258,7 +269,7 @@ func loadKey(opt Options, cfg *site.Config, strict bool, getenv func(string) str
 
 // loadServers checks imported registry documents and reads every server's
 // tool files from the working tree.
-func loadServers(cfg *site.Config) ([]Server, error) {
+func loadServers(cfg *site.Config, cache *tools.Cache) ([]Server, error) {
 	var problems []error
 	servers := make([]Server, len(cfg.Servers))
 	for i := range cfg.Servers {
@@ -276,7 +287,7 @@ func loadServers(cfg *site.Config) ([]Server, error) {
 		if root == "" {
 			root = cfg.Dir
 		}
-		ts, err := tools.Load(root, s.Tools, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }, s.Exclude...)
+		ts, err := cache.Load(root, s.Tools, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }, s.Exclude...)
 		if err != nil {
 			problems = append(problems, err)
 			continue

@@ -1,9 +1,7 @@
 package serve
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -32,12 +30,8 @@ func BenchmarkRebuildBenchSiteMarkdown(b *testing.B) {
 	config := benchSite(b)
 	page := filepath.Join(filepath.Dir(config), "content", "pages", "s07", "page-1007.md")
 	benchmarkReload(b, config, func(i int) error {
-		f, err := os.OpenFile(page, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(f, "\nEdit %d.\n", i)
-		return errors.Join(err, f.Close())
+		appendFile(b, page, fmt.Sprintf("\nEdit %d.\n", i))
+		return nil
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -68,6 +69,19 @@ func editFile(t testing.TB, path, old, new string) {
 		t.Fatalf("%s does not contain %q", path, old)
 	}
 	writeFile(t, path, strings.Replace(string(data), old, new, 1))
+}
+
+// appendFile adds text at the end of a file.
+func appendFile(t testing.TB, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(text)
+	if err := errors.Join(err, f.Close()); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // buildOptions builds a site with the test key.

@@ -164,10 +164,13 @@ func New(opt Options) (_ *Server, err error) {
 }
 
 // previewBuild adapts build options to a preview: a development key is
-// always acceptable.
+// always acceptable, and each build reuses what the one before made.
 func previewBuild(opt generator.Options) generator.Options {
 	getenv := opt.Getenv
 	opt.Strict = false
+	if opt.Cache == nil {
+		opt.Cache = generator.NewCache()
+	}
 	opt.Getenv = func(name string) string {
 		if name == "CI" || getenv == nil {
 			return ""
@@ -245,7 +248,7 @@ func (s *Server) rebuild(changed []string) {
 	start := time.Now()
 	res, err := generator.Build(s.build)
 	if err != nil {
-		s.state.Store(newState(s.good, err))
+		s.state.Store(newState(s.state.Load(), s.good, err))
 	} else {
 		s.setGood(res)
 		s.watcher.Watch(inputs(res.Config, s.build.KeyFile))
@@ -256,7 +259,7 @@ func (s *Server) rebuild(changed []string) {
 
 func (s *Server) setGood(res *generator.Result) {
 	s.good = res
-	s.state.Store(newState(res, nil))
+	s.state.Store(newState(s.state.Load(), res, nil))
 }
 
 func (s *Server) report(b Build) {

@@ -139,10 +139,7 @@ func Build(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	config, err := cfg.Fingerprint()
-	if err != nil {
-		return nil, err
-	}
+	config := cfg.Fingerprint()
 	servers, err := loadServers(cfg, opt.Cache.toolFiles())
 	if err != nil {
 		return nil, err

@@ -154,10 +154,7 @@ func (c *Cache) page(frame [sha256.Size]byte, file string, src []byte, render fu
 // docs), and every template and asset.
 func frameKey(in BuildInput, content Content, tfs fs.FS) ([sha256.Size]byte, error) {
 	h := sha256.New()
-	cfg, err := in.Config.Fingerprint()
-	if err != nil {
-		return [sha256.Size]byte{}, err
-	}
+	cfg := in.Config.Fingerprint()
 	h.Write(cfg[:])
 	for _, s := range in.Servers {
 		fmt.Fprintf(h, "server %q %q\x00", s.Config.Name, s.ReservedCards)
@@ -180,7 +177,7 @@ func frameKey(in BuildInput, content Content, tfs fs.FS) ([sha256.Size]byte, err
 	for _, m := range content.Pages {
 		fmt.Fprintf(h, "page %q %q\x00", m.Name, m.Title)
 	}
-	err = fs.WalkDir(tfs, ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(tfs, ".", func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			return err

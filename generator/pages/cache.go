@@ -1,6 +1,8 @@
 package pages
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -12,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/templates"
 )
 
 // Cache keeps what one rendering made for the next (a development server's
@@ -20,10 +23,13 @@ import (
 // the templates, the Site and its own Markdown, and a page's template may
 // show anything of the Site; so a page is reused only when the templates
 // and everything RenderBuild makes the Site from, but other pages' Markdown,
-// are what they were (see frameKey). A Markdown edit that keeps the page's
-// title re-renders that page alone; a new title (the navigation on every
-// page), a tool edit or a commit re-renders every page, with the Markdown
-// converted before. A Cache serves one rendering at a time.
+// are what they were (see newFrames), except that the default templates
+// of some kinds of page are known to show few of the working tree's tools
+// (see reach). A Markdown edit that keeps the page's title re-renders that
+// page alone; a tool edit its page, its server's and the pages that list
+// every tool (the home page, the changelog); a new title (the navigation
+// on every page) or a commit every page, with the Markdown converted
+// before. A Cache serves one rendering at a time.
 type Cache struct {
 	mu       sync.Mutex
 	timeline *timeline.Timeline // the last rendering's
@@ -117,58 +123,92 @@ func (c *Cache) keepMarkdown(key [sha256.Size]byte, cv converted) {
 	c.nextMarkdown[key] = cv
 }
 
-// page returns the page at file made from the frame and the page's own
-// Markdown, rendering it when the cache has not.
-func (c *Cache) page(frame [sha256.Size]byte, file string, src []byte, render func() ([]byte, error)) ([]byte, error) {
+// page returns page p at file, made from what f identifies for it and its
+// own Markdown, rendering it when the cache has not.
+func (c *Cache) page(f *frames, p *Page, file string, src []byte, render func() ([]byte, error)) ([]byte, error) {
 	if c == nil {
 		return render()
 	}
+	frame := f.of(p)
 	h := sha256.New()
 	h.Write(frame[:])
 	fmt.Fprintf(h, "%q\x00", file)
 	h.Write(src)
 	key := [sha256.Size]byte(h.Sum(nil))
 	c.mu.Lock()
-	p, ok := c.pages[file]
+	page, ok := c.pages[file]
 	c.mu.Unlock()
-	if !ok || p.key != key {
+	if !ok || page.key != key {
 		body, err := render()
 		if err != nil {
 			return nil, err
 		}
-		p = renderedPage{key: key, body: body}
+		page = renderedPage{key: key, body: body}
 		c.mu.Lock()
 		c.rendered++
 		c.mu.Unlock()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.nextPages[file] = p
-	return p.body, nil
+	c.nextPages[file] = page
+	return page.body, nil
 }
 
-// frameKey identifies everything a page is made from but its own Markdown
-// and the timeline (see Cache.begin): the build's input to the pages, the
-// site's Markdown but the pages' bodies (their names and titles, which the
-// navigation and directory pages show, and the home page's and servers'
-// docs), and every template and asset.
-func frameKey(in BuildInput, content Content, tfs fs.FS) ([sha256.Size]byte, error) {
+// frames are the keys of what pages are made from, but for each page's
+// own path and Markdown (which Cache.page adds) and the timeline (see
+// Cache.begin).
+type frames struct {
+	all     [sha256.Size]byte            // every input
+	site    [sha256.Size]byte            // every input but the working tree's tool files
+	servers map[string][sha256.Size]byte // by server page path: site and its server's tool files
+	tools   map[string][sha256.Size]byte // by tool page path: site and its tool's file
+	narrow  map[string]bool              // the kinds of page rendered with the default templates
+}
+
+// Reaches of a kind of page into the working tree's tool files.
+const (
+	reachNone   = iota // none
+	reachTool          // its own tool's
+	reachServer        // its server's
+)
+
+// reach is how far a page of each kind reaches into the working tree's
+// tool files when rendered with the default templates (TestReach checks
+// it). A kind not listed, or rendered with a template of the site's own,
+// may show any tool.
+var reach = map[string]int{KindTool: reachTool, KindServer: reachServer, KindPage: reachNone, KindVerify: reachNone, KindNotFound: reachNone}
+
+// of returns the key of what page p is made from.
+func (f *frames) of(p *Page) [sha256.Size]byte {
+	if !f.narrow[p.Kind] {
+		return f.all
+	}
+	switch reach[p.Kind] {
+	case reachTool:
+		return cmp.Or(f.tools[p.Path], f.site)
+	case reachServer:
+		return cmp.Or(f.servers[p.Path], f.site)
+	}
+	return f.site
+}
+
+// newFrames identifies what the pages are made from: the build's input to
+// the pages, the site's Markdown but the pages' bodies (their names and
+// titles, which the navigation and directory pages show, and the home
+// page's and servers' docs), and every template and asset.
+func newFrames(in BuildInput, content Content, tfs fs.FS) (*frames, error) {
 	h := sha256.New()
 	cfg := in.Config.Fingerprint()
 	h.Write(cfg[:])
 	for _, s := range in.Servers {
 		fmt.Fprintf(h, "server %q %q\x00", s.Config.Name, s.ReservedCards)
-		for _, t := range s.Tools {
-			fmt.Fprintf(h, "tool %q %d\x00", t.File, len(t.Canonical))
-			h.Write(t.Canonical)
-		}
 	}
 	fmt.Fprintf(h, "repos %q\x00key %x\x00", in.CommitRepos, in.Key)
 	for _, f := range in.Files {
 		fmt.Fprintf(h, "file %q %q\x00", f.Path, f.ContentType)
 	}
 	if err := json.NewEncoder(h).Encode(in.Attestations); err != nil {
-		return [sha256.Size]byte{}, err
+		return nil, err
 	}
 	writeBytes(h, "home", content.Home)
 	for _, slug := range slices.Sorted(maps.Keys(content.ServerDocs)) {
@@ -190,7 +230,46 @@ func frameKey(in BuildInput, content Content, tfs fs.FS) ([sha256.Size]byte, err
 		writeBytes(h, "template "+p, body)
 		return err
 	})
-	return [sha256.Size]byte(h.Sum(nil)), err
+	if err != nil {
+		return nil, err
+	}
+	f := &frames{site: [sha256.Size]byte(h.Sum(nil)), servers: map[string][sha256.Size]byte{},
+		tools: map[string][sha256.Size]byte{}, narrow: map[string]bool{}}
+	all := sha256.New()
+	all.Write(f.site[:])
+	for _, s := range in.Servers {
+		server := sha256.New()
+		server.Write(f.site[:])
+		for _, t := range s.Tools {
+			tool := sha256.New()
+			tool.Write(f.site[:])
+			writeBytes(tool, t.File, t.Canonical)
+			f.tools[ToolPath(s.Config.Slug, t.Name)] = [sha256.Size]byte(tool.Sum(nil))
+			writeBytes(server, t.File, t.Canonical)
+			writeBytes(all, t.File, t.Canonical)
+		}
+		f.servers[ServerPath(s.Config.Slug)] = [sha256.Size]byte(server.Sum(nil))
+	}
+	f.all = [sha256.Size]byte(all.Sum(nil))
+	for kind := range reach {
+		f.narrow[kind] = defaultTemplates(tfs, "layout.html", "partials.html", kind+".html")
+	}
+	return f, nil
+}
+
+// defaultTemplates reports whether the named templates are the defaults.
+func defaultTemplates(tfs fs.FS, names ...string) bool {
+	for _, name := range names {
+		got, err := fs.ReadFile(tfs, name)
+		if err != nil {
+			return false
+		}
+		want, err := fs.ReadFile(templates.FS, name)
+		if err != nil || !bytes.Equal(got, want) {
+			return false
+		}
+	}
+	return true
 }
 
 // writeBytes writes a named run of bytes, its length first so that no two

@@ -76,13 +76,13 @@ func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
 	}
 	warnings = append(orphanDocs(s, contentDir), strayMarkdown(contentDir)...)
 	tfs := Templates(inputfile.FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize), templates.FS)
-	var frame [32]byte
+	var f *frames
 	if in.Cache != nil {
-		if frame, err = frameKey(in, content, tfs); err != nil {
+		if f, err = newFrames(in, content, tfs); err != nil {
 			return nil, nil, err
 		}
 	}
-	files, err = renderWith(s, tfs, in.Cache, frame)
+	files, err = renderWith(s, tfs, in.Cache, f)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -457,12 +457,12 @@ type File struct {
 // tfs (see Templates): the pages in the order of the package comment's
 // list, then the assets. It links each tool to its server.
 func Render(s *Site, tfs fs.FS) ([]File, error) {
-	return renderWith(s, tfs, nil, [32]byte{})
+	return renderWith(s, tfs, nil, nil)
 }
 
-// renderWith is Render, reusing the pages the cache holds for the same frame
-// (see frameKey) and Markdown.
-func renderWith(s *Site, tfs fs.FS, c *Cache, frame [32]byte) ([]File, error) {
+// renderWith is Render, reusing the pages the cache holds that were made
+// from the same (see frames).
+func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
 	for _, srv := range s.Servers {
 		for _, t := range srv.Tools {
 			t.server = srv
@@ -474,7 +474,7 @@ func renderWith(s *Site, tfs fs.FS, c *Cache, frame [32]byte) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.cache, r.frame = c, frame
+	r.cache, r.frames = c, f
 	jobs, err := r.plan()
 	if err != nil {
 		return nil, err
@@ -495,7 +495,7 @@ type renderer struct {
 	markdown  *markdown
 	nav       []Link
 	cache     *Cache
-	frame     [32]byte // the frame's key, for the cache
+	frames    *frames // what the pages are made from, for the cache
 
 	mu     sync.Mutex
 	shared map[sharedKey]template.HTML
@@ -635,7 +635,7 @@ func (r *renderer) runAll(jobs []job) ([]File, error) {
 }
 
 func (r *renderer) run(j job) (File, error) {
-	body, err := r.cache.page(r.frame, j.file, j.src, func() ([]byte, error) { return r.execute(j) })
+	body, err := r.cache.page(r.frames, j.page, j.file, j.src, func() ([]byte, error) { return r.execute(j) })
 	return File{Path: j.file, Body: body}, err
 }
 

@@ -61,8 +61,9 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 		{"tool edit", func() {
 			editFile(t, filepath.Join(tools, "get_forecast.json"), `"description": "`, `"description": "Edited. `)
 		}, tools, func(r generator.Reuse) error {
-			if !r.Replay || !r.Feed || r.ToolFiles != 1 {
-				return fmt.Errorf("reused %+v, want the replay and the feed, and one tool file parsed", r)
+			// Its page, its server's, the home page and the changelog.
+			if !r.Replay || !r.Feed || r.ToolFiles != 1 || r.PagesRendered != 4 {
+				return fmt.Errorf("reused %+v, want the replay and the feed, one tool file parsed and four pages rendered", r)
 			}
 			return nil
 		}},

@@ -45,7 +45,8 @@ type Cache struct {
 // converted is Markdown converted for a page.
 type converted struct {
 	html  template.HTML
-	title string // its first level-1 heading's text
+	title string            // its first level-1 heading's text
+	key   [sha256.Size]byte // of the Markdown and its place; zero without a Cache
 }
 
 type renderedPage struct {
@@ -110,7 +111,7 @@ func (c *Cache) convert(md *markdown, src []byte, root string, reserved []string
 	if err != nil {
 		return converted{}, err
 	}
-	cv := converted{html: html, title: firstHeading(doc, src)}
+	cv := converted{html: html, title: firstHeading(doc, src), key: key}
 	if c != nil {
 		c.keepMarkdown(key, cv)
 	}
@@ -123,17 +124,22 @@ func (c *Cache) keepMarkdown(key [sha256.Size]byte, cv converted) {
 	c.nextMarkdown[key] = cv
 }
 
-// page returns page p at file, made from what f identifies for it and its
-// own Markdown, rendering it when the cache has not.
-func (c *Cache) page(f *frames, p *Page, file string, src []byte, render func() ([]byte, error)) ([]byte, error) {
+// page returns the page of job j, made from what f identifies for it and
+// its own Markdown, rendering it when the cache has not.
+func (c *Cache) page(f *frames, j job, render func() ([]byte, error)) ([]byte, error) {
 	if c == nil {
 		return render()
 	}
-	frame := f.of(p)
+	frame := f.of(j.page)
 	h := sha256.New()
 	h.Write(frame[:])
-	fmt.Fprintf(h, "%q\x00", file)
-	h.Write(src)
+	fmt.Fprintf(h, "%q\x00", j.file)
+	if j.converted != nil {
+		h.Write(j.converted.key[:]) // the Markdown's, hashed once
+	} else {
+		writeBytes(h, "markdown", j.src)
+	}
+	file := j.file
 	key := [sha256.Size]byte(h.Sum(nil))
 	c.mu.Lock()
 	page, ok := c.pages[file]
@@ -241,12 +247,12 @@ func newFrames(in BuildInput, content Content, tfs fs.FS) (*frames, error) {
 		server := sha256.New()
 		server.Write(f.site[:])
 		for _, t := range s.Tools {
-			tool := sha256.New()
-			tool.Write(f.site[:])
-			writeBytes(tool, t.File, t.Canonical)
-			f.tools[ToolPath(s.Config.Slug, t.Name)] = [sha256.Size]byte(tool.Sum(nil))
-			writeBytes(server, t.File, t.Canonical)
-			writeBytes(all, t.File, t.Canonical)
+			file := sha256.New()
+			writeBytes(file, t.File, t.Canonical)
+			sum := file.Sum(nil)
+			f.tools[ToolPath(s.Config.Slug, t.Name)] = sha256.Sum256(append(f.site[:], sum...))
+			server.Write(sum)
+			all.Write(sum)
 		}
 		f.servers[ServerPath(s.Config.Slug)] = [sha256.Size]byte(server.Sum(nil))
 	}

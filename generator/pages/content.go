@@ -38,8 +38,8 @@ type MarkdownPage struct {
 
 	// Its Markdown, which only its own page shows: a page is not made from
 	// another's (see Cache).
-	source []byte
-	html   *template.HTML // source converted by ReadContent, so that Render does not convert again
+	source    []byte
+	converted *converted // source converted by ReadContent, so that Render does not convert again
 }
 
 // Path is the page's path.
@@ -155,7 +155,7 @@ func readPages(fsys fs.FS, display func(rel string) string, cache *Cache) ([]*Ma
 			errs[i] = diag.Errorf(display(file), 0, "rendering the Markdown: %v", err)
 			return
 		}
-		m.html, m.Title = &cv.html, cmp.Or(cv.title, path.Base(m.Name))
+		m.converted, m.Title = &cv, cmp.Or(cv.title, path.Base(m.Name))
 	})
 	if err := cmp.Or(readErrs...); err != nil {
 		return nil, err

@@ -531,11 +531,11 @@ type job struct {
 	page *Page
 	file string
 	src  []byte // Markdown to render as the page's Content
-	// html is src converted; nil to convert it, keeping ids and with its
-	// highest heading at level top.
-	html *template.HTML
-	ids  []string
-	top  int
+	// converted is src converted; nil to convert it, keeping ids and with
+	// its highest heading at level top.
+	converted *converted
+	ids       []string
+	top       int
 }
 
 // plan lists every page.
@@ -566,7 +566,7 @@ func (r *renderer) plan() ([]job, error) {
 	}
 	for _, m := range s.Content.Pages {
 		j := r.job(&Page{Kind: KindPage, Title: m.Title, Path: m.Path(), Children: children[m.Name]}, m.source)
-		j.html = m.html
+		j.converted = m.converted
 		jobs = append(jobs, j)
 	}
 	notFound, err := r.notFound()
@@ -635,7 +635,7 @@ func (r *renderer) runAll(jobs []job) ([]File, error) {
 }
 
 func (r *renderer) run(j job) (File, error) {
-	body, err := r.cache.page(r.frames, j.page, j.file, j.src, func() ([]byte, error) { return r.execute(j) })
+	body, err := r.cache.page(r.frames, j, func() ([]byte, error) { return r.execute(j) })
 	return File{Path: j.file, Body: body}, err
 }
 
@@ -643,8 +643,8 @@ func (r *renderer) run(j job) (File, error) {
 func (r *renderer) execute(j job) ([]byte, error) {
 	p := j.page
 	switch {
-	case j.html != nil:
-		p.Content = *j.html
+	case j.converted != nil:
+		p.Content = j.converted.html
 	case j.src != nil:
 		cv, err := r.cache.convert(r.markdown, j.src, p.Root, j.ids, j.top)
 		if err != nil {

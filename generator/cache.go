@@ -22,8 +22,8 @@ import (
 //   - a tool file: its name and bytes (tools.Cache);
 //   - the replay of git history: the config (site.Config.Fingerprint), the
 //     options that steer it (Rev, Revs, AllowShallow, strictness) and the
-//     state of every repository it read (replay.Output.States: the commit
-//     read, shallowness, tags, remotes), so a commit or checkout replays;
+//     state of every repository it read (replay.States: the commit read,
+//     shallowness, tags, remotes), so a commit or checkout replays again;
 //   - the feed: the replay's timeline, the config and the signing key;
 //   - the pages: see pages.Cache.
 //

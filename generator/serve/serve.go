@@ -1,7 +1,9 @@
 // Package serve is the development server: it builds a site in memory,
 // serves the Bundle over HTTP the way a production host serves the built
 // files, rebuilds when an input changes, and reloads the pages open in a
-// browser. It never writes the site to disk.
+// browser. It never writes the site to disk. Each rebuild reuses, through
+// one generator.Cache, what the build before made from inputs that did not
+// change.
 //
 // # HTTP
 //

@@ -123,9 +123,10 @@ func (c *Cache) Load(root, pattern string, display func(rel string) string, excl
 	// On every processor: a rebuild with a Cache reads every file and
 	// parses few.
 	ts, problems := make([]Tool, len(files)), make([]error, len(files))
+	reader := inputfile.NewReader(repo)
 	parallel.For(len(files), func(i int) {
 		rel := files[i]
-		data, err := inputfile.ReadFile(repo, filepath.Join(root, filepath.FromSlash(rel)), inputfile.MaxSize)
+		data, err := reader.ReadFile(filepath.Join(root, filepath.FromSlash(rel)), inputfile.MaxSize)
 		if err != nil {
 			problems[i] = diag.Errorf(display(rel), 0, "%v", diag.Cause(err))
 			return

@@ -112,7 +112,11 @@ func read(root, name string, max int64, evalSymlinks func(string) (string, error
 	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("changed while being read")}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	// Sized by the stat, so that the file is read in one go; one that grew
+	// since is read whole all the same.
+	buf := bytes.NewBuffer(make([]byte, 0, min(info.Size(), max)+bytes.MinRead))
+	_, err = buf.ReadFrom(io.LimitReader(f, max+1))
+	data := buf.Bytes()
 	if err != nil {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: diag.Cause(err)}
 	}

@@ -27,12 +27,14 @@ import (
 // of some kinds of page are known to show few of the working tree's tools
 // (see reach). A Markdown edit that keeps the page's title re-renders that
 // page alone; a tool edit its page, its server's and the pages that list
-// every tool (the home page, the changelog); a new title (the navigation
-// on every page) or a commit every page, with the Markdown converted
-// before. A Cache serves one rendering at a time.
+// every tool (the home page, the changelog); a commit every page that
+// shows history (not the Markdown pages); a new title (the navigation on
+// every page) every page, with the Markdown converted before. A Cache
+// serves one rendering at a time.
 type Cache struct {
 	mu       sync.Mutex
 	timeline *timeline.Timeline // the last rendering's
+	history  int                // counts the timelines rendered from: identifies one in keys
 	markdown map[[sha256.Size]byte]converted
 	pages    map[string]renderedPage // by file
 	// The current rendering's, which replace the above when it ends: what
@@ -67,14 +69,13 @@ func (c *Cache) Rendered() int {
 	return c.rendered
 }
 
-// begin starts a rendering with the timeline the Site shows: a page made
-// from another is not reused.
+// begin starts a rendering with the timeline the Site shows.
 func (c *Cache) begin(tl *timeline.Timeline) {
 	if c == nil {
 		return
 	}
 	if tl != c.timeline {
-		c.pages = map[string]renderedPage{}
+		c.history++
 	}
 	c.timeline = tl
 	c.nextMarkdown, c.nextPages, c.rendered = map[[sha256.Size]byte]converted{}, map[string]renderedPage{}, 0
@@ -161,13 +162,13 @@ func (c *Cache) page(f *frames, j job, render func() ([]byte, error)) ([]byte, e
 }
 
 // frames are the keys of what pages are made from, but for each page's
-// own path and Markdown (which Cache.page adds) and the timeline (see
-// Cache.begin).
+// own path and Markdown (which Cache.page adds).
 type frames struct {
 	all     [sha256.Size]byte            // every input
-	site    [sha256.Size]byte            // every input but the working tree's tool files
-	servers map[string][sha256.Size]byte // by server page path: site and its server's tool files
-	tools   map[string][sha256.Size]byte // by tool page path: site and its tool's file
+	site    [sha256.Size]byte            // every input but the timeline and the working tree's tool files
+	history [sha256.Size]byte            // site and the timeline
+	servers map[string][sha256.Size]byte // by server page path: history and its server's tool files
+	tools   map[string][sha256.Size]byte // by tool page path: history and its tool's file
 	narrow  map[string]bool              // the kinds of page rendered with the default templates
 }
 
@@ -179,9 +180,10 @@ const (
 )
 
 // reach is how far a page of each kind reaches into the working tree's
-// tool files when rendered with the default templates (TestReach checks
-// it). A kind not listed, or rendered with a template of the site's own,
-// may show any tool.
+// tool files when rendered with the default templates, and whether into
+// the history: reachNone shows neither (TestReach checks it). A kind not
+// listed, or rendered with a template of the site's own, may show any
+// tool and any of the history.
 var reach = map[string]int{KindTool: reachTool, KindServer: reachServer, KindPage: reachNone, KindVerify: reachNone, KindNotFound: reachNone}
 
 // of returns the key of what page p is made from.
@@ -191,18 +193,19 @@ func (f *frames) of(p *Page) [sha256.Size]byte {
 	}
 	switch reach[p.Kind] {
 	case reachTool:
-		return cmp.Or(f.tools[p.Path], f.site)
+		return cmp.Or(f.tools[p.Path], f.history)
 	case reachServer:
-		return cmp.Or(f.servers[p.Path], f.site)
+		return cmp.Or(f.servers[p.Path], f.history)
 	}
 	return f.site
 }
 
 // newFrames identifies what the pages are made from: the build's input to
-// the pages, the site's Markdown but the pages' bodies (their names and
-// titles, which the navigation and directory pages show, and the home
-// page's and servers' docs), and every template and asset.
-func newFrames(in BuildInput, content Content, tfs fs.FS) (*frames, error) {
+// the pages, with the timeline as the cache counts it (Cache.history), the
+// site's Markdown but the pages' bodies (their names and titles, which the
+// navigation and directory pages show, and the home page's and servers'
+// docs), and every template and asset.
+func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames, error) {
 	h := sha256.New()
 	cfg := in.Config.Fingerprint()
 	h.Write(cfg[:])
@@ -241,16 +244,17 @@ func newFrames(in BuildInput, content Content, tfs fs.FS) (*frames, error) {
 	}
 	f := &frames{site: [sha256.Size]byte(h.Sum(nil)), servers: map[string][sha256.Size]byte{},
 		tools: map[string][sha256.Size]byte{}, narrow: map[string]bool{}}
+	f.history = sha256.Sum256(fmt.Appendf(f.site[:], "history %d", history))
 	all := sha256.New()
-	all.Write(f.site[:])
+	all.Write(f.history[:])
 	for _, s := range in.Servers {
 		server := sha256.New()
-		server.Write(f.site[:])
+		server.Write(f.history[:])
 		for _, t := range s.Tools {
 			file := sha256.New()
 			writeBytes(file, t.File, t.Canonical)
 			sum := file.Sum(nil)
-			f.tools[ToolPath(s.Config.Slug, t.Name)] = sha256.Sum256(append(f.site[:], sum...))
+			f.tools[ToolPath(s.Config.Slug, t.Name)] = sha256.Sum256(append(f.history[:], sum...))
 			server.Write(sum)
 			all.Write(sum)
 		}

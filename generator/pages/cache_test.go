@@ -7,8 +7,9 @@ import (
 )
 
 // A page of a kind in reach, rendered with the default templates, shows no
-// more of the tools than reach says: changing the tools out of its reach
-// leaves it byte for byte as it was. The page cache relies on it.
+// more of the tools and the history than reach says: changing what is out
+// of its reach leaves it byte for byte as it was. The page cache relies on
+// it.
 func TestReach(t *testing.T) {
 	before := render(t, fixtureSite(t), templates.FS)
 	unreached := map[int][]string{
@@ -21,6 +22,16 @@ func TestReach(t *testing.T) {
 	// Only the alerts server's tools change.
 	after = render(t, changeTools(fixtureSite(t), func(s *Server, _ *Tool) bool { return s.Slug == "alerts" }), templates.FS)
 	checkUnchanged(t, before, after, []string{"/servers/forecast/index.html"})
+	// The history changes: no change, no version, nothing removed.
+	history := fixtureSite(t)
+	history.Changes = nil
+	for _, srv := range history.Servers {
+		srv.Removed = nil
+		for _, tool := range srv.Tools {
+			tool.Versions, tool.Removed, tool.Gaps = nil, nil, nil
+		}
+	}
+	checkUnchanged(t, before, render(t, history, templates.FS), unreached[reachNone])
 	for kind, r := range reach {
 		if r != reachServer && len(unreached[r]) == 0 {
 			t.Errorf("no page of kind %s is checked", kind)

@@ -78,7 +78,7 @@ func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
 	tfs := Templates(inputfile.FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize), templates.FS)
 	var f *frames
 	if in.Cache != nil {
-		if f, err = newFrames(in, content, tfs); err != nil {
+		if f, err = newFrames(in, content, tfs, in.Cache.history); err != nil {
 			return nil, nil, err
 		}
 	}

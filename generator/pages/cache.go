@@ -2,7 +2,6 @@ package pages
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -24,13 +23,13 @@ import (
 // show anything of the Site; so a page is reused only when the templates
 // and everything RenderBuild makes the Site from, but other pages' Markdown,
 // are what they were (see newFrames), except that the default templates
-// of some kinds of page are known to show few of the working tree's tools
-// (see reach). A Markdown edit that keeps the page's title re-renders that
-// page alone; a tool edit its page, its server's and the pages that list
-// every tool (the home page, the changelog); a commit every page that
-// shows history (not the Markdown pages); a new title (the navigation on
-// every page) every page, with the Markdown converted before. A Cache
-// serves one rendering at a time.
+// of some kinds of page are known to show little of the tools and the
+// history (see reach). A Markdown edit that keeps the page's title re-renders that
+// page alone; a tool edit or a commit the pages of the tools it changed,
+// their servers' and the pages that list every tool and change (the home
+// page, the changelog); a new title (the navigation on every page) every
+// page, with the Markdown converted before. A Cache serves one rendering
+// at a time.
 type Cache struct {
 	mu       sync.Mutex
 	timeline *timeline.Timeline // the last rendering's
@@ -164,40 +163,47 @@ func (c *Cache) page(f *frames, j job, render func() ([]byte, error)) ([]byte, e
 // frames are the keys of what pages are made from, but for each page's
 // own path and Markdown (which Cache.page adds).
 type frames struct {
-	all     [sha256.Size]byte            // every input
-	site    [sha256.Size]byte            // every input but the timeline and the working tree's tool files
-	history [sha256.Size]byte            // site and the timeline
-	servers map[string][sha256.Size]byte // by server page path: history and its server's tool files
-	tools   map[string][sha256.Size]byte // by tool page path: history and its tool's file
-	narrow  map[string]bool              // the kinds of page rendered with the default templates
+	all    [sha256.Size]byte // every input, the timeline as the cache counts it (Cache.history)
+	site   [sha256.Size]byte // every input but the timeline and the working tree's tool files
+	narrow map[string]bool   // the kinds of page rendered with the default templates
 }
 
-// Reaches of a kind of page into the working tree's tool files.
+// Reaches of a kind of page into the tools and the history.
 const (
-	reachNone   = iota // none
-	reachTool          // its own tool's
-	reachServer        // its server's
+	reachNone   = iota // neither
+	reachTool          // its own tool: its file and history, as Page.Tool holds them
+	reachServer        // its own server, as Page.Server holds it
 )
 
-// reach is how far a page of each kind reaches into the working tree's
-// tool files when rendered with the default templates, and whether into
-// the history: reachNone shows neither (TestReach checks it). A kind not
-// listed, or rendered with a template of the site's own, may show any
-// tool and any of the history.
+// reach is how far a page of each kind reaches into the tools and the
+// history when rendered with the default templates (TestReach checks it).
+// A kind not listed, or rendered with a template of the site's own, may
+// show any tool and any of the history.
 var reach = map[string]int{KindTool: reachTool, KindServer: reachServer, KindPage: reachNone, KindVerify: reachNone, KindNotFound: reachNone}
 
-// of returns the key of what page p is made from.
+// of returns the key of what page p is made from: for a tool's or a
+// server's page, the site and the page's model of its tool or server,
+// which is all a template can reach of it (exported fields, and methods
+// made from them).
 func (f *frames) of(p *Page) [sha256.Size]byte {
 	if !f.narrow[p.Kind] {
 		return f.all
 	}
+	var model any
 	switch reach[p.Kind] {
 	case reachTool:
-		return cmp.Or(f.tools[p.Path], f.history)
+		model = p.Tool
 	case reachServer:
-		return cmp.Or(f.servers[p.Path], f.history)
+		model = p.Server
+	default:
+		return f.site
 	}
-	return f.site
+	h := sha256.New()
+	h.Write(f.site[:])
+	if err := json.NewEncoder(h).Encode(model); err != nil {
+		return f.all
+	}
+	return [sha256.Size]byte(h.Sum(nil))
 }
 
 // newFrames identifies what the pages are made from: the build's input to
@@ -214,7 +220,9 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 	}
 	fmt.Fprintf(h, "repos %q\x00key %x\x00", in.CommitRepos, in.Key)
 	for _, f := range in.Files {
-		fmt.Fprintf(h, "file %q %q\x00", f.Path, f.ContentType)
+		if shown(f) {
+			fmt.Fprintf(h, "file %q %q\x00", f.Path, f.ContentType)
+		}
 	}
 	if err := json.NewEncoder(h).Encode(in.Attestations); err != nil {
 		return nil, err
@@ -242,23 +250,14 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 	if err != nil {
 		return nil, err
 	}
-	f := &frames{site: [sha256.Size]byte(h.Sum(nil)), servers: map[string][sha256.Size]byte{},
-		tools: map[string][sha256.Size]byte{}, narrow: map[string]bool{}}
-	f.history = sha256.Sum256(fmt.Appendf(f.site[:], "history %d", history))
+	f := &frames{site: [sha256.Size]byte(h.Sum(nil)), narrow: map[string]bool{}}
 	all := sha256.New()
-	all.Write(f.history[:])
+	all.Write(f.site[:])
+	fmt.Fprintf(all, "history %d\x00", history)
 	for _, s := range in.Servers {
-		server := sha256.New()
-		server.Write(f.history[:])
 		for _, t := range s.Tools {
-			file := sha256.New()
-			writeBytes(file, t.File, t.Canonical)
-			sum := file.Sum(nil)
-			f.tools[ToolPath(s.Config.Slug, t.Name)] = sha256.Sum256(append(f.history[:], sum...))
-			server.Write(sum)
-			all.Write(sum)
+			writeBytes(all, t.File, t.Canonical)
 		}
-		f.servers[ServerPath(s.Config.Slug)] = [sha256.Size]byte(server.Sum(nil))
 	}
 	f.all = [sha256.Size]byte(all.Sum(nil))
 	for kind := range reach {

@@ -71,8 +71,10 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 			writeFile(t, filepath.Join(tools, "get_tides.json"), `{"name": "get_tides", "description": "Tide times.", "inputSchema": {"type": "object"}}`)
 		}, tools, nil},
 		{"commit", func() { commit("second") }, dotgit, func(r generator.Reuse) error {
-			if r.Replay || r.Feed {
-				return fmt.Errorf("reused %+v after a commit, want a new replay and feed", r)
+			// The pages of the two tools with new versions, their server's,
+			// the home page and the changelog; not the Markdown pages.
+			if r.Replay || r.Feed || r.PagesRendered != 5 {
+				return fmt.Errorf("reused %+v after a commit, want a new replay and feed, and five pages rendered", r)
 			}
 			return nil
 		}},
@@ -97,6 +99,7 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 		if b.Err != nil {
 			t.Fatalf("%s: rebuild failed: %v", step.name, b.Err)
 		}
+		t.Logf("%s: %+v", step.name, b.Result.Reuse)
 		if step.check != nil {
 			if err := step.check(b.Result.Reuse); err != nil {
 				t.Errorf("%s: %v", step.name, err)

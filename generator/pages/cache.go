@@ -2,6 +2,7 @@ package pages
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -36,10 +37,14 @@ type Cache struct {
 	history  int                // counts the timelines rendered from: identifies one in keys
 	markdown map[[sha256.Size]byte]converted
 	pages    map[string]renderedPage // by file
+	// models are the keys of tool and server models (see frames.of) by
+	// the key of what they are made from.
+	models map[[sha256.Size]byte][sha256.Size]byte
 	// The current rendering's, which replace the above when it ends: what
 	// a rendering did not use is dropped.
 	nextMarkdown map[[sha256.Size]byte]converted
 	nextPages    map[string]renderedPage
+	nextModels   map[[sha256.Size]byte][sha256.Size]byte
 	rendered     int
 }
 
@@ -57,7 +62,7 @@ type renderedPage struct {
 
 // NewCache returns an empty Cache.
 func NewCache() *Cache {
-	return &Cache{markdown: map[[sha256.Size]byte]converted{}, pages: map[string]renderedPage{}}
+	return &Cache{markdown: map[[sha256.Size]byte]converted{}, pages: map[string]renderedPage{}, models: map[[sha256.Size]byte][sha256.Size]byte{}}
 }
 
 // Rendered returns how many pages the last rendering rendered; the others
@@ -77,7 +82,7 @@ func (c *Cache) begin(tl *timeline.Timeline) {
 		c.history++
 	}
 	c.timeline = tl
-	c.nextMarkdown, c.nextPages, c.rendered = map[[sha256.Size]byte]converted{}, map[string]renderedPage{}, 0
+	c.nextMarkdown, c.nextPages, c.nextModels, c.rendered = map[[sha256.Size]byte]converted{}, map[string]renderedPage{}, map[[sha256.Size]byte][sha256.Size]byte{}, 0
 }
 
 // end keeps what the rendering used, for the next.
@@ -85,8 +90,8 @@ func (c *Cache) end() {
 	if c == nil {
 		return
 	}
-	c.markdown, c.pages = c.nextMarkdown, c.nextPages
-	c.nextMarkdown, c.nextPages = nil, nil
+	c.markdown, c.pages, c.models = c.nextMarkdown, c.nextPages, c.nextModels
+	c.nextMarkdown, c.nextPages, c.nextModels = nil, nil, nil
 }
 
 // convert converts Markdown for a page (see markdown.parse), or returns what
@@ -130,7 +135,7 @@ func (c *Cache) page(f *frames, j job, render func() ([]byte, error)) ([]byte, e
 	if c == nil {
 		return render()
 	}
-	frame := f.of(j.page)
+	frame := c.frameOf(f, j.page)
 	h := sha256.New()
 	h.Write(frame[:])
 	fmt.Fprintf(h, "%q\x00", j.file)
@@ -163,9 +168,12 @@ func (c *Cache) page(f *frames, j job, render func() ([]byte, error)) ([]byte, e
 // frames are the keys of what pages are made from, but for each page's
 // own path and Markdown (which Cache.page adds).
 type frames struct {
-	all    [sha256.Size]byte // every input, the timeline as the cache counts it (Cache.history)
-	site   [sha256.Size]byte // every input but the timeline and the working tree's tool files
-	narrow map[string]bool   // the kinds of page rendered with the default templates
+	all     [sha256.Size]byte            // every input, the timeline as the cache counts it (Cache.history)
+	site    [sha256.Size]byte            // every input but the timeline and the working tree's tool files
+	history [sha256.Size]byte            // site and the timeline
+	servers map[string][sha256.Size]byte // by server page path: history and its server's tool files
+	tools   map[string][sha256.Size]byte // by tool page path: history and its tool's file
+	narrow  map[string]bool              // the kinds of page rendered with the default templates
 }
 
 // Reaches of a kind of page into the tools and the history.
@@ -181,29 +189,41 @@ const (
 // show any tool and any of the history.
 var reach = map[string]int{KindTool: reachTool, KindServer: reachServer, KindPage: reachNone, KindVerify: reachNone, KindNotFound: reachNone}
 
-// of returns the key of what page p is made from: for a tool's or a
+// frameOf returns the key of what page p is made from: for a tool's or a
 // server's page, the site and the page's model of its tool or server,
 // which is all a template can reach of it (exported fields, and methods
-// made from them).
-func (f *frames) of(p *Page) [sha256.Size]byte {
+// made from them). A model is encoded only when what it is made from (the
+// history and its tool files) changed since the last rendering.
+func (c *Cache) frameOf(f *frames, p *Page) [sha256.Size]byte {
 	if !f.narrow[p.Kind] {
 		return f.all
 	}
 	var model any
+	var from [sha256.Size]byte
 	switch reach[p.Kind] {
 	case reachTool:
-		model = p.Tool
+		model, from = p.Tool, cmp.Or(f.tools[p.Path], f.history)
 	case reachServer:
-		model = p.Server
+		model, from = p.Server, cmp.Or(f.servers[p.Path], f.history)
 	default:
 		return f.site
 	}
-	h := sha256.New()
-	h.Write(f.site[:])
-	if err := json.NewEncoder(h).Encode(model); err != nil {
-		return f.all
+	from = sha256.Sum256(fmt.Appendf(from[:], "%q", p.Path))
+	c.mu.Lock()
+	key, ok := c.models[from]
+	c.mu.Unlock()
+	if !ok {
+		h := sha256.New()
+		h.Write(f.site[:])
+		if err := json.NewEncoder(h).Encode(model); err != nil {
+			return f.all
+		}
+		key = [sha256.Size]byte(h.Sum(nil))
 	}
-	return [sha256.Size]byte(h.Sum(nil))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nextModels[from] = key
+	return key
 }
 
 // newFrames identifies what the pages are made from: the build's input to
@@ -250,14 +270,23 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 	if err != nil {
 		return nil, err
 	}
-	f := &frames{site: [sha256.Size]byte(h.Sum(nil)), narrow: map[string]bool{}}
+	f := &frames{site: [sha256.Size]byte(h.Sum(nil)), servers: map[string][sha256.Size]byte{},
+		tools: map[string][sha256.Size]byte{}, narrow: map[string]bool{}}
+	f.history = sha256.Sum256(fmt.Appendf(f.site[:], "history %d", history))
 	all := sha256.New()
-	all.Write(f.site[:])
-	fmt.Fprintf(all, "history %d\x00", history)
+	all.Write(f.history[:])
 	for _, s := range in.Servers {
+		server := sha256.New()
+		server.Write(f.history[:])
 		for _, t := range s.Tools {
-			writeBytes(all, t.File, t.Canonical)
+			file := sha256.New()
+			writeBytes(file, t.File, t.Canonical)
+			sum := file.Sum(nil)
+			f.tools[ToolPath(s.Config.Slug, t.Name)] = sha256.Sum256(append(f.history[:], sum...))
+			server.Write(sum)
+			all.Write(sum)
 		}
+		f.servers[ServerPath(s.Config.Slug)] = [sha256.Size]byte(server.Sum(nil))
 	}
 	f.all = [sha256.Size]byte(all.Sum(nil))
 	for kind := range reach {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -28,6 +29,10 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 	connecting := filepath.Join(dir, "content", "pages", "connecting.md")
 	tools := filepath.Join(dir, "content", "servers", "forecast", "tools")
 	writeFile(t, about, "# About\n\nWho runs these servers.\n")
+	templates := filepath.Join(dir, "templates")
+	if err := os.Mkdir(templates, 0o755); err != nil { // watched from the start
+		t.Fatal(err)
+	}
 	git(t, dir, "init", "-q", "-b", "main")
 	commit := func(message string) {
 		git(t, dir, "add", "-A")
@@ -90,6 +95,14 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 				}
 				return nil
 			}},
+		// A tool page of the site's own, which lists every tool: each tool
+		// page then changes with any tool.
+		{"a template of the site's own", func() {
+			writeFile(t, filepath.Join(templates, "tool.html"), `{{define "main"}}<h1>{{.Tool.Name}}</h1>{{range .Site.Servers}}{{range .Tools}}<p>{{.Name}}: {{.Description}}</p>{{end}}{{end}}{{end}}`)
+		}, templates, nil},
+		{"tool edit under it", func() {
+			editFile(t, filepath.Join(tools, "get_current_conditions.json"), `"description": "`, `"description": "Edited. `)
+		}, tools, nil},
 	}
 	for _, step := range steps {
 		t.Logf("step: %s", step.name)

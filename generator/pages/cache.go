@@ -25,20 +25,20 @@ import (
 // and everything RenderBuild makes the Site from, but other pages' Markdown,
 // are what they were (see newFrames), except that the default templates
 // of some kinds of page are known to show little of the tools and the
-// history (see reach). A Markdown edit that keeps the page's title re-renders that
-// page alone; a tool edit or a commit the pages of the tools it changed,
-// their servers' and the pages that list every tool and change (the home
-// page, the changelog); a new title (the navigation on every page) every
-// page, with the Markdown converted before. A Cache serves one rendering
-// at a time.
+// history (see reach). A Markdown edit that keeps the page's title
+// re-renders that page alone; a tool edit or a commit the pages of the
+// tools it changed, their servers' and the pages that list every tool and
+// change (the home page, the changelog); a new title (the navigation on
+// every page) every page, with the Markdown converted before. A Cache
+// serves one rendering at a time.
 type Cache struct {
 	mu       sync.Mutex
 	timeline *timeline.Timeline // the last rendering's
 	history  int                // counts the timelines rendered from: identifies one in keys
 	markdown map[[sha256.Size]byte]converted
 	pages    map[string]renderedPage // by file
-	// models are the keys of tool and server models (see frames.of) by
-	// the key of what they are made from.
+	// models are the keys of tool and server models (see frameOf) by the
+	// key of what they are made from.
 	models map[[sha256.Size]byte][sha256.Size]byte
 	// The current rendering's, which replace the above when it ends: what
 	// a rendering did not use is dropped.
@@ -144,10 +144,9 @@ func (c *Cache) page(f *frames, j job, render func() ([]byte, error)) ([]byte, e
 	} else {
 		writeBytes(h, "markdown", j.src)
 	}
-	file := j.file
 	key := [sha256.Size]byte(h.Sum(nil))
 	c.mu.Lock()
-	page, ok := c.pages[file]
+	page, ok := c.pages[j.file]
 	c.mu.Unlock()
 	if !ok || page.key != key {
 		body, err := render()
@@ -161,7 +160,7 @@ func (c *Cache) page(f *frames, j job, render func() ([]byte, error)) ([]byte, e
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.nextPages[file] = page
+	c.nextPages[j.file] = page
 	return page.body, nil
 }
 

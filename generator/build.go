@@ -78,6 +78,9 @@ type Options struct {
 	// Now is the time expiry is judged at (EDP attestations); nil means
 	// time.Now. It decides errors and warnings, never what is written.
 	Now func() time.Time
+	// Cache, when set, carries the stages' outputs from one build to the
+	// next, which reuses those whose inputs did not change (see Cache).
+	Cache *Cache
 }
 
 // Result is a finished build.
@@ -93,6 +96,7 @@ type Result struct {
 	Attestations map[string]attestation.Token
 	Counts       Counts
 	Stages       Stages
+	Reuse        Reuse             // what a build given a Cache reused
 	Written      bundle.WriteStats // what Write changed on disk
 	Notices      []string          // what a build did that is worth knowing but needs no action
 
@@ -138,7 +142,8 @@ func Build(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	servers, err := worktree.Load(cfg)
+	config := cfg.Fingerprint()
+	servers, err := worktree.Load(cfg, opt.Cache.toolFiles())
 	if err != nil {
 		return nil, err
 	}
@@ -153,8 +158,8 @@ func Build(opt Options) (*Result, error) {
 	}
 	r.Stages.Read = time.Since(start)
 	progress("reading git history")
-	replayed, err := replay.Read(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
-		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: cfg.Endpoint})
+	replayed, reused, err := opt.Cache.readHistory(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
+		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: cfg.Endpoint}, config)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +168,7 @@ func Build(opt Options) (*Result, error) {
 	r.Notices = append(r.Notices, replayed.Notices...)
 	r.Stages.Read += replayed.ReadTime
 	r.Stages.Diff = replayed.DiffTime
+	r.Reuse.Replay = reused
 	uncommitted, err := worktree.Check(worktree.Input{Config: cfg, Timeline: r.Timeline, Servers: servers,
 		Strict: strict, IgnoreUncommitted: opt.IgnoreUncommitted})
 	if err != nil {
@@ -171,10 +177,11 @@ func Build(opt Options) (*Result, error) {
 	r.Warnings = append(r.Warnings, uncommitted...)
 	start = time.Now()
 	progress("signing the feed")
-	signed, err := feed.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private})
+	signed, reused, err := opt.Cache.addFeed(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private}, config)
 	if err != nil {
 		return nil, err
 	}
+	r.Reuse.Feed = reused
 	r.Entries = signed.Entries
 	r.Warnings = append(r.Warnings, signed.Warnings...)
 	if opt.PreviousLive {
@@ -204,7 +211,7 @@ func Build(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.addPages(servers, documented.ReservedCards); err != nil {
+	if err := r.addPages(servers, documented.ReservedCards, opt.Cache.pageCache()); err != nil {
 		return nil, err
 	}
 	warnings, err := deploy.AddFiles(r.Bundle, cfg)
@@ -217,15 +224,16 @@ func Build(opt Options) (*Result, error) {
 	}
 	r.Stages.Render = time.Since(start)
 	r.count(servers)
+	opt.Cache.count(&r.Reuse)
 	return r, nil
 }
 
 // addPages renders the pages (see pages.RenderBuild) into the bundle. It
 // runs after every document is in the bundle, since the pages link to them;
 // reservedCards are the documents' (see documents.Output), by server.
-func (r *Result) addPages(servers []worktree.Server, reservedCards [][]string) error {
+func (r *Result) addPages(servers []worktree.Server, reservedCards [][]string, cache *pages.Cache) error {
 	in := pages.BuildInput{Config: r.Config, Timeline: r.Timeline, CommitRepos: r.commitRepos,
-		Files: r.Bundle.Files(), Key: r.Key.Public(), Attestations: r.Attestations}
+		Files: r.Bundle.Files(), Key: r.Key.Public(), Attestations: r.Attestations, Cache: cache}
 	for _, s := range servers {
 		in.Servers = append(in.Servers, pages.BuildServer{Config: s.Config, Tools: s.Tools, ReservedCards: reservedCards[s.Index]})
 	}

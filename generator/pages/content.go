@@ -33,11 +33,13 @@ type Content struct {
 
 // MarkdownPage is a page of the site's own.
 type MarkdownPage struct {
-	Name   string // its path without slashes around: "about", "guides/install"
-	Title  string // its first level-1 heading, else the last part of Name
-	Source []byte
+	Name  string // its path without slashes around: "about", "guides/install"
+	Title string // its first level-1 heading, else the last part of Name
 
-	doc ast.Node // parsed by ReadContent, so that Render does not parse again
+	// Its Markdown, which only its own page shows: a page is not made from
+	// another's (see Cache).
+	source    []byte
+	converted *converted // source converted by ReadContent, so that Render does not convert again
 }
 
 // Path is the page's path.
@@ -76,6 +78,11 @@ var pageName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // directory is no content; display turns a path of fsys into the name used
 // in errors.
 func ReadContent(fsys fs.FS, display func(rel string) string) (Content, error) {
+	return readContent(fsys, display, nil)
+}
+
+// readContent is ReadContent, converting the pages' Markdown through cache.
+func readContent(fsys fs.FS, display func(rel string) string, cache *Cache) (Content, error) {
 	c := Content{ServerDocs: map[string][]byte{}}
 	var err error
 	if c.Home, err = readOptional(fsys, homeFile); err != nil {
@@ -97,13 +104,14 @@ func ReadContent(fsys fs.FS, display func(rel string) string) (Content, error) {
 			c.ServerDocs[d.Name()] = doc
 		}
 	}
-	c.Pages, err = readPages(fsys, display)
+	c.Pages, err = readPages(fsys, display, cache)
 	return c, err
 }
 
 // readPages reads every Markdown file under pages/, skipping hidden ones,
-// and parses them (on every processor).
-func readPages(fsys fs.FS, display func(rel string) string) ([]*MarkdownPage, error) {
+// and converts them (on every processor, reading too: most of the time a
+// rebuild converts one page and reads them all).
+func readPages(fsys fs.FS, display func(rel string) string, cache *Cache) ([]*MarkdownPage, error) {
 	var pages []*MarkdownPage
 	var problems []error
 	files := map[string]string{} // by page name: to find two files for one page
@@ -128,21 +136,32 @@ func readPages(fsys fs.FS, display func(rel string) string) ([]*MarkdownPage, er
 			return nil
 		}
 		files[name] = p
-		src, err := fs.ReadFile(fsys, p)
-		pages = append(pages, &MarkdownPage{Name: name, Source: src})
-		return err
+		pages = append(pages, &MarkdownPage{Name: name})
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	md := newMarkdown()
+	readErrs, errs := make([]error, len(pages)), make([]error, len(pages))
 	parallel.For(len(pages), func(i int) {
 		m := pages[i]
-		m.doc = md.parse(m.Source, rootOf(m.Path()), reservedIDs[KindPage], 0)
-		m.Title = cmp.Or(firstHeading(m.doc, m.Source), path.Base(m.Name))
+		file := files[m.Name]
+		if m.source, readErrs[i] = fs.ReadFile(fsys, file); readErrs[i] != nil {
+			return
+		}
+		cv, err := cache.convert(md, m.source, rootOf(m.Path()), reservedIDs[KindPage], 0)
+		if err != nil {
+			errs[i] = diag.Errorf(display(file), 0, "rendering the Markdown: %v", err)
+			return
+		}
+		m.converted, m.Title = &cv, cmp.Or(cv.title, path.Base(m.Name))
 	})
+	if err := cmp.Or(readErrs...); err != nil {
+		return nil, err
+	}
 	sort.Slice(pages, func(i, j int) bool { return pages[i].Name < pages[j].Name })
-	return pages, errors.Join(problems...)
+	return pages, errors.Join(append(problems, errs...)...)
 }
 
 // skip skips a hidden file or directory.

@@ -149,7 +149,7 @@ func fixtureSite(t testing.TB) *Site {
 		Content: Content{
 			Home:       []byte("Welcome. See [the forecast server](/servers/forecast/).\n\n<script>alert('home')</script>\n"),
 			ServerDocs: map[string][]byte{"forecast": []byte("# Tools\n\nRead [the guide](/guide/) and [this](javascript:alert(1)).\n")},
-			Pages:      []*MarkdownPage{{Name: "guide", Title: "Guide", Source: []byte("# Guide\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")}},
+			Pages:      []*MarkdownPage{{Name: "guide", Title: "Guide", source: []byte("# Guide\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")}},
 		},
 		Servers: []*Server{server, gone},
 		Agents:  []Agent{{Name: "Planner", Description: "Plans.", Version: "1.0.0", Provider: "Example", Skills: []string{"Plan a day"}, CardPath: "a2a/planner/agent-card.json"}},

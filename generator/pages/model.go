@@ -40,6 +40,9 @@ type BuildInput struct {
 	Files        []*bundle.File
 	Key          ed25519.PublicKey // the signing key's
 	Attestations map[string]attestation.Token
+	// Cache, when set, keeps this rendering's pages for the next and
+	// reuses the last one's (see Cache).
+	Cache *Cache
 }
 
 // BuildServer is a configured server with its working tree's tools.
@@ -59,10 +62,11 @@ type BuildServer struct {
 // content that no page shows.
 func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
 	cfg := in.Config
+	in.Cache.begin(in.Timeline)
 	contentDir := cfg.Path(cfg.ContentDir)
-	content, err := ReadContent(inputfile.FS(cfg.Root, contentDir, inputfile.MaxSize), func(rel string) string {
+	content, err := readContent(inputfile.FS(cfg.Root, contentDir, inputfile.MaxSize), func(rel string) string {
 		return filepath.Join(contentDir, filepath.FromSlash(rel))
-	})
+	}, in.Cache)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -72,10 +76,17 @@ func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
 	}
 	warnings = append(orphanDocs(s, contentDir), strayMarkdown(contentDir)...)
 	tfs := Templates(inputfile.FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize), templates.FS)
-	files, err = Render(s, tfs)
+	var f *frames
+	if in.Cache != nil {
+		if f, err = newFrames(in, content, tfs, in.Cache.history); err != nil {
+			return nil, nil, err
+		}
+	}
+	files, err = renderWith(s, tfs, in.Cache, f)
 	if err != nil {
 		return nil, nil, err
 	}
+	in.Cache.end()
 	return files, warnings, nil
 }
 
@@ -108,7 +119,8 @@ func orphanDocs(s *Site, contentDir string) []string {
 // model turns a build's results into the pages' Site.
 type model struct {
 	in        BuildInput
-	published map[string]bool      // the bundle's files by path
+	files     []*bundle.File       // the bundle's files the pages show (see shown)
+	published map[string]bool      // their paths
 	removedAt map[string]time.Time // by endpoint id: when it was last removed
 	servers   map[string]*Server   // by server name
 	tools     map[string]*Tool     // by endpoint id
@@ -122,6 +134,10 @@ func newModel(in BuildInput) *model {
 		tools: map[string]*Tool{}, history: map[string]*timeline.ToolHistory{},
 		comings: map[string][]timeline.Event{}, repos: in.CommitRepos}
 	for _, f := range in.Files {
+		if !shown(f) {
+			continue
+		}
+		m.files = append(m.files, f)
 		m.published[f.Path] = true
 	}
 	for _, e := range in.Timeline.Events {
@@ -518,9 +534,7 @@ var documentTitles = map[string]string{
 	"/did.json":             "DID document",
 }
 
-// documents lists the machine-readable documents, except the schema
-// archive, which the tool pages link to version by version, and the feed's
-// archives, which the feed links to.
+// documents lists the machine-readable documents.
 func (m *model) documents() []Link {
 	titles := map[string]string{paths.Snapshot: "Change feed snapshot"}
 	if len(m.in.Config.Agents) > 0 {
@@ -537,14 +551,22 @@ func (m *model) documents() []Link {
 		titles[paths.AgentCardOf(a.Slug)] = "Agent Card: " + a.Name
 	}
 	var out []Link
-	for _, f := range m.in.Files {
-		if !deploy.IsDocument(f) || strings.HasPrefix(f.Path, paths.SchemaArchive) || strings.HasPrefix(f.Path, paths.FeedArchives) {
+	for _, f := range m.files {
+		if !deploy.IsDocument(f) {
 			continue
 		}
 		title := cmp.Or(documentTitles[f.Path], titles[f.Path], f.Path)
 		out = append(out, Link{Title: title, Path: sitePath(f.Path)})
 	}
 	return out
+}
+
+// shown reports whether the pages show a file of the bundle: not the schema
+// archive, which the tool pages link to version by version from the
+// history, nor the feed's archives, which the feed links to. A commit adds
+// to those, and the pages that show no history need not change with it.
+func shown(f *bundle.File) bool {
+	return !strings.HasPrefix(f.Path, paths.SchemaArchive) && !strings.HasPrefix(f.Path, paths.FeedArchives)
 }
 
 // verify is what the verify page shows: the DID, the keys, the command.

@@ -69,8 +69,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/yuin/goldmark/ast"
-
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/linediff"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
@@ -459,6 +457,12 @@ type File struct {
 // tfs (see Templates): the pages in the order of the package comment's
 // list, then the assets. It links each tool to its server.
 func Render(s *Site, tfs fs.FS) ([]File, error) {
+	return renderWith(s, tfs, nil, nil)
+}
+
+// renderWith is Render, reusing the pages the cache holds that were made
+// from the same (see frames).
+func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
 	for _, srv := range s.Servers {
 		for _, t := range srv.Tools {
 			t.server = srv
@@ -470,6 +474,7 @@ func Render(s *Site, tfs fs.FS) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.cache, r.frames = c, f
 	jobs, err := r.plan()
 	if err != nil {
 		return nil, err
@@ -489,6 +494,8 @@ type renderer struct {
 	templates map[string]*template.Template // by kind
 	markdown  *markdown
 	nav       []Link
+	cache     *Cache
+	frames    *frames // what the pages are made from, for the cache
 
 	mu     sync.Mutex
 	shared map[sharedKey]template.HTML
@@ -523,10 +530,12 @@ func newRenderer(s *Site, tfs fs.FS) (*renderer, error) {
 type job struct {
 	page *Page
 	file string
-	src  []byte   // Markdown to render as the page's Content
-	doc  ast.Node // src parsed; nil to parse it, keeping ids and with its highest heading at level top
-	ids  []string
-	top  int
+	src  []byte // Markdown to render as the page's Content
+	// converted is src converted; nil to convert it, keeping ids and with
+	// its highest heading at level top.
+	converted *converted
+	ids       []string
+	top       int
 }
 
 // plan lists every page.
@@ -556,8 +565,8 @@ func (r *renderer) plan() ([]job, error) {
 		}
 	}
 	for _, m := range s.Content.Pages {
-		j := r.job(&Page{Kind: KindPage, Title: m.Title, Path: m.Path(), Children: children[m.Name]}, m.Source)
-		j.doc = m.doc
+		j := r.job(&Page{Kind: KindPage, Title: m.Title, Path: m.Path(), Children: children[m.Name]}, m.source)
+		j.converted = m.converted
 		jobs = append(jobs, j)
 	}
 	notFound, err := r.notFound()
@@ -626,25 +635,30 @@ func (r *renderer) runAll(jobs []job) ([]File, error) {
 }
 
 func (r *renderer) run(j job) (File, error) {
+	body, err := r.cache.page(r.frames, j, func() ([]byte, error) { return r.execute(j) })
+	return File{Path: j.file, Body: body}, err
+}
+
+// execute renders a job's page.
+func (r *renderer) execute(j job) ([]byte, error) {
 	p := j.page
-	if j.src != nil {
-		doc := j.doc
-		if doc == nil {
-			doc = r.markdown.parse(j.src, p.Root, j.ids, j.top)
-		}
-		html, err := r.markdown.render(doc, j.src)
+	switch {
+	case j.converted != nil:
+		p.Content = j.converted.html
+	case j.src != nil:
+		cv, err := r.cache.convert(r.markdown, j.src, p.Root, j.ids, j.top)
 		if err != nil {
-			return File{}, fmt.Errorf("rendering the Markdown of %s: %v", j.file, err)
+			return nil, fmt.Errorf("rendering the Markdown of %s: %v", j.file, err)
 		}
-		p.Content = html
+		p.Content = cv.html
 	}
 	var b bytes.Buffer
 	if err := r.templates[p.Kind].ExecuteTemplate(&b, "layout", p); err != nil {
-		return File{}, fmt.Errorf("rendering %s: %v", j.file, err)
+		return nil, fmt.Errorf("rendering %s: %v", j.file, err)
 	}
 	// A copy the size of the page: the buffer has grown to up to twice
 	// that, and every page stays in memory until the bundle is written.
-	return File{Path: j.file, Body: bytes.Clone(b.Bytes())}, nil
+	return bytes.Clone(b.Bytes()), nil
 }
 
 // assets are the files under assets/, but for build output written there
@@ -656,7 +670,7 @@ func (r *renderer) assets() ([]File, error) {
 			return err
 		}
 		if d.IsDir() {
-			if _, err := fs.Stat(r.tfs, path.Join(p, bundle.Marker)); err == nil {
+			if isOutput(r.tfs, p) {
 				return fs.SkipDir
 			}
 			return nil
@@ -669,6 +683,13 @@ func (r *renderer) assets() ([]File, error) {
 		return nil
 	})
 	return files, err
+}
+
+// isOutput reports whether a directory of the templates holds build output
+// (bundle.Marker).
+func isOutput(tfs fs.FS, dir string) bool {
+	_, err := fs.Stat(tfs, path.Join(dir, bundle.Marker))
+	return err == nil
 }
 
 // rootOf returns the relative path from a page's directory to the root.

@@ -51,6 +51,7 @@ type Output struct {
 	// CommitRepos are, by server name, the repository URLs its tools'
 	// commits can be linked at (see findCommitLinks).
 	CommitRepos map[string]string
+	Sources     []Source      // the repositories read (see States)
 	ReadTime    time.Duration // reading git history and blobs
 	DiffTime    time.Duration // replaying it: parsing, diffing, versions, events
 }
@@ -75,7 +76,8 @@ func Read(in Input) (*Output, error) {
 	if err := h.checkRecordable(); err != nil {
 		return nil, err
 	}
-	h.applyReleaseVersions()
+	h.out.ApplyTo(h.cfg)
+	h.out.Sources = h.sources()
 	return h.out, nil
 }
 

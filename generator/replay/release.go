@@ -77,18 +77,3 @@ func (st *replayState) releaseVersion(srv site.Server, repo int) string {
 	}
 	return ""
 }
-
-// applyReleaseVersions gives each server that takes its versions from tags
-// the version its history ends with, for its card and pages.
-func (h *historyReader) applyReleaseVersions() {
-	for i, s := range h.cfg.Servers {
-		if s.VersionTags == "" {
-			continue
-		}
-		for _, sh := range h.out.Timeline.Servers {
-			if sh.Name == s.Name && !sh.Removed {
-				h.cfg.Servers[i].Version = sh.Last.Version
-			}
-		}
-	}
-}

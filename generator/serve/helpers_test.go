@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -70,6 +71,19 @@ func editFile(t testing.TB, path, old, new string) {
 	writeFile(t, path, strings.Replace(string(data), old, new, 1))
 }
 
+// appendFile adds text at the end of a file.
+func appendFile(t testing.TB, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(text)
+	if err := errors.Join(err, f.Close()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // buildOptions builds a site with the test key.
 func buildOptions(config string) generator.Options {
 	return generator.Options{ConfigPath: config, Getenv: testEnv}
@@ -114,6 +128,9 @@ func serveSite(t testing.TB, config string, opt Options) *harness {
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx) }()
 	t.Cleanup(func() {
+		// A connection the client dialed and never used counts as active
+		// for 5 s, which would outlast the server's shutdown timeout.
+		h.client.CloseIdleConnections()
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("run: %v", err)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
@@ -143,9 +144,10 @@ func (st *state) notFound(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	writeHeader(w, e, http.StatusNotFound)
+	out := e.sent()
+	writeHeader(w, e.file, out, http.StatusNotFound)
 	if r.Method != http.MethodHead {
-		w.Write(e.body)
+		w.Write(out.body)
 	}
 }
 
@@ -154,11 +156,12 @@ func serveFile(w http.ResponseWriter, r *http.Request, e *entry) {
 		http.Error(w, fmt.Sprintf("%s is %s; the request's Accept admits neither it nor application/* or */*", e.file.Path, serverCardType), http.StatusNotAcceptable)
 		return
 	}
-	if ifNoneMatch(r.Header.Values("If-None-Match"), e.etag) {
+	out := e.sent()
+	if ifNoneMatch(r.Header.Values("If-None-Match"), out.etag) {
 		// A 304 repeats the validators and caching headers of the 200, and the
 		// CORS headers, without which a cross-origin revalidation is refused.
 		h := w.Header()
-		h["ETag"] = []string{e.etag}
+		h["ETag"] = []string{out.etag}
 		for k, v := range e.file.Header {
 			if k == "Cache-Control" || strings.HasPrefix(k, "Access-Control-") {
 				h[k] = v
@@ -167,20 +170,21 @@ func serveFile(w http.ResponseWriter, r *http.Request, e *entry) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeHeader(w, e, http.StatusOK)
+	writeHeader(w, e.file, out, http.StatusOK)
 	if r.Method != http.MethodHead {
-		w.Write(e.body)
+		w.Write(out.body)
 	}
 }
 
-// writeHeader sends the file's headers, its ETag and length, and status.
-func writeHeader(w http.ResponseWriter, e *entry, status int) {
+// writeHeader sends the file's headers, the ETag and length of what is
+// sent, and status.
+func writeHeader(w http.ResponseWriter, f *bundle.File, out sent, status int) {
 	h := w.Header()
-	for k, v := range e.file.Header {
+	for k, v := range f.Header {
 		h[k] = append([]string(nil), v...) // the file's header is shared by every request
 	}
-	h["ETag"] = []string{e.etag} // in its usual spelling, not Go's canonical "Etag"
-	h.Set("Content-Length", strconv.Itoa(len(e.body)))
+	h["ETag"] = []string{out.etag} // in its usual spelling, not Go's canonical "Etag"
+	h.Set("Content-Length", strconv.Itoa(len(out.body)))
 	w.WriteHeader(status)
 }
 

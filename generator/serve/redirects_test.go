@@ -48,7 +48,7 @@ func TestRoute(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st := newState(&generator.Result{Bundle: b, Config: &site.Config{Deploy: site.Deploy{Redirects: []site.Redirect{
+	st := newState(nil, &generator.Result{Bundle: b, Config: &site.Config{Deploy: site.Deploy{Redirects: []site.Redirect{
 		{From: "/moved.json", To: "/elsewhere.json", Status: 301}, // shadowed: the file exists
 		{From: "/docs/old", To: "/docs/a.json", Status: 308},
 		{From: "/api/*", To: "https://api.example.com/:splat", Status: 200},

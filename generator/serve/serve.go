@@ -1,7 +1,9 @@
 // Package serve is the development server: it builds a site in memory,
 // serves the Bundle over HTTP the way a production host serves the built
 // files, rebuilds when an input changes, and reloads the pages open in a
-// browser. It never writes the site to disk.
+// browser. It never writes the site to disk. Each rebuild reuses, through
+// one generator.Cache, what the build before made from inputs that did not
+// change.
 //
 // # HTTP
 //
@@ -164,10 +166,13 @@ func New(opt Options) (_ *Server, err error) {
 }
 
 // previewBuild adapts build options to a preview: a development key is
-// always acceptable.
+// always acceptable, and each build reuses what the one before made.
 func previewBuild(opt generator.Options) generator.Options {
 	getenv := opt.Getenv
 	opt.Strict = false
+	if opt.Cache == nil {
+		opt.Cache = generator.NewCache()
+	}
 	opt.Getenv = func(name string) string {
 		if name == "CI" || getenv == nil {
 			return ""
@@ -245,7 +250,7 @@ func (s *Server) rebuild(changed []string) {
 	start := time.Now()
 	res, err := generator.Build(s.build)
 	if err != nil {
-		s.state.Store(newState(s.good, err))
+		s.state.Store(newState(s.state.Load(), s.good, err))
 	} else {
 		s.setGood(res)
 		s.watcher.Watch(inputs(res.Config, s.build.KeyFile))
@@ -256,7 +261,7 @@ func (s *Server) rebuild(changed []string) {
 
 func (s *Server) setGood(res *generator.Result) {
 	s.good = res
-	s.state.Store(newState(res, nil))
+	s.state.Store(newState(s.state.Load(), res, nil))
 }
 
 func (s *Server) report(b Build) {

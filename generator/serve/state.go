@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"mime"
+	"sync"
 
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
@@ -25,21 +26,37 @@ type state struct {
 // entry is one file as it is sent.
 type entry struct {
 	file *bundle.File
-	body []byte // the file's body; for HTML, with the live-reload snippet
+	sum  [sha256.Size]byte // of file.Body
+	// sent is the body sent and its ETag: for HTML, with the live-reload
+	// snippet, made at the page's first request, since a state's version,
+	// which the snippet holds, is new with every rebuild and a browser
+	// asks for few of the pages.
+	sent func() sent
+}
+
+type sent struct {
+	body []byte
 	etag string
 }
 
 // newState prepares a build's files for serving; failure is the error of a
-// rebuild that came after it, shown on every page.
-func newState(good *generator.Result, failure error) *state {
+// rebuild that came after it, shown on every page. A file whose body is
+// the one a file of prev had (a stage reused it) is not hashed again.
+func newState(prev *state, good *generator.Result, failure error) *state {
 	files := good.Bundle.Files()
-	sums := make([][sha256.Size]byte, len(files))
+	entries := make([]*entry, len(files))
 	v := sha256.New()
 	for i, f := range files {
-		sums[i] = sha256.Sum256(f.Body)
+		e := &entry{file: f}
+		if p, ok := prev.reusable(f); ok {
+			e.sum = p.sum
+		} else {
+			e.sum = sha256.Sum256(f.Body)
+		}
+		entries[i] = e
 		v.Write([]byte(f.Path))
 		v.Write([]byte{0})
-		v.Write(sums[i][:])
+		v.Write(e.sum[:])
 	}
 	if failure != nil {
 		v.Write([]byte(failure.Error()))
@@ -50,15 +67,31 @@ func newState(good *generator.Result, failure error) *state {
 		version:   hex.EncodeToString(v.Sum(nil)),
 	}
 	snippet := renderSnippet(st.version, problemsOf(failure))
-	for i, f := range files {
-		e := &entry{file: f, body: f.Body, etag: etag(sums[i])}
-		if isHTML(f) {
-			e.body = inject(f.Body, snippet)
-			e.etag = etag(sha256.Sum256(e.body))
+	for _, e := range entries {
+		plain := sent{body: e.file.Body, etag: etag(e.sum)}
+		e.sent = func() sent { return plain }
+		if isHTML(e.file) {
+			e.sent = sync.OnceValue(func() sent {
+				body := inject(e.file.Body, snippet)
+				return sent{body: body, etag: etag(sha256.Sum256(body))}
+			})
 		}
-		st.files[f.Path] = e
+		st.files[e.file.Path] = e
 	}
 	return st
+}
+
+// reusable returns the entry of prev whose file has the very body of f, the
+// same bytes in the same memory; prev may be nil.
+func (prev *state) reusable(f *bundle.File) (*entry, bool) {
+	if prev == nil {
+		return nil, false
+	}
+	p, ok := prev.files[f.Path]
+	if !ok || len(p.file.Body) != len(f.Body) || len(f.Body) == 0 || &p.file.Body[0] != &f.Body[0] {
+		return nil, false
+	}
+	return p, true
 }
 
 func etag(sum [sha256.Size]byte) string {

@@ -51,6 +51,9 @@ type Config struct {
 
 	base  *url.URL
 	lines *locator
+	// What it was parsed from (see Fingerprint).
+	src       string
+	overrides []string
 	// set maps each key path given a value with --set to that setting
 	// ("base_url=…"), so problems with the value blame the flag, not a line.
 	set map[string]string

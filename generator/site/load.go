@@ -39,7 +39,7 @@ func Load(path string, overrides []string) (*Config, error) {
 // Parse is Load for a definition already in memory; path names it in errors
 // and anchors its relative paths.
 func Parse(path, src string, overrides []string) (*Config, error) {
-	c := &Config{File: path, Dir: filepath.Dir(path), lines: newLocator(src)}
+	c := &Config{File: path, Dir: filepath.Dir(path), lines: newLocator(src), src: src, overrides: overrides}
 	root, err := inputfile.RepoRoot(c.Dir)
 	if err != nil {
 		return nil, diag.Errorf(path, 0, "cannot find the site's directory: %v", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
+	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
 // Match reports whether the slash-separated path name matches pattern.
@@ -104,6 +105,12 @@ func Dir(pattern string) string {
 // named in errors as display(rel), so messages can show the path the user
 // knows.
 func Load(root, pattern string, display func(rel string) string, exclude ...string) ([]Tool, error) {
+	return (*Cache)(nil).Load(root, pattern, display, exclude...)
+}
+
+// Load is the package's Load, parsing only the files whose name or bytes
+// the cache has not seen parsed; a nil Cache parses every file.
+func (c *Cache) Load(root, pattern string, display func(rel string) string, exclude ...string) ([]Tool, error) {
 	files, err := Glob(root, pattern)
 	if err != nil {
 		return nil, err
@@ -113,23 +120,21 @@ func Load(root, pattern string, display func(rel string) string, exclude ...stri
 	if err != nil {
 		return nil, err
 	}
-	var ts []Tool
-	var problems []error
-	for _, rel := range files {
-		data, err := inputfile.ReadFile(repo, filepath.Join(root, filepath.FromSlash(rel)), inputfile.MaxSize)
+	// On every processor: a rebuild with a Cache reads every file and
+	// parses few.
+	ts, problems := make([]Tool, len(files)), make([]error, len(files))
+	reader := inputfile.NewReader(repo)
+	parallel.For(len(files), func(i int) {
+		rel := files[i]
+		data, err := reader.ReadFile(filepath.Join(root, filepath.FromSlash(rel)), inputfile.MaxSize)
 		if err != nil {
-			problems = append(problems, diag.Errorf(display(rel), 0, "%v", diag.Cause(err)))
-			continue
+			problems[i] = diag.Errorf(display(rel), 0, "%v", diag.Cause(err))
+			return
 		}
-		t, err := Parse(display(rel), data)
-		if err != nil {
-			problems = append(problems, err)
-			continue
-		}
-		ts = append(ts, t)
-	}
-	if len(problems) > 0 {
-		return nil, errors.Join(problems...)
+		ts[i], problems[i] = c.parse(display(rel), data)
+	})
+	if err := errors.Join(problems...); err != nil {
+		return nil, err
 	}
 	return ts, CheckUnique(ts)
 }

@@ -22,8 +22,9 @@ type Server struct {
 }
 
 // Load checks imported registry documents and reads every server's tool
-// files from the working tree, one Server per server of cfg, in order.
-func Load(cfg *site.Config) ([]Server, error) {
+// files from the working tree, one Server per server of cfg, in order. A
+// cache (nil for none) parses only the files it has not seen.
+func Load(cfg *site.Config, cache *tools.Cache) ([]Server, error) {
 	var problems []error
 	servers := make([]Server, len(cfg.Servers))
 	for i := range cfg.Servers {
@@ -41,7 +42,7 @@ func Load(cfg *site.Config) ([]Server, error) {
 		if root == "" {
 			root = cfg.Dir
 		}
-		ts, err := tools.Load(root, s.Tools, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }, s.Exclude...)
+		ts, err := cache.Load(root, s.Tools, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }, s.Exclude...)
 		if err != nil {
 			problems = append(problems, err)
 			continue

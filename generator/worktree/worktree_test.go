@@ -49,7 +49,7 @@ func load(t *testing.T, extra string) (*site.Config, []Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers, err := Load(cfg)
+	servers, err := Load(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

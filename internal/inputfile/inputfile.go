@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
@@ -59,10 +60,15 @@ func RepoRoot(dir string) (string, error) {
 // inside root unless root is "". The error is an *fs.PathError naming name,
 // its Err saying what name is instead.
 func Resolve(root, name string) (string, fs.FileInfo, error) {
+	return resolve(root, name, filepath.EvalSymlinks)
+}
+
+// resolve is Resolve, with evalSymlinks for filepath.EvalSymlinks.
+func resolve(root, name string, evalSymlinks func(string) (string, error)) (string, fs.FileInfo, error) {
 	refuse := func(err error) (string, fs.FileInfo, error) {
 		return "", nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
-	real, err := filepath.EvalSymlinks(name)
+	real, err := evalSymlinks(name)
 	if err != nil {
 		if _, statErr := os.Stat(name); statErr != nil {
 			err = statErr // says "too many levels of symbolic links" for a cycle
@@ -87,12 +93,12 @@ func Resolve(root, name string) (string, fs.FileInfo, error) {
 
 // ReadFile reads the regular file name (see Resolve), at most max bytes.
 func ReadFile(root, name string, max int64) ([]byte, error) {
-	data, _, err := read(root, name, max)
+	data, _, err := read(root, name, max, filepath.EvalSymlinks)
 	return data, err
 }
 
-func read(root, name string, max int64) ([]byte, fs.FileInfo, error) {
-	real, info, err := Resolve(root, name)
+func read(root, name string, max int64, evalSymlinks func(string) (string, error)) ([]byte, fs.FileInfo, error) {
+	real, info, err := resolve(root, name, evalSymlinks)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,7 +112,11 @@ func read(root, name string, max int64) ([]byte, fs.FileInfo, error) {
 	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("changed while being read")}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	// Sized by the stat, so that the file is read in one go; one that grew
+	// since is read whole all the same.
+	buf := bytes.NewBuffer(make([]byte, 0, min(info.Size(), max)+bytes.MinRead))
+	_, err = buf.ReadFrom(io.LimitReader(f, max+1))
+	data := buf.Bytes()
 	if err != nil {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: diag.Cause(err)}
 	}
@@ -165,11 +175,51 @@ func Kind(m fs.FileMode) string {
 // FS returns the tree under dir as an fs.FS whose files are read with
 // ReadFile (inside root, at most max bytes each). A file it refuses is a
 // *diag.Error naming the file by its path under dir.
-func FS(root, dir string, max int64) fs.FS { return inputFS{root: root, dir: dir, max: max} }
+func FS(root, dir string, max int64) fs.FS {
+	return inputFS{root: root, dir: dir, max: max, reader: NewReader(root)}
+}
 
 type inputFS struct {
 	root, dir string
 	max       int64
+	reader    *Reader
+}
+
+// Reader reads files inside root as ReadFile does, resolving each
+// directory once: reading many files of a tree then costs one lstat a
+// file, not one for every part of its path. It is safe for concurrent use.
+type Reader struct {
+	root string
+	dirs sync.Map // directory → its real path
+}
+
+// NewReader returns a Reader of the files inside root.
+func NewReader(root string) *Reader { return &Reader{root: root} }
+
+// ReadFile is ReadFile(root, name, max).
+func (r *Reader) ReadFile(name string, max int64) ([]byte, error) {
+	data, _, err := read(r.root, name, max, r.evalSymlinks)
+	return data, err
+}
+
+// evalSymlinks is filepath.EvalSymlinks with the directory's real path
+// kept. Anything but a plain file in a directory seen before is resolved
+// as EvalSymlinks does.
+func (r *Reader) evalSymlinks(name string) (string, error) {
+	dir, base := filepath.Split(name)
+	real, ok := r.dirs.Load(dir)
+	if !ok {
+		d, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return filepath.EvalSymlinks(name)
+		}
+		real, _ = r.dirs.LoadOrStore(dir, d)
+	}
+	p := filepath.Join(real.(string), base)
+	if info, err := os.Lstat(p); err != nil || info.Mode()&fs.ModeSymlink != 0 {
+		return filepath.EvalSymlinks(name)
+	}
+	return p, nil
 }
 
 // Open opens a directory inside root as it is, and reads a file whole.
@@ -183,7 +233,7 @@ func (f inputFS) Open(name string) (fs.File, error) {
 			return f.openDir(p, real)
 		}
 	}
-	data, info, err := read(f.root, p, f.max)
+	data, info, err := read(f.root, p, f.max, f.reader.evalSymlinks)
 	if err != nil {
 		return nil, located(err)
 	}
@@ -203,7 +253,7 @@ func (f inputFS) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, _, err := read(f.root, p, f.max)
+	data, err := f.reader.ReadFile(p, f.max)
 	return data, located(err)
 }
 

@@ -114,7 +114,12 @@ func TestFS(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(root, "sub", "out")); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"sub/out", "sub/out/secret.txt"} {
+	// A link to a file outside, in a directory already read from (whose
+	// real path the FS has kept).
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "sub", "leak.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sub/out", "sub/out/secret.txt", "sub/leak.txt"} {
 		_, err := fs.ReadFile(fsys, name)
 		var d *diag.Error
 		if !errors.As(err, &d) || d.File != filepath.Join(root, filepath.FromSlash(name)) || !strings.Contains(d.Msg, "outside the repository") {

@@ -1,0 +1,317 @@
+package pages
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"html/template"
+	"io/fs"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/templates"
+)
+
+// Cache keeps what one rendering made for the next (a development server's
+// rebuilds): Markdown converted to HTML, by its bytes and where it is shown,
+// and every page's bytes, by what they are made from. A page is made from
+// the templates, the Site and its own Markdown, and a page's template may
+// show anything of the Site; so a page is reused only when the templates
+// and everything RenderBuild makes the Site from, but other pages' Markdown,
+// are what they were (see newFrames), except that the default templates
+// of some kinds of page are known to show little of the tools and the
+// history (see reach). A Markdown edit that keeps the page's title
+// re-renders that page alone; a tool edit or a commit the pages of the
+// tools it changed, their servers' and the pages that list every tool and
+// change (the home page, the changelog); a new title (the navigation on
+// every page) every page, with the Markdown converted before. A Cache
+// serves one rendering at a time.
+type Cache struct {
+	mu       sync.Mutex
+	timeline *timeline.Timeline // the last rendering's
+	history  int                // counts the timelines rendered from: identifies one in keys
+	markdown map[[sha256.Size]byte]converted
+	pages    map[string]renderedPage // by file
+	// models are the keys of tool and server models (see frameOf) by the
+	// key of what they are made from.
+	models map[[sha256.Size]byte][sha256.Size]byte
+	// The current rendering's, which replace the above when it ends: what
+	// a rendering did not use is dropped.
+	nextMarkdown map[[sha256.Size]byte]converted
+	nextPages    map[string]renderedPage
+	nextModels   map[[sha256.Size]byte][sha256.Size]byte
+	rendered     int
+}
+
+// converted is Markdown converted for a page.
+type converted struct {
+	html  template.HTML
+	title string            // its first level-1 heading's text
+	key   [sha256.Size]byte // of the Markdown and its place; zero without a Cache
+}
+
+type renderedPage struct {
+	key  [sha256.Size]byte
+	body []byte
+}
+
+// NewCache returns an empty Cache.
+func NewCache() *Cache {
+	return &Cache{markdown: map[[sha256.Size]byte]converted{}, pages: map[string]renderedPage{}, models: map[[sha256.Size]byte][sha256.Size]byte{}}
+}
+
+// Rendered returns how many pages the last rendering rendered; the others
+// were reused.
+func (c *Cache) Rendered() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rendered
+}
+
+// begin starts a rendering with the timeline the Site shows.
+func (c *Cache) begin(tl *timeline.Timeline) {
+	if c == nil {
+		return
+	}
+	if tl != c.timeline {
+		c.history++
+	}
+	c.timeline = tl
+	c.nextMarkdown, c.nextPages, c.nextModels, c.rendered = map[[sha256.Size]byte]converted{}, map[string]renderedPage{}, map[[sha256.Size]byte][sha256.Size]byte{}, 0
+}
+
+// end keeps what the rendering used, for the next.
+func (c *Cache) end() {
+	if c == nil {
+		return
+	}
+	c.markdown, c.pages, c.models = c.nextMarkdown, c.nextPages, c.nextModels
+	c.nextMarkdown, c.nextPages, c.nextModels = nil, nil, nil
+}
+
+// convert converts Markdown for a page (see markdown.parse), or returns what
+// an earlier conversion of the same bytes for the same place made.
+func (c *Cache) convert(md *markdown, src []byte, root string, reserved []string, top int) (converted, error) {
+	var key [sha256.Size]byte
+	if c != nil {
+		h := sha256.New()
+		fmt.Fprintf(h, "%q %q %d\x00", root, reserved, top)
+		h.Write(src)
+		key = [sha256.Size]byte(h.Sum(nil))
+		c.mu.Lock()
+		cv, ok := c.markdown[key]
+		c.mu.Unlock()
+		if ok {
+			c.keepMarkdown(key, cv)
+			return cv, nil
+		}
+	}
+	doc := md.parse(src, root, reserved, top)
+	html, err := md.render(doc, src)
+	if err != nil {
+		return converted{}, err
+	}
+	cv := converted{html: html, title: firstHeading(doc, src), key: key}
+	if c != nil {
+		c.keepMarkdown(key, cv)
+	}
+	return cv, nil
+}
+
+func (c *Cache) keepMarkdown(key [sha256.Size]byte, cv converted) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nextMarkdown[key] = cv
+}
+
+// page returns the page of job j, made from what f identifies for it and
+// its own Markdown, rendering it when the cache has not.
+func (c *Cache) page(f *frames, j job, render func() ([]byte, error)) ([]byte, error) {
+	if c == nil {
+		return render()
+	}
+	frame := c.frameOf(f, j.page)
+	h := sha256.New()
+	h.Write(frame[:])
+	fmt.Fprintf(h, "%q\x00", j.file)
+	if j.converted != nil {
+		h.Write(j.converted.key[:]) // the Markdown's, hashed once
+	} else {
+		writeBytes(h, "markdown", j.src)
+	}
+	key := [sha256.Size]byte(h.Sum(nil))
+	c.mu.Lock()
+	page, ok := c.pages[j.file]
+	c.mu.Unlock()
+	if !ok || page.key != key {
+		body, err := render()
+		if err != nil {
+			return nil, err
+		}
+		page = renderedPage{key: key, body: body}
+		c.mu.Lock()
+		c.rendered++
+		c.mu.Unlock()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nextPages[j.file] = page
+	return page.body, nil
+}
+
+// frames are the keys of what pages are made from, but for each page's
+// own path and Markdown (which Cache.page adds).
+type frames struct {
+	all     [sha256.Size]byte            // every input, the timeline as the cache counts it (Cache.history)
+	site    [sha256.Size]byte            // every input but the timeline and the working tree's tool files
+	history [sha256.Size]byte            // site and the timeline
+	servers map[string][sha256.Size]byte // by server page path: history and its server's tool files
+	tools   map[string][sha256.Size]byte // by tool page path: history and its tool's file
+	narrow  map[string]bool              // the kinds of page rendered with the default templates
+}
+
+// Reaches of a kind of page into the tools and the history.
+const (
+	reachNone   = iota // neither
+	reachTool          // its own tool: its file and history, as Page.Tool holds them
+	reachServer        // its own server, as Page.Server holds it
+)
+
+// reach is how far a page of each kind reaches into the tools and the
+// history when rendered with the default templates (TestReach checks it).
+// A kind not listed, or rendered with a template of the site's own, may
+// show any tool and any of the history.
+var reach = map[string]int{KindTool: reachTool, KindServer: reachServer, KindPage: reachNone, KindVerify: reachNone, KindNotFound: reachNone}
+
+// frameOf returns the key of what page p is made from: for a tool's or a
+// server's page, the site and the page's model of its tool or server,
+// which is all a template can reach of it (exported fields, and methods
+// made from them). A model is encoded only when what it is made from (the
+// history and its tool files) changed since the last rendering.
+func (c *Cache) frameOf(f *frames, p *Page) [sha256.Size]byte {
+	if !f.narrow[p.Kind] {
+		return f.all
+	}
+	var model any
+	var from [sha256.Size]byte
+	switch reach[p.Kind] {
+	case reachTool:
+		model, from = p.Tool, cmp.Or(f.tools[p.Path], f.history)
+	case reachServer:
+		model, from = p.Server, cmp.Or(f.servers[p.Path], f.history)
+	default:
+		return f.site
+	}
+	from = sha256.Sum256(fmt.Appendf(from[:], "%q", p.Path))
+	c.mu.Lock()
+	key, ok := c.models[from]
+	c.mu.Unlock()
+	if !ok {
+		h := sha256.New()
+		h.Write(f.site[:])
+		if err := json.NewEncoder(h).Encode(model); err != nil {
+			return f.all
+		}
+		key = [sha256.Size]byte(h.Sum(nil))
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nextModels[from] = key
+	return key
+}
+
+// newFrames identifies what the pages are made from: the build's input to
+// the pages, with the timeline as the cache counts it (Cache.history), the
+// site's Markdown but the pages' bodies (their names and titles, which the
+// navigation and directory pages show, and the home page's and servers'
+// docs), and every template and asset.
+func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames, error) {
+	h := sha256.New()
+	cfg := in.Config.Fingerprint()
+	h.Write(cfg[:])
+	for _, s := range in.Servers {
+		fmt.Fprintf(h, "server %q %q\x00", s.Config.Name, s.ReservedCards)
+	}
+	fmt.Fprintf(h, "repos %q\x00key %x\x00", in.CommitRepos, in.Key)
+	for _, f := range in.Files {
+		if shown(f) {
+			fmt.Fprintf(h, "file %q %q\x00", f.Path, f.ContentType)
+		}
+	}
+	if err := json.NewEncoder(h).Encode(in.Attestations); err != nil {
+		return nil, err
+	}
+	writeBytes(h, "home", content.Home)
+	for _, slug := range slices.Sorted(maps.Keys(content.ServerDocs)) {
+		writeBytes(h, "docs "+slug, content.ServerDocs[slug])
+	}
+	for _, m := range content.Pages {
+		fmt.Fprintf(h, "page %q %q\x00", m.Name, m.Title)
+	}
+	err := fs.WalkDir(tfs, ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && isOutput(tfs, p):
+			return fs.SkipDir
+		case d.IsDir():
+			return nil
+		}
+		body, err := fs.ReadFile(tfs, p)
+		writeBytes(h, "template "+p, body)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	f := &frames{site: [sha256.Size]byte(h.Sum(nil)), servers: map[string][sha256.Size]byte{},
+		tools: map[string][sha256.Size]byte{}, narrow: map[string]bool{}}
+	f.history = sha256.Sum256(fmt.Appendf(f.site[:], "history %d", history))
+	all := sha256.New()
+	all.Write(f.history[:])
+	for _, s := range in.Servers {
+		server := sha256.New()
+		server.Write(f.history[:])
+		for _, t := range s.Tools {
+			file := sha256.New()
+			writeBytes(file, t.File, t.Canonical)
+			sum := file.Sum(nil)
+			f.tools[ToolPath(s.Config.Slug, t.Name)] = sha256.Sum256(append(f.history[:], sum...))
+			server.Write(sum)
+			all.Write(sum)
+		}
+		f.servers[ServerPath(s.Config.Slug)] = [sha256.Size]byte(server.Sum(nil))
+	}
+	f.all = [sha256.Size]byte(all.Sum(nil))
+	for kind := range reach {
+		f.narrow[kind] = defaultTemplates(tfs, "layout.html", "partials.html", kind+".html")
+	}
+	return f, nil
+}
+
+// defaultTemplates reports whether the named templates are the defaults.
+func defaultTemplates(tfs fs.FS, names ...string) bool {
+	for _, name := range names {
+		got, err := fs.ReadFile(tfs, name)
+		if err != nil {
+			return false
+		}
+		want, err := fs.ReadFile(templates.FS, name)
+		if err != nil || !bytes.Equal(got, want) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeBytes writes a named run of bytes, its length first so that no two
+// runs read alike.
+func writeBytes(h hash.Hash, name string, b []byte) {
+	fmt.Fprintf(h, "%q %d\x00", name, len(b))
+	h.Write(b)
+}

@@ -1,0 +1,182 @@
+package serve
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator"
+	"github.com/wellknown-dev/wellknown/internal/prereq"
+)
+
+// A server reuses what did not change from one rebuild to the next, and
+// serves, after every kind of change, exactly what a full build of the
+// same inputs makes: the same files, bytes, content types and headers.
+func TestIncrementalMatchesFullBuild(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		prereq.Missing(t, "git is not installed (apt-get install git)")
+	}
+	config := exampleSite(t)
+	dir := filepath.Dir(config)
+	about := filepath.Join(dir, "content", "pages", "about.md")
+	connecting := filepath.Join(dir, "content", "pages", "connecting.md")
+	tools := filepath.Join(dir, "content", "servers", "forecast", "tools")
+	writeFile(t, about, "# About\n\nWho runs these servers.\n")
+	templates := filepath.Join(dir, "templates")
+	if err := os.Mkdir(templates, 0o755); err != nil { // watched from the start
+		t.Fatal(err)
+	}
+	git(t, dir, "init", "-q", "-b", "main")
+	commit := func(message string) {
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", message)
+	}
+	commit("first")
+	h := serveSite(t, config, Options{})
+	h.matchesFullBuild(config)
+	dotgit := filepath.Join(dir, ".git")
+
+	steps := []struct {
+		name   string
+		change func()
+		cause  string // a path the rebuild is caused by
+		check  func(generator.Reuse) error
+	}{
+		{"Markdown edit", func() { appendFile(t, connecting, "\nOne more paragraph.\n") }, connecting,
+			func(r generator.Reuse) error {
+				if !r.Replay || !r.Feed || r.ToolFiles != 0 || r.PagesRendered != 1 {
+					return fmt.Errorf("reused %+v, want the replay and the feed, no tool file parsed and one page rendered", r)
+				}
+				return nil
+			}},
+		{"Markdown title", func() { editFile(t, about, "# About", "# About us") }, about,
+			func(r generator.Reuse) error {
+				if !r.Replay || r.PagesRendered < 5 {
+					return fmt.Errorf("reused %+v, want the replay and every page rendered (the navigation changed)", r)
+				}
+				return nil
+			}},
+		{"tool edit", func() {
+			editFile(t, filepath.Join(tools, "get_forecast.json"), `"description": "`, `"description": "Edited. `)
+		}, tools, func(r generator.Reuse) error {
+			// Its page, its server's, the home page and the changelog.
+			if !r.Replay || !r.Feed || r.ToolFiles != 1 || r.PagesRendered != 4 {
+				return fmt.Errorf("reused %+v, want the replay and the feed, one tool file parsed and four pages rendered", r)
+			}
+			return nil
+		}},
+		{"new tool file", func() {
+			writeFile(t, filepath.Join(tools, "get_tides.json"), `{"name": "get_tides", "description": "Tide times.", "inputSchema": {"type": "object"}}`)
+		}, tools, nil},
+		{"commit", func() { commit("second") }, dotgit, func(r generator.Reuse) error {
+			// The pages of the two tools with new versions, their server's,
+			// the home page and the changelog; not the Markdown pages.
+			if r.Replay || r.Feed || r.PagesRendered != 5 {
+				return fmt.Errorf("reused %+v after a commit, want a new replay and feed, and five pages rendered", r)
+			}
+			return nil
+		}},
+		{"another commit", func() {
+			editFile(t, filepath.Join(tools, "get_tides.json"), "Tide times.", "Tide times and heights.")
+			commit("third")
+		}, dotgit, nil},
+		{"checkout of an older commit", func() { git(t, dir, "checkout", "-q", "HEAD~2") }, dotgit, nil},
+		{"site.toml edit", func() { editFile(t, config, `title = "Example Weather Co."`, `title = "Example Weather Company"`) }, config,
+			func(r generator.Reuse) error {
+				if r.Replay || r.Feed {
+					return fmt.Errorf("reused %+v after site.toml changed, want a new replay and feed", r)
+				}
+				return nil
+			}},
+		// A tool page of the site's own, which lists every tool: each tool
+		// page then changes with any tool.
+		{"a template of the site's own", func() {
+			writeFile(t, filepath.Join(templates, "tool.html"), `{{define "main"}}<h1>{{.Tool.Name}}</h1>{{range .Site.Servers}}{{range .Tools}}<p>{{.Name}}: {{.Description}}</p>{{end}}{{end}}{{end}}`)
+		}, templates, nil},
+		{"tool edit under it", func() {
+			editFile(t, filepath.Join(tools, "get_current_conditions.json"), `"description": "`, `"description": "Edited. `)
+		}, tools, nil},
+	}
+	for _, step := range steps {
+		t.Logf("step: %s", step.name)
+		n := len(h.rebuilds())
+		step.change()
+		b := h.awaitRebuild(n, step.cause)
+		if b.Err != nil {
+			t.Fatalf("%s: rebuild failed: %v", step.name, b.Err)
+		}
+		t.Logf("%s: %+v", step.name, b.Result.Reuse)
+		if step.check != nil {
+			if err := step.check(b.Result.Reuse); err != nil {
+				t.Errorf("%s: %v", step.name, err)
+			}
+		}
+		h.matchesFullBuild(config)
+		if t.Failed() {
+			t.Fatalf("after the step %q the server does not serve what a full build makes", step.name)
+		}
+	}
+}
+
+// matchesFullBuild compares what the server serves, once its rebuilds have
+// settled, with a full build (without a cache) of the same inputs.
+func (h *harness) matchesFullBuild(config string) {
+	t := h.t
+	t.Helper()
+	opt := previewBuild(buildOptions(config))
+	opt.Cache = nil
+	var full *generator.Result
+	eventually(t, "the served state to be a full build's", func() error {
+		var err error
+		if full, err = generator.Build(opt); err != nil {
+			return err
+		}
+		st := h.srv.state.Load()
+		if want := newState(nil, full, nil).version; st.version != want {
+			return fmt.Errorf("version %s, a full build's is %s", st.version, want)
+		}
+		return nil
+	})
+	st := h.srv.state.Load()
+	files := full.Bundle.Files()
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, f.Path)
+	}
+	if served := slices.Sorted(maps.Keys(st.files)); !slices.Equal(served, paths) {
+		t.Fatalf("the server has %d files, a full build %d:\n%s\nwant\n%s", len(served), len(paths), strings.Join(served, "\n"), strings.Join(paths, "\n"))
+	}
+	snippet := renderSnippet(st.version, nil)
+	for _, f := range files {
+		e := st.files[f.Path]
+		if !bytes.Equal(e.file.Body, f.Body) || e.file.ContentType != f.ContentType || fmt.Sprint(e.file.Header) != fmt.Sprint(f.Header) {
+			t.Errorf("%s differs from a full build's", f.Path)
+		}
+		if hostOnly[f.Path] {
+			continue
+		}
+		resp, body := h.get(f.Path)
+		want := f.Body
+		if isHTML(f) {
+			want = inject(f.Body, snippet)
+		}
+		if resp.StatusCode != http.StatusOK || !bytes.Equal(body, want) {
+			t.Errorf("GET %s: %s, %d bytes; want a full build's %d bytes", f.Path, resp.Status, len(body), len(want))
+		}
+		for k, v := range f.Header {
+			if got := resp.Header.Values(k); !slices.Equal(got, v) {
+				t.Errorf("GET %s: %s = %q, a full build's is %q", f.Path, k, got, v)
+			}
+		}
+		if got := resp.Header.Get("ETag"); got != etagOf(want) {
+			t.Errorf("GET %s: ETag %s, want %s", f.Path, got, etagOf(want))
+		}
+	}
+}

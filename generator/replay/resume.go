@@ -41,9 +41,11 @@ func (r *resumable) end() *timeline.Timeline {
 // neither site.toml nor an import, and come after the others when the
 // repositories' histories are merged by time; and no server takes its
 // versions from tags or starts its history at history_from, which a new
-// commit or tag could move, and no repository is a partial clone, whose
-// fetches the notices count. ok is false otherwise, and on any error: a
-// Read then replays the whole history, and reports the error.
+// commit or tag could move; no repository is a partial clone, whose
+// fetches the notices count, and shallow clones are not allowed (a fetch
+// may deepen one, which its state does not show). ok is false otherwise,
+// and on any error: a Read then replays the whole history, and reports the
+// error.
 //
 // prev is used up: its Timeline may go on changing, and it cannot be
 // resumed again, whatever the outcome.
@@ -54,7 +56,7 @@ func Resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 		return nil, false
 	}
 	h := r.st.h
-	if !h.siteStart.IsZero() || len(h.starts) > 0 {
+	if !h.siteStart.IsZero() || len(h.starts) > 0 || in.AllowShallow {
 		return nil, false
 	}
 	start := time.Now()

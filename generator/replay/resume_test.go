@@ -19,6 +19,8 @@ type resumer struct {
 	g    *gittest.Repo
 	prev *Output
 	was  []string
+
+	allowShallow bool // Input.AllowShallow
 }
 
 func newResumer(t *testing.T, g *gittest.Repo) *resumer {
@@ -27,11 +29,15 @@ func newResumer(t *testing.T, g *gittest.Repo) *resumer {
 	return r
 }
 
+func (r *resumer) input() Input {
+	return Input{Config: load(r.t, r.g.Dir), Endpoint: cardEndpoint, AllowShallow: r.allowShallow}
+}
+
 // read is a whole replay of the repository as it is now, and the states
 // of the repositories it read.
 func (r *resumer) read() (*Output, []string) {
 	r.t.Helper()
-	out, err := Read(Input{Config: load(r.t, r.g.Dir), Endpoint: cardEndpoint})
+	out, err := Read(r.input())
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -49,7 +55,7 @@ func (r *resumer) step(name string, change func(), resumes bool, newCommits int)
 	r.t.Helper()
 	change()
 	full, now := r.read()
-	out, ok := Resume(r.prev, r.was, now, Input{Config: load(r.t, r.g.Dir), Endpoint: cardEndpoint})
+	out, ok := Resume(r.prev, r.was, now, r.input())
 	if ok != resumes {
 		r.t.Fatalf("%s: resumed %v, want %v", name, ok, resumes)
 	}
@@ -202,10 +208,12 @@ func TestResumeAcrossRepositories(t *testing.T) {
 
 // A server that takes its versions from tags, or a history_from, makes a
 // replay give up: a new commit may be tagged, or move where history starts.
+// So does a build that allows shallow clones.
 func TestResumeGivesUpOnReleaseTagsAndHistoryFrom(t *testing.T) {
 	for name, config := range map[string]string{
-		"version_tags": strings.Replace(resumeSite, `version = "1.0.0"`, `version_tags = "v*"`, 1),
-		"history_from": strings.Replace(resumeSite, `title = "T"`, "title = \"T\"\nhistory_from = \"2026-01-01\"", 1),
+		"version_tags":  strings.Replace(resumeSite, `version = "1.0.0"`, `version_tags = "v*"`, 1),
+		"history_from":  strings.Replace(resumeSite, `title = "T"`, "title = \"T\"\nhistory_from = \"2026-01-01\"", 1),
+		"allow_shallow": resumeSite,
 	} {
 		t.Run(name, func(t *testing.T) {
 			g := gittest.New(t, t.TempDir())
@@ -214,6 +222,7 @@ func TestResumeGivesUpOnReleaseTagsAndHistoryFrom(t *testing.T) {
 			g.Commit("first")
 			g.Git("tag", "v1.0.0")
 			r := newResumer(t, g)
+			r.allowShallow = name == "allow_shallow"
 			r.step("a tool commit", func() {
 				g.Write("tools/a.json", toolJSON("a", "A.", "x"))
 				g.Commit("a: x")

@@ -24,7 +24,7 @@ import (
 //     options that steer it (Rev, Revs, AllowShallow, strictness) and the
 //     state of every repository it read (replay.States: the commit read,
 //     shallowness, tags, remotes), so a checkout replays again, and a
-//     commit replays only itself (replay.Resume) when it can;
+//     commit replays only the commits since (replay.Resume) when it can;
 //   - the feed: the replay's timeline, the config and the signing key;
 //   - the pages: see pages.Cache.
 //

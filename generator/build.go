@@ -168,7 +168,7 @@ func Build(opt Options) (*Result, error) {
 	r.Notices = append(r.Notices, replayed.Notices...)
 	r.Stages.Read += replayed.ReadTime
 	r.Stages.Diff = replayed.DiffTime
-	r.Reuse.Replay = reused
+	r.Reuse.Replay, r.Reuse.ReplayResumed = reused, replayed.Resumed
 	uncommitted, err := worktree.Check(worktree.Input{Config: cfg, Timeline: r.Timeline, Servers: servers,
 		Strict: strict, IgnoreUncommitted: opt.IgnoreUncommitted})
 	if err != nil {

@@ -23,7 +23,8 @@ import (
 //   - the replay of git history: the config (site.Config.Fingerprint), the
 //     options that steer it (Rev, Revs, AllowShallow, strictness) and the
 //     state of every repository it read (replay.States: the commit read,
-//     shallowness, tags, remotes), so a commit or checkout replays again;
+//     shallowness, tags, remotes), so a checkout replays again, and a
+//     commit replays only the commits since (replay.Resume) when it can;
 //   - the feed: the replay's timeline, the config and the signing key;
 //   - the pages: see pages.Cache.
 //
@@ -62,6 +63,7 @@ func NewCache() *Cache {
 // Reuse says what a build given a Cache did not do again.
 type Reuse struct {
 	Replay        bool // the replay of git history was reused
+	ReplayResumed bool // it went on with only the new commits
 	Feed          bool // the signed feed was reused
 	ToolFiles     int  // tool files parsed (the others were reused)
 	PagesRendered int  // pages rendered (the others were reused)
@@ -90,9 +92,10 @@ func replayKey(in replay.Input, config [sha256.Size]byte) [sha256.Size]byte {
 }
 
 // readHistory is replay.Read, or the last replay's output when its inputs
-// are the same. The repositories' states are taken before and after a
-// read (before, of those the last replay read, or else of the site's): a
-// read during which one changed (a commit landing) is not kept.
+// are the same, or that replay resumed with the commits since when only
+// they differ. The repositories' states are taken before and after a read
+// (before, of those the last replay read, or else of the site's): a read
+// during which one changed (a commit landing) is not kept.
 func (c *Cache) readHistory(in replay.Input, config [sha256.Size]byte) (*replay.Output, bool, error) {
 	if c == nil {
 		out, err := replay.Read(in)
@@ -100,11 +103,17 @@ func (c *Cache) readHistory(in replay.Input, config [sha256.Size]byte) (*replay.
 	}
 	key := replayKey(in, config)
 	if c.replay.out != nil && c.replay.key == key {
-		if states, ok := replay.States(c.replay.sources); ok && slices.Equal(states, c.replay.states) {
+		states, ok := replay.States(c.replay.sources)
+		if ok && slices.Equal(states, c.replay.states) {
 			c.replay.out.ApplyTo(in.Config)
 			out := *c.replay.out
 			out.ReadTime, out.DiffTime = 0, 0 // it took no time now
 			return &out, true, nil
+		}
+		if ok {
+			if out, resumed := c.resume(in, states); resumed {
+				return out, false, nil
+			}
 		}
 	}
 	sources := c.replay.sources
@@ -124,6 +133,20 @@ func (c *Cache) readHistory(in replay.Input, config [sha256.Size]byte) (*replay.
 		c.replay.states, c.replay.out = after, out
 	}
 	return out, false, nil
+}
+
+// resume is replay.Resume of the last replay, from its repositories'
+// states to states, kept as readHistory keeps a read.
+func (c *Cache) resume(in replay.Input, states []string) (*replay.Output, bool) {
+	out, ok := replay.Resume(c.replay.out, c.replay.states, states, in)
+	c.replay.out, c.replay.states = nil, nil
+	if !ok {
+		return nil, false
+	}
+	if after, ok := replay.States(c.replay.sources); ok && slices.Equal(after, states) {
+		c.replay.states, c.replay.out = states, out
+	}
+	return out, true
 }
 
 // addFeed is feed.Add, or the last feed's files and output when its inputs

@@ -132,16 +132,22 @@ func TestIgnoresHookEnvironment(t *testing.T) {
 	}
 }
 
-func TestResolveAndMergeBase(t *testing.T) {
-	r := newTestRepo(t)
+// forked returns a repository whose branches main and side each add a
+// commit to a root commit, main checked out, and the three commits.
+func forked(t *testing.T) (r *testRepo, root, side, main string) {
+	r = newTestRepo(t)
 	r.write("a.json", "1")
-	root := r.commit("root")
+	root = r.commit("root")
 	r.git("checkout", "-q", "-b", "side")
 	r.write("a.json", "2")
-	side := r.commit("side")
+	side = r.commit("side")
 	r.git("checkout", "-q", "main")
 	r.write("b.json", "3")
-	head := r.commit("main")
+	return r, root, side, r.commit("main")
+}
+
+func TestResolveAndMergeBase(t *testing.T) {
+	r, root, side, head := forked(t)
 	repo := r.open()
 
 	for rev, want := range map[string]string{"main": head, "side": side, "side~1": root, "nope": "", "--output=x": "", "": ""} {

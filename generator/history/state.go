@@ -34,3 +34,25 @@ func (r *Repo) State(rev string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// SplitState splits a State into the commit it names and the rest of it
+// (shallowness, tags, remotes): two states with the same rest differ by
+// their commit alone.
+func SplitState(state string) (commit, rest string) {
+	head, tail, _ := strings.Cut(state, "\x00")
+	shallow, commit, _ := strings.Cut(head, "\n")
+	return strings.TrimSuffix(commit, "\n"), shallow + "\x00" + tail
+}
+
+// OnFirstParentLine reports whether commit old is on the first-parent line
+// of rev, before it: whether a first-parent history of rev is one of old
+// followed by the commits of old..rev.
+func (r *Repo) OnFirstParentLine(old, rev string) (bool, error) {
+	out, stderr, err := r.output("rev-list", "--first-parent", "--parents", "--end-of-options", old+".."+rev, "--")
+	if err != nil {
+		return false, r.gitError("git rev-list", stderr, err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	parents := strings.Fields(lines[len(lines)-1])
+	return len(parents) > 1 && parents[1] == old, nil
+}

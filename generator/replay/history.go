@@ -54,6 +54,12 @@ type Output struct {
 	Sources     []Source      // the repositories read (see States)
 	ReadTime    time.Duration // reading git history and blobs
 	DiffTime    time.Duration // replaying it: parsing, diffing, versions, events
+	// Resumed says the replay went on from an earlier one (see Resume) with
+	// only the commits since, NewCommits of which changed an input.
+	Resumed    bool
+	NewCommits int
+
+	resume *resumable // what Resume goes on from; nil once it has
 }
 
 // Read replays the committed history of the site's inputs (site.toml,
@@ -78,6 +84,7 @@ func Read(in Input) (*Output, error) {
 	}
 	h.out.ApplyTo(h.cfg)
 	h.out.Sources = h.sources()
+	h.out.resume = h.resume
 	return h.out, nil
 }
 
@@ -180,12 +187,14 @@ type historyReader struct {
 	excludes  map[string][]string  // servers' exclude globs now, by name
 
 	unrecordable []site.Server // servers whose committed version is none (see checkRecordable)
+	resume       *resumable    // the replay, to go on from (nil before it ran)
 }
 
 // repoHistory is one repository's part of the history.
 type repoHistory struct {
 	repo    *history.Repo
-	paths   []string // the pathspecs commits were read for
+	paths   []string       // the pathspecs commits were read for
+	globs   []*serverFiles // the servers' globs its blobs were parsed for
 	commits []history.Commit
 	blobs   map[string][]byte     // blob id → content, for every blob the commits name
 	parsed  map[string]parsedTool // blob id → the tool file it holds
@@ -295,7 +304,7 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 		if err != nil {
 			return err
 		}
-		rh.commits, rh.paths = commits, paths
+		rh.commits, rh.paths, rh.globs = commits, paths, globs[i]
 		at := firstPaths(commits)
 		rh.keepBlobs(at, globs[i], contents, parsed)
 		if err := rh.recordSkipped(at, skipped, globs[i]); err != nil {
@@ -534,6 +543,17 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	ahead := h.compareAhead(steps)
 	defer ahead.stop()
 	tl := timeline.NewReplay(ahead.compare)
+	if err := st.play(tl, steps); err != nil {
+		return nil, err
+	}
+	// A resumed replay compares the few versions its commits make itself.
+	tl.SetCompare(timeline.CompareObjects)
+	h.resume = &resumable{st: st, tl: tl, steps: steps}
+	return h.resume.end(), nil
+}
+
+// play replays the steps into tl.
+func (st *replayState) play(tl *timeline.Replay, steps []step) error {
 	for _, step := range steps {
 		st.trees[step.repo].Apply(step.commit)
 		st.noteReleases(step)
@@ -542,16 +562,13 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		}
 		c := st.snapshot(step)
 		if st.err != nil {
-			return nil, st.err
+			return st.err
 		}
 		if err := tl.Commit(c); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	st.reportOpenClashes()
-	out := tl.Timeline()
-	h.unrecordable = st.stillUnrecordable(out)
-	return out, nil
+	return nil
 }
 
 type step struct {

@@ -13,7 +13,7 @@ import (
 // card), so that a test can tell the replay asked it.
 func cardEndpoint(s site.Server) string { return "https://endpoint.test/" + s.Slug }
 
-func load(t *testing.T, dir string) *site.Config {
+func load(t testing.TB, dir string) *site.Config {
 	t.Helper()
 	cfg, err := site.Load(filepath.Join(dir, "site.toml"), nil)
 	if err != nil {

@@ -19,10 +19,11 @@ import (
 // release is announced at its own commit.
 func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 	rh := h.repos[i]
-	rh.tags = map[string][]string{}
+	rh.tags = nil // no server of the history takes its versions from tags (see Resume)
 	if len(patterns) == 0 {
 		return nil
 	}
+	rh.tags = map[string][]string{}
 	tags, err := rh.repo.Tags(h.rev(i))
 	if err != nil {
 		return err

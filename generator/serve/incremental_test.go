@@ -43,6 +43,18 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 	h.matchesFullBuild(config)
 	dotgit := filepath.Join(dir, ".git")
 
+	resumed := func(r generator.Reuse) error {
+		if r.Replay || !r.ReplayResumed {
+			return fmt.Errorf("reused %+v after a commit, want the replay resumed", r)
+		}
+		return nil
+	}
+	replayedWhole := func(r generator.Reuse) error {
+		if r.Replay || r.ReplayResumed {
+			return fmt.Errorf("reused %+v, want the whole history replayed", r)
+		}
+		return nil
+	}
 	steps := []struct {
 		name   string
 		change func()
@@ -78,16 +90,16 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 		{"commit", func() { commit("second") }, dotgit, func(r generator.Reuse) error {
 			// The pages of the two tools with new versions, their server's,
 			// the home page and the changelog; not the Markdown pages.
-			if r.Replay || r.Feed || r.PagesRendered != 5 {
-				return fmt.Errorf("reused %+v after a commit, want a new replay and feed, and five pages rendered", r)
+			if r.Replay || !r.ReplayResumed || r.Feed || r.PagesRendered != 5 {
+				return fmt.Errorf("reused %+v after a commit, want the replay resumed, a new feed, and five pages rendered", r)
 			}
 			return nil
 		}},
 		{"another commit", func() {
 			editFile(t, filepath.Join(tools, "get_tides.json"), "Tide times.", "Tide times and heights.")
 			commit("third")
-		}, dotgit, nil},
-		{"checkout of an older commit", func() { git(t, dir, "checkout", "-q", "HEAD~2") }, dotgit, nil},
+		}, dotgit, resumed},
+		{"checkout of an older commit", func() { git(t, dir, "checkout", "-q", "HEAD~2") }, dotgit, replayedWhole},
 		{"site.toml edit", func() { editFile(t, config, `title = "Example Weather Co."`, `title = "Example Weather Company"`) }, config,
 			func(r generator.Reuse) error {
 				if r.Replay || r.Feed {

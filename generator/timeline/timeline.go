@@ -168,6 +168,10 @@ func NewReplay(compare Compare) *Replay {
 	return &Replay{compare: compare, servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
 }
 
+// SetCompare makes compare what compares a tool's versions from the next
+// commit on.
+func (r *Replay) SetCompare(compare Compare) { r.compare = compare }
+
 // Commit replays the next commit. It reads c during the call only.
 func (r *Replay) Commit(c Commit) error {
 	if err := r.commit(c); err != nil {
@@ -176,7 +180,8 @@ func (r *Replay) Commit(c Commit) error {
 	return nil
 }
 
-// Timeline returns the result of the commits replayed so far.
+// Timeline returns the result of the commits replayed so far. The replay
+// may go on: the histories it returns then change with the commits after.
 func (r *Replay) Timeline() *Timeline {
 	return &Timeline{Events: r.events, Servers: r.histories()}
 }

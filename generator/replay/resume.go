@@ -1,0 +1,141 @@
+package replay
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/generator/timeline"
+)
+
+// resumable is a replay that can go on with later commits: its state after
+// its last step, and what it did at the end of history, which a longer
+// history does again.
+type resumable struct {
+	st     *replayState
+	tl     *timeline.Replay
+	steps  []step // replayed so far
+	warned int    // the warnings made before the end of history
+}
+
+// end ends the replay at its last step: the clashes still open are
+// reported, and the servers then without a version noted.
+func (r *resumable) end() *timeline.Timeline {
+	h := r.st.h
+	r.warned = len(h.out.Warnings)
+	r.st.reportOpenClashes()
+	tl := r.tl.Timeline()
+	h.unrecordable = r.st.stillUnrecordable(tl)
+	return tl
+}
+
+// Resume replays, on top of prev, only the commits its repositories gained
+// since: was and now are the states (States) of prev.Sources then and now.
+// in is the Input of a Read that would read them, prev's but for its
+// Config's own pointer and Endpoint (the same config: the caller compares
+// them). The result is what Read makes.
+//
+// It applies only when each repository is as it was but for its commit,
+// which moved forward along its first-parent line; the new commits change
+// neither site.toml nor an import, and come after the others when the
+// repositories' histories are merged by time; and no server takes its
+// versions from tags or starts its history at history_from, which a new
+// commit or tag could move; no repository is a partial clone, whose
+// fetches the notices count, and shallow clones are not allowed (a fetch
+// may deepen one, which its state does not show). ok is false otherwise,
+// and on any error: a Read then replays the whole history, and reports the
+// error.
+//
+// prev is used up: its Timeline may go on changing, and it cannot be
+// resumed again, whatever the outcome.
+func Resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
+	r := prev.resume
+	prev.resume = nil
+	if r == nil || len(was) != len(r.st.h.repos) || len(now) != len(was) {
+		return nil, false
+	}
+	h := r.st.h
+	if !h.siteStart.IsZero() || len(h.starts) > 0 || in.AllowShallow {
+		return nil, false
+	}
+	start := time.Now()
+	for i, rh := range h.repos {
+		if !rh.readOn(was[i], now[i], i == 0, h) {
+			return nil, false
+		}
+	}
+	steps := h.merged()
+	if len(steps) < len(r.steps) || !slices.EqualFunc(steps[:len(r.steps)], r.steps, sameStep) {
+		return nil, false
+	}
+	h.in, h.cfg = in, in.Config
+	h.out = &Output{Warnings: slices.Clip(prev.Warnings[:r.warned]), Notices: slices.Clip(prev.Notices),
+		CommitRepos: prev.CommitRepos, Sources: prev.Sources, ReadTime: time.Since(start)}
+	start = time.Now()
+	if err := r.st.play(r.tl, steps[len(r.steps):]); err != nil {
+		return nil, false
+	}
+	tl := r.end()
+	if err := h.checkRecordable(); err != nil {
+		return nil, false
+	}
+	h.out.Timeline = tl
+	h.out.ApplyTo(h.cfg)
+	h.out.Resumed, h.out.NewCommits = true, len(steps)-len(r.steps)
+	h.out.DiffTime = time.Since(start)
+	r.steps = steps
+	h.out.resume = r
+	return h.out, true
+}
+
+// readOn reads the commits a repository gained between states was and
+// now, and their blobs, after those it holds; ok is false when they cannot
+// be replayed on top of them (see Resume). In the site's repository, a
+// commit may not change site.toml or an import: a literal pathspec.
+func (rh *repoHistory) readOn(was, now string, site bool, h *historyReader) (ok bool) {
+	old, rest := history.SplitState(was)
+	rev, nowRest := history.SplitState(now)
+	if rest != nowRest || rh.tags != nil {
+		return false
+	}
+	if old == rev {
+		return true
+	}
+	if onLine, err := rh.repo.OnFirstParentLine(old, rev); err != nil || !onLine {
+		return false
+	}
+	if prefetch, err := h.prefetcher(rh); err != nil || prefetch != nil {
+		return false
+	}
+	early := startEarlyParse(rh.globs)
+	commits, contents, skipped, err := rh.readLog(old+".."+rev, rh.paths, nil, early)
+	parsed := early.finish()
+	if err != nil || site && changesLiteral(commits, rh.paths) {
+		return false
+	}
+	at := firstPaths(commits)
+	rh.keepBlobs(at, rh.globs, contents, parsed)
+	if err := rh.recordSkipped(at, skipped, rh.globs); err != nil {
+		return false
+	}
+	rh.commits = append(rh.commits, commits...)
+	return true
+}
+
+// changesLiteral reports whether a commit changes a path a literal pathspec
+// names.
+func changesLiteral(commits []history.Commit, pathspecs []string) bool {
+	for _, c := range commits {
+		for _, ch := range c.Changes {
+			if slices.ContainsFunc(pathspecs, func(spec string) bool {
+				return strings.HasPrefix(spec, ":(literal)") && matchesPathspec(spec, ch.Path)
+			}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sameStep(a, b step) bool { return a.repo == b.repo && a.commit.Hash == b.commit.Hash }

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/templates"
 )
 
@@ -46,6 +47,7 @@ type Cache struct {
 	nextPages    map[string]renderedPage
 	nextModels   map[[sha256.Size]byte][sha256.Size]byte
 	rendered     int
+	files        *inputfile.Files // what the Markdown and templates are read through
 }
 
 // converted is Markdown converted for a page.
@@ -62,7 +64,17 @@ type renderedPage struct {
 
 // NewCache returns an empty Cache.
 func NewCache() *Cache {
-	return &Cache{markdown: map[[sha256.Size]byte]converted{}, pages: map[string]renderedPage{}, models: map[[sha256.Size]byte][sha256.Size]byte{}}
+	return &Cache{markdown: map[[sha256.Size]byte]converted{}, pages: map[string]renderedPage{}, models: map[[sha256.Size]byte][sha256.Size]byte{},
+		files: inputfile.NewFiles()}
+}
+
+// inputs is what the site's Markdown and templates are read through; nil
+// without a Cache.
+func (c *Cache) inputs() *inputfile.Files {
+	if c == nil {
+		return nil
+	}
+	return c.files
 }
 
 // Rendered returns how many pages the last rendering rendered; the others

@@ -1,0 +1,97 @@
+package inputfile
+
+import (
+	"io/fs"
+	"sync"
+	"time"
+)
+
+// RacyWindow is how long after a file's last change its stat is not
+// trusted to tell a later change: a file whose status changed (ctime)
+// less than this before it was read is read again by the next build.
+// Timestamps are coarse (a clock tick, seconds on some file systems), so
+// an edit made just after a read can leave the stat as it was; git's index
+// treats such "racily clean" entries the same way. Two seconds cover the
+// coarsest common granularity (FAT's) and a small skew of a network file
+// system's clock.
+const RacyWindow = 2 * time.Second
+
+// Files keeps the bytes of the files read through it (a development
+// server's rebuilds), so that a read of a file whose stat is what it was
+// when it was read takes the kept bytes without opening it, the way make
+// and git's index judge a file unchanged. The stat compared is the size,
+// mode, modification time, inode, device and status change time (ctime);
+// any write, rename over, chmod or touch sets the ctime to the present, so
+// an edit is seen even when it keeps the size and the modification time
+// (touch -r, rsync -t), except within RacyWindow of the last read, which
+// is why a file changed within RacyWindow before it was read is not kept.
+// Where the system gives no inode or ctime (Windows), nothing is kept. A
+// nil *Files keeps nothing. It is safe for concurrent use.
+type Files struct {
+	mu    sync.Mutex
+	known map[string]knownFile // by real path
+	now   func() time.Time     // the clock read before a file is opened
+	opens int                  // files read from disk since the Files was made
+}
+
+type knownFile struct {
+	id   identity
+	data []byte
+}
+
+// identity is what a stat says of a file that a change to it changes.
+type identity struct {
+	size, modified, changed int64 // bytes; modification and status change times in ns
+	inode, device           uint64
+	mode                    fs.FileMode
+}
+
+// NewFiles returns a Files that keeps nothing yet.
+func NewFiles() *Files { return &Files{known: map[string]knownFile{}, now: time.Now} }
+
+// clock is the time before a read, zero without a Files.
+func (files *Files) clock() time.Time {
+	if files == nil {
+		return time.Time{}
+	}
+	return files.now()
+}
+
+// unchanged returns the bytes kept of the file at real path real, when
+// info, its stat now, is the one it had when they were read and they fit
+// within max.
+func (files *Files) unchanged(real string, info fs.FileInfo, max int64) ([]byte, bool) {
+	if files == nil {
+		return nil, false
+	}
+	id, ok := identityOf(info)
+	if !ok {
+		return nil, false
+	}
+	files.mu.Lock()
+	defer files.mu.Unlock()
+	k, ok := files.known[real]
+	if !ok || k.id != id || int64(len(k.data)) > max {
+		return nil, false
+	}
+	return k.data, true
+}
+
+// keep keeps data, read from the file at real path real whose stat was
+// info when opened at start, unless the file changed within RacyWindow
+// before start: then the next read reads it again.
+func (files *Files) keep(real string, info fs.FileInfo, start time.Time, data []byte) {
+	if files == nil {
+		return
+	}
+	id, ok := identityOf(info)
+	files.mu.Lock()
+	defer files.mu.Unlock()
+	files.opens++
+	racy := start.Add(-RacyWindow).UnixNano()
+	if !ok || id.changed >= racy || id.modified >= racy || int64(len(data)) != id.size {
+		delete(files.known, real)
+		return
+	}
+	files.known[real] = knownFile{id: id, data: data}
+}

@@ -113,7 +113,8 @@ func (c *Cache) convert(md *markdown, src []byte, root string, reserved []string
 	if c != nil {
 		h := sha256.New()
 		fmt.Fprintf(h, "%q %q %d\x00", root, reserved, top)
-		h.Write(src)
+		sum := c.files.Sum(src)
+		h.Write(sum[:])
 		key = [sha256.Size]byte(h.Sum(nil))
 		c.mu.Lock()
 		cv, ok := c.markdown[key]

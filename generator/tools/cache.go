@@ -40,7 +40,7 @@ func (c *Cache) parse(file string, data []byte) (Tool, error) {
 	if c == nil {
 		return Parse(file, data)
 	}
-	sum := sha256.Sum256(data)
+	sum := c.files.Sum(data)
 	c.mu.Lock()
 	p, ok := c.parsed[file]
 	c.mu.Unlock()

@@ -1,6 +1,7 @@
 package inputfile
 
 import (
+	"crypto/sha256"
 	"io/fs"
 	"sync"
 	"time"
@@ -30,6 +31,7 @@ const RacyWindow = 2 * time.Second
 type Files struct {
 	mu    sync.Mutex
 	known map[string]knownFile // by real path
+	sums  map[*byte]knownFile  // by the first byte of their data
 	now   func() time.Time     // the clock read before a file is opened
 	opens int                  // files read from disk since the Files was made
 }
@@ -37,6 +39,7 @@ type Files struct {
 type knownFile struct {
 	id   identity
 	data []byte
+	sum  [sha256.Size]byte // of data
 }
 
 // identity is what a stat says of a file that a change to it changes.
@@ -47,7 +50,25 @@ type identity struct {
 }
 
 // NewFiles returns a Files that keeps nothing yet.
-func NewFiles() *Files { return &Files{known: map[string]knownFile{}, now: time.Now} }
+func NewFiles() *Files {
+	return &Files{known: map[string]knownFile{}, sums: map[*byte]knownFile{}, now: time.Now}
+}
+
+// Sum returns the SHA-256 of data, hashed when the file was read if data
+// is the very bytes Files kept of one: a cache keyed by the bytes of the
+// files read then hashes only those read anew.
+func (files *Files) Sum(data []byte) [sha256.Size]byte {
+	if files == nil || len(data) == 0 {
+		return sha256.Sum256(data)
+	}
+	files.mu.Lock()
+	k, ok := files.sums[&data[0]]
+	files.mu.Unlock()
+	if !ok || len(k.data) != len(data) {
+		return sha256.Sum256(data)
+	}
+	return k.sum
+}
 
 // clock is the time before a read, zero without a Files.
 func (files *Files) clock() time.Time {
@@ -85,13 +106,20 @@ func (files *Files) keep(real string, info fs.FileInfo, start time.Time, data []
 		return
 	}
 	id, ok := identityOf(info)
+	racy := start.Add(-RacyWindow).UnixNano()
+	kept := ok && id.changed < racy && id.modified < racy && int64(len(data)) == id.size && len(data) > 0
+	var k knownFile
+	if kept {
+		k = knownFile{id: id, data: data, sum: sha256.Sum256(data)}
+	}
 	files.mu.Lock()
 	defer files.mu.Unlock()
 	files.opens++
-	racy := start.Add(-RacyWindow).UnixNano()
-	if !ok || id.changed >= racy || id.modified >= racy || int64(len(data)) != id.size {
+	if old, ok := files.known[real]; ok {
 		delete(files.known, real)
-		return
+		delete(files.sums, &old.data[0])
 	}
-	files.known[real] = knownFile{id: id, data: data}
+	if kept {
+		files.known[real], files.sums[&data[0]] = k, k
+	}
 }

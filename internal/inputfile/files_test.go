@@ -1,6 +1,7 @@
 package inputfile
 
 import (
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -132,5 +133,24 @@ func TestFilesKeepsNoRefusedFile(t *testing.T) {
 	}
 	if data, err := files.NewReader(root).ReadFile(name, MaxSize); err == nil {
 		t.Fatalf("read %q from a FIFO", data)
+	}
+}
+
+// Sum hashes what it is given, also the bytes Files kept of a file.
+func TestFilesSum(t *testing.T) {
+	root, _ := tree(t)
+	name := filepath.Join(root, "sub", "b.txt")
+	files := filesAt(time.Hour)
+	data, err := files.NewReader(root).ReadFile(name, MaxSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, kept := files.sums[&data[0]]; !kept {
+		t.Fatal("the bytes read were not kept")
+	}
+	for _, b := range [][]byte{data, data[:1], []byte("bb"), nil} {
+		if got, want := files.Sum(b), sha256.Sum256(b); got != want {
+			t.Errorf("Sum(%q) = %x, want %x", b, got, want)
+		}
 	}
 }

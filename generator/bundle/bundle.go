@@ -7,10 +7,12 @@ package bundle
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"path"
-	"sort"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // File is one file of the site.
@@ -25,6 +27,10 @@ type File struct {
 type Bundle struct {
 	files map[string]*File
 	dirs  map[string]bool // every directory that holds a file
+	// sorted is Files' answer until the next Add: a build asks for it at
+	// every stage.
+	mu     sync.Mutex
+	sorted []*File
 }
 
 // New returns an empty Bundle.
@@ -48,6 +54,9 @@ func (b *Bundle) Add(p string, body []byte, contentType string) error {
 		b.dirs[d] = true
 	}
 	b.files[p] = &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
+	b.mu.Lock()
+	b.sorted = nil
+	b.mu.Unlock()
 	return nil
 }
 
@@ -62,12 +71,12 @@ func (b *Bundle) Len() int { return len(b.files) }
 
 // Files returns every file, sorted by path.
 func (b *Bundle) Files() []*File {
-	out := make([]*File, 0, len(b.files))
-	for _, f := range b.files {
-		out = append(out, f)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sorted == nil {
+		b.sorted = slices.SortedFunc(maps.Values(b.files), func(x, y *File) int { return strings.Compare(x.Path, y.Path) })
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
+	return append(make([]*File, 0, len(b.sorted)), b.sorted...)
 }
 
 // CheckPath accepts a clean absolute slash path naming a file that stays

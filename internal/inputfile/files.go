@@ -7,15 +7,29 @@ import (
 	"time"
 )
 
-// RacyWindow is how long after a file's last change its stat is not
-// trusted to tell a later change: a file whose status changed (ctime)
-// less than this before it was read is read again by the next build.
-// Timestamps are coarse (a clock tick, seconds on some file systems), so
-// an edit made just after a read can leave the stat as it was; git's index
-// treats such "racily clean" entries the same way. Two seconds cover the
-// coarsest common granularity (FAT's) and a small skew of a network file
-// system's clock.
-const RacyWindow = 2 * time.Second
+// The racy window is how long after a file's last change its stat is not
+// trusted to tell a later change: a file whose status changed (ctime) less
+// than this before it was read is read again by the next build.
+// Timestamps are coarse (a clock tick), so an edit made just after a read
+// can leave the stat as it was; git's index treats such "racily clean"
+// entries the same way. A file system whose times have parts of a second
+// keeps them to the clock's tick (at most 10 ms on Linux) or finer, which
+// fineRacyWindow covers with room for a network file system's clock
+// running a little behind; one whose times are whole seconds (FAT keeps 2
+// s, HFS+ 1 s) gets coarseRacyWindow.
+const (
+	fineRacyWindow   = 100 * time.Millisecond
+	coarseRacyWindow = 2 * time.Second
+)
+
+// racyBefore returns the time (ns) a file read at start must have changed
+// before to be kept, given its status change time.
+func racyBefore(start time.Time, changed int64) int64 {
+	if changed%int64(time.Second) == 0 {
+		return start.Add(-coarseRacyWindow).UnixNano()
+	}
+	return start.Add(-fineRacyWindow).UnixNano()
+}
 
 // Files keeps the bytes of the files read through it (a development
 // server's rebuilds), so that a read of a file whose stat is what it was
@@ -24,8 +38,9 @@ const RacyWindow = 2 * time.Second
 // mode, modification time, inode, device and status change time (ctime);
 // any write, rename over, chmod or touch sets the ctime to the present, so
 // an edit is seen even when it keeps the size and the modification time
-// (touch -r, rsync -t), except within RacyWindow of the last read, which
-// is why a file changed within RacyWindow before it was read is not kept.
+// (touch -r, rsync -t), except within the clock tick of the last read,
+// which is why a file changed within the racy window before it was read
+// is not kept.
 // Where the system gives no inode or ctime (Windows), nothing is kept. A
 // nil *Files keeps nothing. It is safe for concurrent use.
 type Files struct {
@@ -99,14 +114,14 @@ func (files *Files) unchanged(real string, info fs.FileInfo, max int64) ([]byte,
 }
 
 // keep keeps data, read from the file at real path real whose stat was
-// info when opened at start, unless the file changed within RacyWindow
-// before start: then the next read reads it again.
+// info when opened at start, unless the file changed within the racy
+// window before start: then the next read reads it again.
 func (files *Files) keep(real string, info fs.FileInfo, start time.Time, data []byte) {
 	if files == nil {
 		return
 	}
 	id, ok := identityOf(info)
-	racy := start.Add(-RacyWindow).UnixNano()
+	racy := racyBefore(start, id.changed)
 	kept := ok && id.changed < racy && id.modified < racy && int64(len(data)) == id.size && len(data) > 0
 	var k knownFile
 	if kept {

@@ -9,11 +9,11 @@ import (
 	"time"
 )
 
-// filesAt returns a Files whose clock is offset from the real one: an hour
-// ahead, every file the test writes is older than RacyWindow.
-func filesAt(offset time.Duration) *Files {
+// filesAt returns a Files whose clock is an hour ahead of the real one,
+// so that every file the test writes is older than the racy window.
+func filesAt() *Files {
 	files := NewFiles()
-	files.now = func() time.Time { return time.Now().Add(offset) }
+	files.now = func() time.Time { return time.Now().Add(time.Hour) }
 	return files
 }
 
@@ -65,7 +65,7 @@ func changeTimeOf(t *testing.T, name string) int64 {
 func TestFilesReadsAFileAgainOnlyWhenItsStatChanged(t *testing.T) {
 	root, _ := tree(t)
 	name := filepath.Join(root, "a.txt")
-	files := filesAt(time.Hour)
+	files := filesAt()
 	readThrough(t, files, root, name, "a", 1)
 	readThrough(t, files, root, name, "a", 1)
 	// The same size and modification time; the status change time moves
@@ -95,13 +95,14 @@ func TestFilesReadsAFileAgainOnlyWhenItsStatChanged(t *testing.T) {
 	readThrough(t, files, root, name, "c", 3)
 }
 
-// A file changed within RacyWindow before it was read is read again: an
-// edit in the same clock tick would leave its stat as it was.
+// A file changed within the racy window before it was read is read again:
+// an edit in the same clock tick would leave its stat as it was.
 func TestFilesReadsARacyFileAgain(t *testing.T) {
 	root, _ := tree(t)
 	name := filepath.Join(root, "a.txt")
-	files := filesAt(0)
-	changeTimeOf(t, name)
+	files := NewFiles()
+	changed := time.Unix(0, changeTimeOf(t, name))
+	files.now = func() time.Time { return changed.Add(time.Millisecond) }
 	readThrough(t, files, root, name, "a", 1)
 	rewrite(t, name, "b")
 	readThrough(t, files, root, name, "b", 2)
@@ -114,7 +115,7 @@ func TestFilesReadsARacyFileAgain(t *testing.T) {
 func TestFilesKeepsNoRefusedFile(t *testing.T) {
 	root, outside := tree(t)
 	name := filepath.Join(root, "a.txt")
-	files := filesAt(time.Hour)
+	files := filesAt()
 	readThrough(t, files, root, name, "a", 1)
 	if err := os.Remove(name); err != nil {
 		t.Fatal(err)
@@ -140,7 +141,7 @@ func TestFilesKeepsNoRefusedFile(t *testing.T) {
 func TestFilesSum(t *testing.T) {
 	root, _ := tree(t)
 	name := filepath.Join(root, "sub", "b.txt")
-	files := filesAt(time.Hour)
+	files := filesAt()
 	data, err := files.NewReader(root).ReadFile(name, MaxSize)
 	if err != nil {
 		t.Fatal(err)
@@ -151,6 +152,23 @@ func TestFilesSum(t *testing.T) {
 	for _, b := range [][]byte{data, data[:1], []byte("bb"), nil} {
 		if got, want := files.Sum(b), sha256.Sum256(b); got != want {
 			t.Errorf("Sum(%q) = %x, want %x", b, got, want)
+		}
+	}
+}
+
+// A file whose times are whole seconds is on a file system of coarse
+// times, and is trusted only seconds after its change.
+func TestRacyBefore(t *testing.T) {
+	start := time.Unix(1000, 500)
+	for _, tc := range []struct {
+		changed int64
+		want    time.Duration
+	}{
+		{time.Unix(999, 0).UnixNano(), coarseRacyWindow},
+		{time.Unix(999, 1).UnixNano(), fineRacyWindow},
+	} {
+		if got := racyBefore(start, tc.changed); got != start.Add(-tc.want).UnixNano() {
+			t.Errorf("racyBefore(%v, %d) = %d, want %v before", start, tc.changed, got, tc.want)
 		}
 	}
 }

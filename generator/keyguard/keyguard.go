@@ -50,7 +50,10 @@ func CheckOutput(key didweb.SigningKey, dir string) error {
 }
 
 // keyAlias returns a file under dir that is the key's file (os.SameFile,
-// symlinks followed), or "".
+// symlinks followed), or "". A regular file under dir can be the key only
+// as another of its names (a hard link): when the key has one name, only
+// the symlinks are looked at, which spares a stat of every file of the
+// site at every build.
 func keyAlias(key didweb.SigningKey, dir string) string {
 	if key.File == "" {
 		return ""
@@ -59,9 +62,11 @@ func keyAlias(key didweb.SigningKey, dir string) string {
 	if err != nil {
 		return ""
 	}
+	links, known := inputfile.Links(keyInfo)
+	oneName := known && links == 1
 	var alias string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || oneName && d.Type().IsRegular() {
 			return nil
 		}
 		if info, err := os.Stat(p); err == nil && os.SameFile(info, keyInfo) {

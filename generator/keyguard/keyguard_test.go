@@ -49,6 +49,14 @@ func TestCheckSite(t *testing.T) {
 	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), "under another name") {
 		t.Errorf("a key linked from content/: error %v, want one naming %s", err, link)
 	}
+	cfg, key = siteWithKey(t, "signing.key")
+	hardLink := filepath.Join(cfg.Dir, "templates", "notes.html")
+	if err := os.Link(key.File, hardLink); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), hardLink) || !strings.Contains(err.Error(), "under another name") {
+		t.Errorf("a key hard-linked from templates/: error %v, want one naming %s", err, hardLink)
+	}
 	cfg, key = siteWithKey(t, filepath.Join("templates", "signing.key"))
 	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), "the signing key is inside templates") {
 		t.Errorf("a key in templates/: error %v, want it refused", err)

@@ -7,7 +7,6 @@ package bundle
 
 import (
 	"fmt"
-	"maps"
 	"net/http"
 	"path"
 	"slices"
@@ -27,10 +26,12 @@ type File struct {
 type Bundle struct {
 	files map[string]*File
 	dirs  map[string]bool // every directory that holds a file
-	// sorted is Files' answer until the next Add: a build asks for it at
-	// every stage.
+	// Files' answer is kept, since a build asks for it at every stage, and
+	// merged with what was added since: a stage adds few files, or many
+	// in about the order of their paths.
 	mu     sync.Mutex
-	sorted []*File
+	sorted []*File // the files added before the last Files, by path
+	added  []*File // those added since, in the order added
 }
 
 // New returns an empty Bundle.
@@ -53,9 +54,10 @@ func (b *Bundle) Add(p string, body []byte, contentType string) error {
 	for d := path.Dir(p); d != "/"; d = path.Dir(d) {
 		b.dirs[d] = true
 	}
-	b.files[p] = &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
+	f := &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
+	b.files[p] = f
 	b.mu.Lock()
-	b.sorted = nil
+	b.added = append(b.added, f)
 	b.mu.Unlock()
 	return nil
 }
@@ -73,10 +75,26 @@ func (b *Bundle) Len() int { return len(b.files) }
 func (b *Bundle) Files() []*File {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.sorted == nil {
-		b.sorted = slices.SortedFunc(maps.Values(b.files), func(x, y *File) int { return strings.Compare(x.Path, y.Path) })
+	if len(b.added) > 0 {
+		slices.SortFunc(b.added, byPath)
+		b.sorted, b.added = merge(b.sorted, b.added), nil
 	}
 	return append(make([]*File, 0, len(b.sorted)), b.sorted...)
+}
+
+func byPath(x, y *File) int { return strings.Compare(x.Path, y.Path) }
+
+// merge returns the files of a and b, each sorted by path, sorted by path.
+func merge(a, b []*File) []*File {
+	out := make([]*File, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if byPath(a[0], b[0]) < 0 {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // CheckPath accepts a clean absolute slash path naming a file that stays

@@ -53,11 +53,13 @@ func TestFilesSorted(t *testing.T) {
 		t.Fatal("Files() returns a slice a caller's change reaches")
 	}
 	got = nil
-	must(t, b.Add("/b", nil, "text/plain"))
+	for _, p := range []string{"/zz", "/b", "/0"} {
+		must(t, b.Add(p, nil, "text/plain"))
+	}
 	for _, f := range b.Files() {
 		got = append(got, f.Path)
 	}
-	if strings.Join(got, " ") != "/a/b /b /m /z" {
+	if strings.Join(got, " ") != "/0 /a/b /b /m /z /zz" {
 		t.Errorf("Files() after another Add = %v", got)
 	}
 }

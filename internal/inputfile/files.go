@@ -40,9 +40,10 @@ func racyBefore(start time.Time, changed int64) int64 {
 // an edit is seen even when it keeps the size and the modification time
 // (touch -r, rsync -t), except within the clock tick of the last read,
 // which is why a file changed within the racy window before it was read
-// is not kept.
-// Where the system gives no inode or ctime (Windows), nothing is kept. A
-// nil *Files keeps nothing. It is safe for concurrent use.
+// is not kept. Where the system gives no inode or ctime (Windows), nothing
+// is kept. What is kept of a file stays until the file is read again: a
+// deleted page's bytes stay for the server's life. A nil *Files keeps
+// nothing. It is safe for concurrent use.
 type Files struct {
 	mu    sync.Mutex
 	known map[string]knownFile // by real path

@@ -219,7 +219,7 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r.Warnings = append(r.Warnings, warnings...)
-	if err := keyguard.Scan(r.Bundle, key); err != nil {
+	if err := opt.Cache.keyScan().Scan(r.Bundle, key); err != nil {
 		return nil, err
 	}
 	r.Stages.Render = time.Since(start)

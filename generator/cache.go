@@ -7,6 +7,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/feed"
+	"github.com/wellknown-dev/wellknown/generator/keyguard"
 	"github.com/wellknown-dev/wellknown/generator/pages"
 	"github.com/wellknown-dev/wellknown/generator/replay"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
@@ -28,14 +29,16 @@ import (
 //   - the feed: the replay's timeline, the config and the signing key;
 //   - the pages: see pages.Cache.
 //
-// The documents, attestations, deploy files and the scan for the key run
-// every time: they cost little. A Cache serves one build at a time.
+// The scan for the key scans only the files whose bodies are new
+// (keyguard.Scanned). The documents, attestations and deploy files are
+// made every time: they cost little. A Cache serves one build at a time.
 type Cache struct {
-	tools  *tools.Cache
-	pages  *pages.Cache
-	replay replayRun
-	feed   feedRun
-	parsed int // tool files parsed by the builds before
+	tools   *tools.Cache
+	pages   *pages.Cache
+	scanned *keyguard.Scanned
+	replay  replayRun
+	feed    feedRun
+	parsed  int // tool files parsed by the builds before
 }
 
 // replayRun is the last replay: its inputs' identity and its output.
@@ -57,7 +60,7 @@ type feedRun struct {
 
 // NewCache returns an empty Cache.
 func NewCache() *Cache {
-	return &Cache{tools: tools.NewCache(), pages: pages.NewCache()}
+	return &Cache{tools: tools.NewCache(), pages: pages.NewCache(), scanned: keyguard.NewScanned()}
 }
 
 // Reuse says what a build given a Cache did not do again.
@@ -81,6 +84,13 @@ func (c *Cache) pageCache() *pages.Cache {
 		return nil
 	}
 	return c.pages
+}
+
+func (c *Cache) keyScan() *keyguard.Scanned {
+	if c == nil {
+		return nil
+	}
+	return c.scanned
 }
 
 // replayKey identifies a replay's input but for the repositories' states.

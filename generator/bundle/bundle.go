@@ -9,8 +9,9 @@ import (
 	"fmt"
 	"net/http"
 	"path"
-	"sort"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // File is one file of the site.
@@ -25,6 +26,12 @@ type File struct {
 type Bundle struct {
 	files map[string]*File
 	dirs  map[string]bool // every directory that holds a file
+	// Files' answer is kept, since a build asks for it at every stage, and
+	// merged with what was added since: a stage adds few files, or many
+	// in about the order of their paths.
+	mu     sync.Mutex
+	sorted []*File // the files added before the last Files, by path
+	added  []*File // those added since, in the order added
 }
 
 // New returns an empty Bundle.
@@ -47,7 +54,11 @@ func (b *Bundle) Add(p string, body []byte, contentType string) error {
 	for d := path.Dir(p); d != "/"; d = path.Dir(d) {
 		b.dirs[d] = true
 	}
-	b.files[p] = &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
+	f := &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
+	b.files[p] = f
+	b.mu.Lock()
+	b.added = append(b.added, f)
+	b.mu.Unlock()
 	return nil
 }
 
@@ -62,12 +73,28 @@ func (b *Bundle) Len() int { return len(b.files) }
 
 // Files returns every file, sorted by path.
 func (b *Bundle) Files() []*File {
-	out := make([]*File, 0, len(b.files))
-	for _, f := range b.files {
-		out = append(out, f)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.added) > 0 {
+		slices.SortFunc(b.added, byPath)
+		b.sorted, b.added = merge(b.sorted, b.added), nil
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
+	return append(make([]*File, 0, len(b.sorted)), b.sorted...)
+}
+
+func byPath(x, y *File) int { return strings.Compare(x.Path, y.Path) }
+
+// merge returns the files of a and b, each sorted by path, sorted by path.
+func merge(a, b []*File) []*File {
+	out := make([]*File, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if byPath(a[0], b[0]) < 0 {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // CheckPath accepts a clean absolute slash path naming a file that stays

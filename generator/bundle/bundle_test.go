@@ -46,6 +46,22 @@ func TestFilesSorted(t *testing.T) {
 	if strings.Join(got, " ") != "/a/b /m /z" {
 		t.Errorf("Files() order = %v", got)
 	}
+	// Files is kept sorted until the next Add; what a caller does to the
+	// slice it got is its own.
+	b.Files()[0] = nil
+	if b.Files()[0] == nil {
+		t.Fatal("Files() returns a slice a caller's change reaches")
+	}
+	got = nil
+	for _, p := range []string{"/zz", "/b", "/0"} {
+		must(t, b.Add(p, nil, "text/plain"))
+	}
+	for _, f := range b.Files() {
+		got = append(got, f.Path)
+	}
+	if strings.Join(got, " ") != "/0 /a/b /b /m /z /zz" {
+		t.Errorf("Files() after another Add = %v", got)
+	}
 }
 
 func TestWriteDirReplacesOwnOutput(t *testing.T) {

@@ -131,16 +131,33 @@ func Rules(b *bundle.Bundle, basePath string) []Rule {
 }
 
 // Apply sets every file's Header from the rules, plus its Content-Type.
+// A file is matched against the prefix rules and the exact rules of its
+// own path only, since a table has an exact rule for about every document;
+// no two rules matching a file set one header (see the package's doc), so
+// the order they are merged in does not matter.
 func Apply(b *bundle.Bundle, rules []Rule) {
+	var prefixes []Rule
+	exact := map[string][]Rule{}
+	for _, r := range rules {
+		if strings.HasSuffix(r.Pattern, "*") {
+			prefixes = append(prefixes, r)
+		} else {
+			exact[r.Pattern] = append(exact[r.Pattern], r)
+		}
+	}
 	for _, f := range b.Files() {
-		f.Header = HeaderFor(rules, f.Path)
+		f.Header = addHeaders(HeaderFor(prefixes, f.Path), exact[f.Path], f.Path)
 		f.Header.Set("Content-Type", f.ContentType)
 	}
 }
 
 // HeaderFor merges the headers of every rule matching p.
 func HeaderFor(rules []Rule, p string) http.Header {
-	h := http.Header{}
+	return addHeaders(http.Header{}, rules, p)
+}
+
+// addHeaders adds to h the headers of every rule matching p.
+func addHeaders(h http.Header, rules []Rule, p string) http.Header {
 	for _, r := range rules {
 		if !r.Matches(p) {
 			continue

@@ -6,9 +6,11 @@
 package keyguard
 
 import (
+	"crypto/ed25519"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
@@ -48,7 +50,10 @@ func CheckOutput(key didweb.SigningKey, dir string) error {
 }
 
 // keyAlias returns a file under dir that is the key's file (os.SameFile,
-// symlinks followed), or "".
+// symlinks followed), or "". A regular file under dir can be the key only
+// as another of its names (a hard link): when the key has one name, only
+// the symlinks are looked at, which spares a stat of every file of the
+// site at every build.
 func keyAlias(key didweb.SigningKey, dir string) string {
 	if key.File == "" {
 		return ""
@@ -57,9 +62,11 @@ func keyAlias(key didweb.SigningKey, dir string) string {
 	if err != nil {
 		return ""
 	}
+	links, known := inputfile.Links(keyInfo)
+	oneName := known && links == 1
 	var alias string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || oneName && d.Type().IsRegular() {
 			return nil
 		}
 		if info, err := os.Stat(p); err == nil && os.SameFile(info, keyInfo) {
@@ -85,15 +92,65 @@ func inside(key didweb.SigningKey, dir string) bool {
 // keyscan): the last defence, after the inputs' own checks, before anything
 // is written or served.
 func Scan(b *bundle.Bundle, key didweb.SigningKey) error {
-	scan := keyscan.New(key.Private)
+	return (*Scanned)(nil).Scan(b, key)
+}
+
+// Scanned remembers the bodies the last Scan found free of the key (a
+// development server's rebuilds, whose stages reuse most files' bodies),
+// so that the next Scan with the same key scans only the bodies that are
+// new: a body is known by its memory, which a bundle's file never changes.
+// A nil *Scanned remembers nothing.
+type Scanned struct {
+	key     ed25519.PrivateKey
+	scanner *keyscan.Scanner
+	clean   map[*byte]int // the length of each clean body, by its first byte
+}
+
+// NewScanned returns a Scanned that knows no body yet.
+func NewScanned() *Scanned { return &Scanned{} }
+
+// Scan is the package's Scan, skipping the bodies the last one found clean.
+func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
 	files := b.Files()
+	scanner, clean := s.scannerFor(key.Private)
 	found := make([]string, len(files))
-	parallel.For(len(files), func(i int) { found[i], _ = scan.Find(files[i].Body) })
+	parallel.For(len(files), func(i int) {
+		if body := files[i].Body; len(body) == 0 || clean[&body[0]] != len(body) {
+			found[i], _ = scanner.Find(body)
+		}
+	})
 	for i, encoding := range found {
 		if encoding != "" {
+			s.remember(nil)
 			return diag.Errorf("", 0, "the signing key (%s) would be published in %s", encoding, files[i].Path).
 				WithHint("find the input that holds the key (a symlink, a copied key file) and remove it; then make a new key")
 		}
 	}
+	s.remember(files)
 	return nil
+}
+
+// scannerFor returns the scanner of key and the bodies found clean of it.
+func (s *Scanned) scannerFor(key ed25519.PrivateKey) (*keyscan.Scanner, map[*byte]int) {
+	if s == nil {
+		return keyscan.New(key), nil
+	}
+	if s.scanner == nil || !s.key.Equal(key) {
+		s.key, s.scanner, s.clean = slices.Clone(key), keyscan.New(key), nil
+	}
+	return s.scanner, s.clean
+}
+
+// remember keeps the bodies of files, all clean, for the next Scan: only
+// these, so that the memory of bodies no longer in a bundle is freed.
+func (s *Scanned) remember(files []*bundle.File) {
+	if s == nil {
+		return
+	}
+	s.clean = make(map[*byte]int, len(files))
+	for _, f := range files {
+		if len(f.Body) > 0 {
+			s.clean[&f.Body[0]] = len(f.Body)
+		}
+	}
 }

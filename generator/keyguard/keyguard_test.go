@@ -1,6 +1,7 @@
 package keyguard
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
 	"os"
@@ -48,6 +49,14 @@ func TestCheckSite(t *testing.T) {
 	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), "under another name") {
 		t.Errorf("a key linked from content/: error %v, want one naming %s", err, link)
 	}
+	cfg, key = siteWithKey(t, "signing.key")
+	hardLink := filepath.Join(cfg.Dir, "templates", "notes.html")
+	if err := os.Link(key.File, hardLink); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), hardLink) || !strings.Contains(err.Error(), "under another name") {
+		t.Errorf("a key hard-linked from templates/: error %v, want one naming %s", err, hardLink)
+	}
 	cfg, key = siteWithKey(t, filepath.Join("templates", "signing.key"))
 	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), "the signing key is inside templates") {
 		t.Errorf("a key in templates/: error %v, want it refused", err)
@@ -80,5 +89,41 @@ func TestScan(t *testing.T) {
 	}
 	if err := Scan(b, key); err == nil || !strings.Contains(err.Error(), "the signing key (hex) would be published in /notes.txt") {
 		t.Errorf("a bundle with the key in hex: error %v, want /notes.txt named", err)
+	}
+}
+
+// A Scanned skips the bodies the last Scan found clean, and scans a new
+// body, and every body again for another key.
+func TestScannedScansWhatIsNew(t *testing.T) {
+	_, key := siteWithKey(t, "signing.key")
+	other := didweb.SigningKey{Private: ed25519.NewKeyFromSeed(bytes.Repeat([]byte{1}, ed25519.SeedSize))}
+	page := []byte("<p>weather " + hex.EncodeToString(other.Private.Seed()) + "</p>")
+	bundleOf := func(files map[string][]byte) *bundle.Bundle {
+		b := bundle.New()
+		for p, body := range files {
+			if err := b.Add(p, body, "text/plain"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return b
+	}
+	s := NewScanned()
+	if err := s.Scan(bundleOf(map[string][]byte{"/index.html": page}), key); err != nil {
+		t.Fatalf("a bundle without the key: %v", err)
+	}
+	if s.clean[&page[0]] != len(page) {
+		t.Fatalf("the clean body is not remembered: %v", s.clean)
+	}
+	leak := []byte("seed " + hex.EncodeToString(key.Private.Seed()))
+	err := s.Scan(bundleOf(map[string][]byte{"/index.html": page, "/notes.txt": leak}), key)
+	if err == nil || !strings.Contains(err.Error(), "would be published in /notes.txt") {
+		t.Errorf("a new body with the key: error %v, want /notes.txt named", err)
+	}
+	if err := s.Scan(bundleOf(map[string][]byte{"/index.html": page}), key); err != nil {
+		t.Fatalf("the clean body alone again: %v", err)
+	}
+	err = s.Scan(bundleOf(map[string][]byte{"/index.html": page}), other)
+	if err == nil || !strings.Contains(err.Error(), "would be published in /index.html") {
+		t.Errorf("the body remembered as clean of another key: error %v, want /index.html named", err)
 	}
 }

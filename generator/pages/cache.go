@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/templates"
 )
 
@@ -46,6 +47,7 @@ type Cache struct {
 	nextPages    map[string]renderedPage
 	nextModels   map[[sha256.Size]byte][sha256.Size]byte
 	rendered     int
+	files        *inputfile.Files // what the Markdown and templates are read through
 }
 
 // converted is Markdown converted for a page.
@@ -62,7 +64,17 @@ type renderedPage struct {
 
 // NewCache returns an empty Cache.
 func NewCache() *Cache {
-	return &Cache{markdown: map[[sha256.Size]byte]converted{}, pages: map[string]renderedPage{}, models: map[[sha256.Size]byte][sha256.Size]byte{}}
+	return &Cache{markdown: map[[sha256.Size]byte]converted{}, pages: map[string]renderedPage{}, models: map[[sha256.Size]byte][sha256.Size]byte{},
+		files: inputfile.NewFiles()}
+}
+
+// inputs is what the site's Markdown and templates are read through; nil
+// without a Cache.
+func (c *Cache) inputs() *inputfile.Files {
+	if c == nil {
+		return nil
+	}
+	return c.files
 }
 
 // Rendered returns how many pages the last rendering rendered; the others
@@ -101,7 +113,8 @@ func (c *Cache) convert(md *markdown, src []byte, root string, reserved []string
 	if c != nil {
 		h := sha256.New()
 		fmt.Fprintf(h, "%q %q %d\x00", root, reserved, top)
-		h.Write(src)
+		sum := c.files.Sum(src)
+		h.Write(sum[:])
 		key = [sha256.Size]byte(h.Sum(nil))
 		c.mu.Lock()
 		cv, ok := c.markdown[key]
@@ -278,9 +291,9 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 		server := sha256.New()
 		server.Write(f.history[:])
 		for _, t := range s.Tools {
-			file := sha256.New()
-			writeBytes(file, t.File, t.Canonical)
-			sum := file.Sum(nil)
+			// The file's name and the hash of its canonical bytes, which
+			// tools.Parse made: a thousand tools are not hashed again.
+			sum := fmt.Appendf(nil, "%q %s", t.File, t.SHA256)
 			f.tools[ToolPath(s.Config.Slug, t.Name)] = sha256.Sum256(append(f.history[:], sum...))
 			server.Write(sum)
 			all.Write(sum)

@@ -64,7 +64,7 @@ func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
 	cfg := in.Config
 	in.Cache.begin(in.Timeline)
 	contentDir := cfg.Path(cfg.ContentDir)
-	content, err := readContent(inputfile.FS(cfg.Root, contentDir, inputfile.MaxSize), func(rel string) string {
+	content, err := readContent(in.Cache.inputs().FS(cfg.Root, contentDir, inputfile.MaxSize), func(rel string) string {
 		return filepath.Join(contentDir, filepath.FromSlash(rel))
 	}, in.Cache)
 	if err != nil {
@@ -75,7 +75,7 @@ func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
 		return nil, nil, err
 	}
 	warnings = append(orphanDocs(s, contentDir), strayMarkdown(contentDir)...)
-	tfs := Templates(inputfile.FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize), templates.FS)
+	tfs := Templates(in.Cache.inputs().FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize), templates.FS)
 	var f *frames
 	if in.Cache != nil {
 		if f, err = newFrames(in, content, tfs, in.Cache.history); err != nil {

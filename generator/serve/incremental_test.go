@@ -68,6 +68,24 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 				}
 				return nil
 			}},
+		// Its size and modification time kept, as rsync -t or touch -r
+		// leave them: its status change time, or that it changed just
+		// after it was read, tells (see inputfile.Files).
+		{"Markdown edit keeping size and mtime", func() {
+			info, err := os.Stat(connecting)
+			if err != nil {
+				t.Fatal(err)
+			}
+			editFile(t, connecting, "One more paragraph.", "One more Paragraph.")
+			if err := os.Chtimes(connecting, info.ModTime(), info.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}, connecting, func(r generator.Reuse) error {
+			if r.PagesRendered != 1 {
+				return fmt.Errorf("reused %+v, want the edited page rendered", r)
+			}
+			return nil
+		}},
 		{"Markdown title", func() { editFile(t, about, "# About", "# About us") }, about,
 			func(r generator.Reuse) error {
 				if !r.Replay || r.PagesRendered < 5 {

@@ -41,15 +41,17 @@ type sent struct {
 
 // newState prepares a build's files for serving; failure is the error of a
 // rebuild that came after it, shown on every page. A file whose body is
-// the one a file of prev had (a stage reused it) is not hashed again.
+// the one a file of prev had (a stage reused it) is not hashed again, and
+// but for a page (whose live-reload snippet is new) is sent as before.
 func newState(prev *state, good *generator.Result, failure error) *state {
 	files := good.Bundle.Files()
 	entries := make([]*entry, len(files))
+	previous := make([]*entry, len(files)) // of prev, with the same body
 	v := sha256.New()
 	for i, f := range files {
 		e := &entry{file: f}
 		if p, ok := prev.reusable(f); ok {
-			e.sum = p.sum
+			e.sum, previous[i] = p.sum, p
 		} else {
 			e.sum = sha256.Sum256(f.Body)
 		}
@@ -67,16 +69,26 @@ func newState(prev *state, good *generator.Result, failure error) *state {
 		version:   hex.EncodeToString(v.Sum(nil)),
 	}
 	snippet := renderSnippet(st.version, problemsOf(failure))
-	for _, e := range entries {
-		plain := sent{body: e.file.Body, etag: etag(e.sum)}
-		e.sent = func() sent { return plain }
-		if isHTML(e.file) {
+	html := map[string]bool{} // by content type
+	for i, e := range entries {
+		st.files[e.file.Path] = e
+		isPage, known := html[e.file.ContentType]
+		if !known {
+			isPage = isHTML(e.file)
+			html[e.file.ContentType] = isPage
+		}
+		switch {
+		case isPage:
 			e.sent = sync.OnceValue(func() sent {
 				body := inject(e.file.Body, snippet)
 				return sent{body: body, etag: etag(sha256.Sum256(body))}
 			})
+		case previous[i] != nil && previous[i].file.ContentType == e.file.ContentType:
+			e.sent = previous[i].sent
+		default:
+			plain := sent{body: e.file.Body, etag: etag(e.sum)}
+			e.sent = func() sent { return plain }
 		}
-		st.files[e.file.Path] = e
 	}
 	return st
 }

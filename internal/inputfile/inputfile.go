@@ -60,15 +60,22 @@ func RepoRoot(dir string) (string, error) {
 // inside root unless root is "". The error is an *fs.PathError naming name,
 // its Err saying what name is instead.
 func Resolve(root, name string) (string, fs.FileInfo, error) {
-	return resolve(root, name, filepath.EvalSymlinks)
+	return resolve(root, name, evalSymlinks)
 }
 
-// resolve is Resolve, with evalSymlinks for filepath.EvalSymlinks.
-func resolve(root, name string, evalSymlinks func(string) (string, error)) (string, fs.FileInfo, error) {
+// evalSymlinks is filepath.EvalSymlinks, with no stat of the result.
+func evalSymlinks(name string) (string, fs.FileInfo, error) {
+	real, err := filepath.EvalSymlinks(name)
+	return real, nil, err
+}
+
+// resolve is Resolve, with eval for evalSymlinks: it may return the real
+// path's stat, which then is not taken again.
+func resolve(root, name string, eval func(string) (string, fs.FileInfo, error)) (string, fs.FileInfo, error) {
 	refuse := func(err error) (string, fs.FileInfo, error) {
 		return "", nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
-	real, err := evalSymlinks(name)
+	real, info, err := eval(name)
 	if err != nil {
 		if _, statErr := os.Stat(name); statErr != nil {
 			err = statErr // says "too many levels of symbolic links" for a cycle
@@ -81,9 +88,10 @@ func resolve(root, name string, evalSymlinks func(string) (string, error)) (stri
 	if root != "" && !Within(root, real) {
 		return refuse(outside(root, name, real))
 	}
-	info, err := os.Stat(real)
-	if err != nil {
-		return refuse(diag.Cause(err))
+	if info == nil {
+		if info, err = os.Stat(real); err != nil {
+			return refuse(diag.Cause(err))
+		}
 	}
 	if !info.Mode().IsRegular() {
 		return refuse(fmt.Errorf("is %s, not a regular file", Kind(info.Mode())))
@@ -93,15 +101,21 @@ func resolve(root, name string, evalSymlinks func(string) (string, error)) (stri
 
 // ReadFile reads the regular file name (see Resolve), at most max bytes.
 func ReadFile(root, name string, max int64) ([]byte, error) {
-	data, _, err := read(root, name, max, filepath.EvalSymlinks)
+	data, _, err := (*Files)(nil).read(root, name, max, evalSymlinks)
 	return data, err
 }
 
-func read(root, name string, max int64, evalSymlinks func(string) (string, error)) ([]byte, fs.FileInfo, error) {
-	real, info, err := resolve(root, name, evalSymlinks)
+// read reads name as ReadFile does, or takes the bytes files kept of it
+// when its stat says it has not changed since (see Files).
+func (files *Files) read(root, name string, max int64, eval func(string) (string, fs.FileInfo, error)) ([]byte, fs.FileInfo, error) {
+	real, info, err := resolve(root, name, eval)
 	if err != nil {
 		return nil, nil, err
 	}
+	if data, ok := files.unchanged(real, info, max); ok {
+		return data, info, nil
+	}
+	start := files.clock()
 	// O_NONBLOCK: should the file be swapped for a FIFO after Resolve, the
 	// open does not wait for a writer; the check after opening refuses it.
 	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -109,7 +123,8 @@ func read(root, name string, max int64, evalSymlinks func(string) (string, error
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: diag.Cause(err)}
 	}
 	defer f.Close()
-	if opened, err := f.Stat(); err != nil || !opened.Mode().IsRegular() {
+	opened, err := f.Stat()
+	if err != nil || !opened.Mode().IsRegular() {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("changed while being read")}
 	}
 	// Sized by the stat, so that the file is read in one go; one that grew
@@ -123,11 +138,17 @@ func read(root, name string, max int64, evalSymlinks func(string) (string, error
 	if int64(len(data)) > max {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("is larger than the limit of %s", Size(max))}
 	}
+	files.keep(real, opened, start, data)
 	return data, info, nil
 }
 
 // Within reports whether path is dir or inside it; both absolute and clean.
 func Within(dir, path string) bool {
+	// The common case without filepath.Rel, which a build's thousands of
+	// reads feel.
+	if rest, ok := strings.CutPrefix(path, dir); ok && (rest == "" || rest[0] == filepath.Separator) {
+		return true
+	}
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
@@ -176,7 +197,12 @@ func Kind(m fs.FileMode) string {
 // ReadFile (inside root, at most max bytes each). A file it refuses is a
 // *diag.Error naming the file by its path under dir.
 func FS(root, dir string, max int64) fs.FS {
-	return inputFS{root: root, dir: dir, max: max, reader: NewReader(root)}
+	return (*Files)(nil).FS(root, dir, max)
+}
+
+// FS is the package's FS, reading through files.
+func (files *Files) FS(root, dir string, max int64) fs.FS {
+	return inputFS{root: root, dir: dir, max: max, reader: files.NewReader(root)}
 }
 
 type inputFS struct {
@@ -188,38 +214,47 @@ type inputFS struct {
 // Reader reads files inside root as ReadFile does, resolving each
 // directory once: reading many files of a tree then costs one lstat a
 // file, not one for every part of its path. It is safe for concurrent use.
+//
+// The directories' real paths are kept for the Reader's life, which is
+// one build's: a directory swapped for a symlink later is resolved anew
+// by the next build's Reader.
 type Reader struct {
-	root string
-	dirs sync.Map // directory → its real path
+	root  string
+	dirs  sync.Map // directory → its real path
+	files *Files
 }
 
 // NewReader returns a Reader of the files inside root.
-func NewReader(root string) *Reader { return &Reader{root: root} }
+func NewReader(root string) *Reader { return (*Files)(nil).NewReader(root) }
+
+// NewReader is the package's NewReader, reading through files.
+func (files *Files) NewReader(root string) *Reader { return &Reader{root: root, files: files} }
 
 // ReadFile is ReadFile(root, name, max).
 func (r *Reader) ReadFile(name string, max int64) ([]byte, error) {
-	data, _, err := read(r.root, name, max, r.evalSymlinks)
+	data, _, err := r.files.read(r.root, name, max, r.evalSymlinks)
 	return data, err
 }
 
 // evalSymlinks is filepath.EvalSymlinks with the directory's real path
-// kept. Anything but a plain file in a directory seen before is resolved
-// as EvalSymlinks does.
-func (r *Reader) evalSymlinks(name string) (string, error) {
+// kept, and the stat of a plain file in it returned. Anything but a plain
+// file in a directory seen before is resolved as EvalSymlinks does.
+func (r *Reader) evalSymlinks(name string) (string, fs.FileInfo, error) {
 	dir, base := filepath.Split(name)
 	real, ok := r.dirs.Load(dir)
 	if !ok {
 		d, err := filepath.EvalSymlinks(dir)
 		if err != nil {
-			return filepath.EvalSymlinks(name)
+			return evalSymlinks(name)
 		}
 		real, _ = r.dirs.LoadOrStore(dir, d)
 	}
 	p := filepath.Join(real.(string), base)
-	if info, err := os.Lstat(p); err != nil || info.Mode()&fs.ModeSymlink != 0 {
-		return filepath.EvalSymlinks(name)
+	info, err := os.Lstat(p)
+	if err != nil || info.Mode()&fs.ModeSymlink != 0 {
+		return evalSymlinks(name)
 	}
-	return p, nil
+	return p, info, nil
 }
 
 // Open opens a directory inside root as it is, and reads a file whole.
@@ -233,7 +268,7 @@ func (f inputFS) Open(name string) (fs.File, error) {
 			return f.openDir(p, real)
 		}
 	}
-	data, info, err := read(f.root, p, f.max, f.reader.evalSymlinks)
+	data, info, err := f.reader.files.read(f.root, p, f.max, f.reader.evalSymlinks)
 	if err != nil {
 		return nil, located(err)
 	}

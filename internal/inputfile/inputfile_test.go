@@ -133,3 +133,23 @@ func TestFS(t *testing.T) {
 		t.Errorf("ReadFile of a missing file = %v, want fs.ErrNotExist", err)
 	}
 }
+
+func TestWithin(t *testing.T) {
+	sep := string(filepath.Separator)
+	dir := filepath.Join(sep+"repo", "site")
+	for _, tc := range []struct {
+		dir, path string
+		want      bool
+	}{
+		{dir, dir, true},
+		{dir, filepath.Join(dir, "content", "a.md"), true},
+		{dir, dir + "s", false},
+		{dir, filepath.Dir(dir), false},
+		{dir, filepath.Join(sep+"other", "site"), false},
+		{sep, filepath.Join(sep+"repo", "a.md"), true},
+	} {
+		if got := Within(tc.dir, tc.path); got != tc.want {
+			t.Errorf("Within(%q, %q) = %v, want %v", tc.dir, tc.path, got, tc.want)
+		}
+	}
+}

@@ -58,6 +58,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -71,8 +72,8 @@ import (
 // development key.
 const DefaultAddr = "127.0.0.1:1313"
 
-// shutdownTimeout bounds how long Run waits for requests in flight.
-const shutdownTimeout = 5 * time.Second
+// DefaultShutdownTimeout bounds how long Run waits for requests in flight.
+const DefaultShutdownTimeout = 5 * time.Second
 
 // Connection timeouts: no client holds a connection for nothing.
 const (
@@ -93,9 +94,10 @@ type Options struct {
 	Addr     string        // host:port to listen on; "" means DefaultAddr
 	Poll     time.Duration // > 0: poll for changes at this interval instead of using file-system events
 	Debounce time.Duration // quiet time that ends a batch of changes; 0: watch.DefaultDebounce
-	// IdleTimeout and WriteTimeout override DefaultIdleTimeout and
-	// DefaultWriteTimeout when not 0.
-	IdleTimeout, WriteTimeout time.Duration
+	// IdleTimeout, WriteTimeout and ShutdownTimeout override
+	// DefaultIdleTimeout, DefaultWriteTimeout and DefaultShutdownTimeout
+	// when not 0.
+	IdleTimeout, WriteTimeout, ShutdownTimeout time.Duration
 
 	// OnBuild receives the outcome of every rebuild, and of the first build
 	// when it succeeds (a failed first build is New's error). OnWatchError
@@ -118,6 +120,7 @@ type Server struct {
 	opt      Options
 	build    generator.Options
 	state    atomic.Pointer[state]
+	unused   unusedConns
 	good     *generator.Result // the last good build; owned by the rebuild loop
 	events   *hub
 	watcher  *watch.Watcher
@@ -159,8 +162,10 @@ func New(opt Options) (_ *Server, err error) {
 		ReadHeaderTimeout: readHeaderTimeout,
 		IdleTimeout:       cmp.Or(opt.IdleTimeout, DefaultIdleTimeout),
 		WriteTimeout:      cmp.Or(opt.WriteTimeout, DefaultWriteTimeout),
+		ConnState:         s.unused.track,
 	}
 	s.http.RegisterOnShutdown(s.events.close)
+	s.http.RegisterOnShutdown(s.unused.close)
 	s.report(Build{Result: res, Elapsed: time.Since(start)})
 	return s, nil
 }
@@ -215,7 +220,7 @@ func (s *Server) Run(ctx context.Context) error {
 	case <-ctx.Done():
 	case err = <-served:
 	}
-	stop, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	stop, cancel := context.WithTimeout(context.Background(), cmp.Or(s.opt.ShutdownTimeout, DefaultShutdownTimeout))
 	defer cancel()
 	err = errors.Join(err, s.http.Shutdown(stop), s.watcher.Close())
 	<-rebuilt
@@ -268,4 +273,35 @@ func (s *Server) report(b Build) {
 	if s.opt.OnBuild != nil {
 		s.opt.OnBuild(b)
 	}
+}
+
+// unusedConns are the connections that have not sent a request yet, which
+// a browser opens ahead of need. http.Server.Shutdown counts such a
+// connection as active for its first 5 s, so Ctrl-C would wait that long;
+// Shutdown closes the listener first, then these are closed at once.
+type unusedConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+func (u *unusedConns) track(c net.Conn, state http.ConnState) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if state != http.StateNew {
+		delete(u.conns, c)
+		return
+	}
+	if u.conns == nil {
+		u.conns = map[net.Conn]struct{}{}
+	}
+	u.conns[c] = struct{}{}
+}
+
+func (u *unusedConns) close() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for c := range u.conns {
+		c.Close()
+	}
+	clear(u.conns)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -299,5 +300,40 @@ func TestShutdownEndsStreams(t *testing.T) {
 	}
 	if _, open := <-events.versions; open {
 		t.Error("the event stream is still open after shutdown")
+	}
+}
+
+// A connection opened ahead of need (as browsers do) and never used does
+// not hold up stopping the server: http.Server.Shutdown alone would count
+// it as active for 5 s, past a shorter shutdown timeout.
+func TestStopWithUnusedConnection(t *testing.T) {
+	opt := Options{Build: buildOptions(exampleSite(t)), Addr: "127.0.0.1:0", ShutdownTimeout: time.Second}
+	srv, err := New(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	conn, err := net.Dial("tcp", srv.listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	eventually(t, "the connection to be accepted", func() error {
+		srv.unused.mu.Lock()
+		defer srv.unused.mu.Unlock()
+		if len(srv.unused.conns) == 0 {
+			return errors.New("not yet")
+		}
+		return nil
+	})
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run: %v", err)
+	}
+	conn.SetReadDeadline(time.Now().Add(deadline))
+	if n, err := conn.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Errorf("the unused connection: read %d bytes, %v; want it closed", n, err)
 	}
 }

@@ -17,7 +17,9 @@
 //  7. key scan: the whole bundle searched for the signing key (keyguard.Scan).
 //
 // Result.Write then writes the Bundle (keyguard.CheckOutput, then
-// bundle.WriteDir), or serve serves it.
+// bundle.WriteDir), or serve serves it. Given a Cache (Options.Cache), a
+// build reuses the outputs of the stages whose inputs are what they were
+// in the build before (see Cache), and makes the same bytes.
 package generator
 
 import (

@@ -210,3 +210,37 @@ func (h *harness) matchesFullBuild(config string) {
 		}
 	}
 }
+
+// A page symlinked to a file outside content/, and a directory of pages
+// symlinked to one outside it, are read through their links: an edit to
+// what a link leads to rebuilds the site as an edit under content/ does.
+func TestIncrementalFollowsSymlinks(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		prereq.Missing(t, "git is not installed (apt-get install git)")
+	}
+	config := exampleSite(t)
+	dir := filepath.Dir(config)
+	pagesDir := filepath.Join(dir, "content", "pages")
+	linkedPage := filepath.Join(dir, "notes", "linked.md")
+	guide := filepath.Join(dir, "guides", "install.md")
+	writeFile(t, linkedPage, "# Linked\n\nKept outside content/.\n")
+	writeFile(t, guide, "# Install\n\nA guide kept outside content/.\n")
+	for link, target := range map[string]string{"linked.md": "../../notes/linked.md", "guides": "../../guides"} {
+		if err := os.Symlink(target, filepath.Join(pagesDir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "first")
+	h := serveSite(t, config, Options{})
+	h.matchesFullBuild(config)
+	for _, edited := range []string{linkedPage, guide} {
+		n := len(h.rebuilds())
+		appendFile(t, edited, "\nEdited.\n")
+		if b := h.awaitRebuild(n, edited); b.Err != nil {
+			t.Fatalf("after an edit to %s: %v", filepath.Base(edited), b.Err)
+		}
+		h.matchesFullBuild(config)
+	}
+}

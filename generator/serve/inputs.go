@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,13 +9,16 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/serve/watch"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // inputs are the paths a build of cfg reads, to watch: site.toml, the
 // content and templates directories, each server's tool directory and
-// import file, the signing key file, and the refs of every git repository
-// whose history feeds the build (a commit, checkout or rebase moves them).
-// Git's object store is left alone: objects change only along with a ref.
+// import file, the signing key file, what the symlinks in those
+// directories lead to (see addLinked), and the refs of every git
+// repository whose history feeds the build (a commit, checkout or rebase
+// moves them). Git's object store is left alone: objects change only
+// along with a ref.
 func inputs(cfg *site.Config, keyFile string) watch.Targets {
 	t := watch.Targets{
 		Trees: []string{cfg.Path(cfg.ContentDir), cfg.Path(cfg.TemplatesDir)},
@@ -35,6 +39,7 @@ func inputs(cfg *site.Config, keyFile string) watch.Targets {
 		}
 		t.Trees = append(t.Trees, filepath.Join(root, filepath.FromSlash(tools.Dir(s.Tools))))
 	}
+	addLinked(&t)
 	for _, k := range []string{keyFile, cfg.Path(cfg.Signing.KeyFile)} {
 		if k != "" {
 			t.Files = append(t.Files, k)
@@ -47,6 +52,43 @@ func inputs(cfg *site.Config, keyFile string) watch.Targets {
 		}
 	}
 	return t
+}
+
+// addLinked adds to t's trees what the symlinks in them lead to inside
+// their repository: a build reads a linked file or directory through the
+// link, so an edit to it, which no event under the tree tells, changes the
+// site. A linked directory is searched for links in turn; each target is
+// added once, so a link to an ancestor ends.
+func addLinked(t *watch.Targets) {
+	seen := map[string]bool{}
+	for i := 0; i < len(t.Trees); i++ {
+		tree := t.Trees[i]
+		root, err := inputfile.RepoRoot(tree)
+		if err != nil {
+			continue
+		}
+		filepath.WalkDir(tree, func(p string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return nil
+			case d.IsDir() && d.Name() == ".git":
+				return filepath.SkipDir
+			case d.Type()&fs.ModeSymlink == 0:
+				return nil
+			}
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil || seen[real] || !inputfile.Within(root, real) {
+				return nil
+			}
+			seen[real] = true
+			if info, err := os.Stat(real); err == nil && info.IsDir() {
+				t.Trees = append(t.Trees, real)
+			} else {
+				t.Files = append(t.Files, real)
+			}
+			return nil
+		})
+	}
 }
 
 // gitDirs finds the git repository holding dir: the directory with its HEAD

@@ -14,7 +14,8 @@ import (
 
 // inputs are the paths a build of cfg reads, to watch: site.toml, the
 // content and templates directories, each server's tool directory and
-// import file, the signing key file, what the symlinks in those
+// import file, the signing key file, the entity card's attestation files
+// (token and provider key), what the symlinks in those
 // directories lead to (see addLinked), and the refs of every git
 // repository whose history feeds the build (a commit, checkout or rebase
 // moves them). Git's object store is left alone: objects change only
@@ -40,9 +41,17 @@ func inputs(cfg *site.Config, keyFile string) watch.Targets {
 		t.Trees = append(t.Trees, filepath.Join(root, filepath.FromSlash(tools.Dir(s.Tools))))
 	}
 	addLinked(&t)
-	for _, k := range []string{keyFile, cfg.Path(cfg.Signing.KeyFile)} {
-		if k != "" {
-			t.Files = append(t.Files, k)
+	files := []string{keyFile, cfg.Path(cfg.Signing.KeyFile)}
+	if cfg.Entity != nil {
+		for _, ref := range cfg.Entity.AllMCPs() {
+			if vf := ref.MCP.Verification; vf != nil {
+				files = append(files, cfg.Path(vf.SignatureFile), cfg.Path(vf.PublicKeyFile))
+			}
+		}
+	}
+	for _, f := range files {
+		if f != "" {
+			t.Files = append(t.Files, f)
 		}
 	}
 	for _, r := range repos {

@@ -2,6 +2,8 @@ package serve
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
 	"fmt"
 	"maps"
 	"net/http"
@@ -242,5 +244,63 @@ func TestIncrementalFollowsSymlinks(t *testing.T) {
 			t.Fatalf("after an edit to %s: %v", filepath.Base(edited), b.Err)
 		}
 		h.matchesFullBuild(config)
+	}
+}
+
+// A new signing key in the key file re-signs the feed and scans every file
+// for the new key again, though the bodies were found clean of the old
+// one: a page that holds the new key, encoded, fails the rebuild, and once
+// it is gone the server serves a full build's files, signed with the new
+// key.
+func TestIncrementalNewKey(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		prereq.Missing(t, "git is not installed (apt-get install git)")
+	}
+	config := exampleSite(t)
+	dir := filepath.Dir(config)
+	keyFile := filepath.Join(dir, "keys", "signing.key")
+	editFile(t, config, `key_env = "WELLKNOWN_SIGNING_KEY"`, "key_env = \"WELLKNOWN_SIGNING_KEY\"\nkey_file = \"keys/signing.key\"")
+	writeKey := func(seed []byte) {
+		if err := os.WriteFile(keyFile, []byte(base64.RawURLEncoding.EncodeToString(seed)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Dir(keyFile), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeKey(testSeed)
+	newSeed := bytes.Repeat([]byte{0x17}, ed25519.SeedSize)
+	leak := filepath.Join(dir, "content", "pages", "notes.md")
+	writeFile(t, leak, "# Notes\n\n"+base64.RawURLEncoding.EncodeToString(newSeed)+"\n")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "keys/\n")
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "first")
+	opt := generator.Options{ConfigPath: config, Getenv: func(string) string { return "" }} // the key from the file
+	h := serveSite(t, config, Options{Build: opt})
+
+	n := len(h.rebuilds())
+	writeKey(newSeed)
+	if b := h.awaitRebuild(n, keyFile); b.Err == nil || !strings.Contains(b.Err.Error(), "would be published in /notes/index.html") {
+		t.Fatalf("after the key changed to one a page holds: error %v, want the page refused", b.Err)
+	}
+	n = len(h.rebuilds())
+	if err := os.Remove(leak); err != nil {
+		t.Fatal(err)
+	}
+	if b := h.awaitRebuild(n, leak); b.Err != nil {
+		t.Fatalf("after the page was removed: %v", b.Err)
+	}
+	full := previewBuild(opt)
+	full.Cache = nil
+	res, err := generator.Build(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(res.Key.Private.Seed(), newSeed) {
+		t.Fatal("the full build does not sign with the new key; the test no longer tests what it says")
+	}
+	if got, want := h.srv.state.Load().version, newState(nil, res, nil).version; got != want {
+		t.Errorf("the server serves version %s, a full build with the new key %s", got, want)
 	}
 }

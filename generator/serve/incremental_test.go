@@ -217,10 +217,7 @@ func (h *harness) matchesFullBuild(config string) {
 // symlinked to one outside it, are read through their links: an edit to
 // what a link leads to rebuilds the site as an edit under content/ does.
 func TestIncrementalFollowsSymlinks(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		prereq.Missing(t, "git is not installed (apt-get install git)")
-	}
-	config := exampleSite(t)
+	config := gitExampleSite(t)
 	dir := filepath.Dir(config)
 	pagesDir := filepath.Join(dir, "content", "pages")
 	linkedPage := filepath.Join(dir, "notes", "linked.md")
@@ -232,9 +229,7 @@ func TestIncrementalFollowsSymlinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "first")
+	commitAll(t, dir)
 	h := serveSite(t, config, Options{})
 	h.matchesFullBuild(config)
 	for _, edited := range []string{linkedPage, guide} {
@@ -253,10 +248,7 @@ func TestIncrementalFollowsSymlinks(t *testing.T) {
 // it is gone the server serves a full build's files, signed with the new
 // key.
 func TestIncrementalNewKey(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		prereq.Missing(t, "git is not installed (apt-get install git)")
-	}
-	config := exampleSite(t)
+	config := gitExampleSite(t)
 	dir := filepath.Dir(config)
 	keyFile := filepath.Join(dir, "keys", "signing.key")
 	editFile(t, config, `key_env = "WELLKNOWN_SIGNING_KEY"`, "key_env = \"WELLKNOWN_SIGNING_KEY\"\nkey_file = \"keys/signing.key\"")
@@ -273,9 +265,7 @@ func TestIncrementalNewKey(t *testing.T) {
 	leak := filepath.Join(dir, "content", "pages", "notes.md")
 	writeFile(t, leak, "# Notes\n\n"+base64.RawURLEncoding.EncodeToString(newSeed)+"\n")
 	writeFile(t, filepath.Join(dir, ".gitignore"), "keys/\n")
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "first")
+	commitAll(t, dir)
 	opt := generator.Options{ConfigPath: config, Getenv: func(string) string { return "" }} // the key from the file
 	h := serveSite(t, config, Options{Build: opt})
 
@@ -303,4 +293,21 @@ func TestIncrementalNewKey(t *testing.T) {
 	if got, want := h.srv.state.Load().version, newState(nil, res, nil).version; got != want {
 		t.Errorf("the server serves version %s, a full build with the new key %s", got, want)
 	}
+}
+
+// gitExampleSite is exampleSite, for a test that needs git.
+func gitExampleSite(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		prereq.Missing(t, "git is not installed (apt-get install git)")
+	}
+	return exampleSite(t)
+}
+
+// commitAll makes dir a git repository whose one commit holds all it has.
+func commitAll(t *testing.T, dir string) {
+	t.Helper()
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "first")
 }

@@ -213,31 +213,38 @@ func (h *harness) matchesFullBuild(config string) {
 	}
 }
 
-// A page symlinked to a file outside content/, and a directory of pages
-// symlinked to one outside it, are read through their links: an edit to
-// what a link leads to rebuilds the site as an edit under content/ does.
+// A page symlinked to a file outside content/, and the content directory
+// symlinked to another, are read through their links: an edit to what a
+// link leads to, down to a subdirectory of a linked directory, rebuilds
+// the site as an edit under content/ does.
 func TestIncrementalFollowsSymlinks(t *testing.T) {
 	config := gitExampleSite(t)
 	dir := filepath.Dir(config)
-	pagesDir := filepath.Join(dir, "content", "pages")
+	content := filepath.Join(dir, "content")
+	if err := os.Rename(content, filepath.Join(dir, "site-content")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("site-content", content); err != nil {
+		t.Fatal(err)
+	}
 	linkedPage := filepath.Join(dir, "notes", "linked.md")
-	guide := filepath.Join(dir, "guides", "install.md")
 	writeFile(t, linkedPage, "# Linked\n\nKept outside content/.\n")
-	writeFile(t, guide, "# Install\n\nA guide kept outside content/.\n")
-	for link, target := range map[string]string{"linked.md": "../../notes/linked.md", "guides": "../../guides"} {
-		if err := os.Symlink(target, filepath.Join(pagesDir, link)); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.Symlink("../../notes/linked.md", filepath.Join(content, "pages", "linked.md")); err != nil {
+		t.Fatal(err)
 	}
 	commitAll(t, dir)
 	h := serveSite(t, config, Options{})
 	h.matchesFullBuild(config)
-	for _, edited := range []string{linkedPage, guide} {
+	for edited, page := range map[string]string{
+		linkedPage: "/linked/",
+		filepath.Join(dir, "site-content", "pages", "connecting.md"): "/connecting/",
+	} {
 		n := len(h.rebuilds())
-		appendFile(t, edited, "\nEdited.\n")
+		appendFile(t, edited, "\nEdited through a link.\n")
 		if b := h.awaitRebuild(n, edited); b.Err != nil {
 			t.Fatalf("after an edit to %s: %v", filepath.Base(edited), b.Err)
 		}
+		h.awaitPage(page, "Edited through a link.")
 		h.matchesFullBuild(config)
 	}
 }

@@ -63,14 +63,14 @@ func inputs(cfg *site.Config, keyFile string) watch.Targets {
 	return t
 }
 
-// addLinked adds to t's trees what the symlinks in them lead to inside
-// their repository: a build reads a linked file or directory through the
-// link, so an edit to it, which no event under the tree tells, changes the
-// site. A linked directory is searched for links in turn; each target is
-// added once, so a link to an ancestor ends.
+// addLinked adds to t what the symlinks in its trees lead to inside their
+// repository, as far as a build follows them: a symlinked file, and a tree
+// that is itself a symlink (a build does not enter a symlinked directory
+// inside a tree). An edit there changes the site, and no event under the
+// tree's own path tells it: the watcher walks a tree without following
+// links.
 func addLinked(t *watch.Targets) {
-	seen := map[string]bool{}
-	for i := 0; i < len(t.Trees); i++ {
+	for i := 0; i < len(t.Trees); i++ { // a tree's real directory, appended, is searched in turn
 		tree := t.Trees[i]
 		root, err := inputfile.RepoRoot(tree)
 		if err != nil {
@@ -86,14 +86,15 @@ func addLinked(t *watch.Targets) {
 				return nil
 			}
 			real, err := filepath.EvalSymlinks(p)
-			if err != nil || seen[real] || !inputfile.Within(root, real) {
+			if err != nil || !inputfile.Within(root, real) {
 				return nil
 			}
-			seen[real] = true
-			if info, err := os.Stat(real); err == nil && info.IsDir() {
-				t.Trees = append(t.Trees, real)
-			} else {
+			info, err := os.Stat(real)
+			switch {
+			case err == nil && !info.IsDir():
 				t.Files = append(t.Files, real)
+			case err == nil && p == tree:
+				t.Trees = append(t.Trees, real)
 			}
 			return nil
 		})

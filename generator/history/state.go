@@ -2,15 +2,18 @@ package history
 
 import (
 	"errors"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
 // State identifies what a read of the repository at rev can see: the
-// commit rev names, whether the clone is shallow, its tags (a server may
-// take its versions from them) and its remotes' and partial clone's
-// settings. A read of one repository in the same state finds the same
-// history; a state is compared, never shown.
+// commit rev names, whether the clone is shallow and where its history is
+// cut, its tags (a server may take its versions from them) and its
+// remotes' and partial clone's settings. A read of one repository in the
+// same state finds the same history; a state is compared, never shown.
 func (r *Repo) State(rev string) (string, error) {
 	if rev == "" {
 		rev = "HEAD"
@@ -32,7 +35,31 @@ func (r *Repo) State(rev string) (string, error) {
 		b.Write(out)
 		b.WriteByte(0)
 	}
+	boundary, err := r.shallowBoundary()
+	if err != nil {
+		return "", err
+	}
+	b.Write(boundary)
 	return b.String(), nil
+}
+
+// shallowBoundary returns the shallow clone's boundary commits (git's
+// shallow file), none in a full clone: a fetch that deepens a clone moves
+// them, and nothing else a State holds.
+func (r *Repo) shallowBoundary() ([]byte, error) {
+	out, stderr, err := r.output("rev-parse", "--git-path", "shallow")
+	if err != nil {
+		return nil, r.gitError("git rev-parse", stderr, err)
+	}
+	name := strings.TrimSuffix(string(out), "\n")
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(r.root, name)
+	}
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
 }
 
 // SplitState splits a State into the commit it names and the rest of it

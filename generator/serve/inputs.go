@@ -15,11 +15,12 @@ import (
 // inputs are the paths a build of cfg reads, to watch: site.toml, the
 // content and templates directories, each server's tool directory and
 // import file, the signing key file, the entity card's attestation files
-// (token and provider key), what the symlinks in those
-// directories lead to (see addLinked), and the refs of every git
-// repository whose history feeds the build (a commit, checkout or rebase
-// moves them). Git's object store is left alone: objects change only
-// along with a ref.
+// (token and provider key), what the symlinks in those directories lead
+// to (see addLinked), and the refs of every git repository whose history
+// feeds the build (a commit, checkout or rebase moves them) and its
+// shallow file (a fetch that deepens a shallow clone moves no ref). Git's
+// object store is left alone: objects change only along with a ref or the
+// shallow file.
 func inputs(cfg *site.Config, keyFile string) watch.Targets {
 	t := watch.Targets{
 		Trees: []string{cfg.Path(cfg.ContentDir), cfg.Path(cfg.TemplatesDir)},
@@ -56,7 +57,7 @@ func inputs(cfg *site.Config, keyFile string) watch.Targets {
 	}
 	for _, r := range repos {
 		if head, common, ok := gitDirs(r); ok {
-			t.Files = append(t.Files, filepath.Join(head, "HEAD"), filepath.Join(common, "packed-refs"))
+			t.Files = append(t.Files, filepath.Join(head, "HEAD"), filepath.Join(common, "packed-refs"), filepath.Join(common, "shallow"))
 			t.Trees = append(t.Trees, filepath.Join(common, "refs"))
 		}
 	}

@@ -66,8 +66,10 @@ repo = "../linked"
 		filepath.Join(siteDir, "keys", "site.pem"),
 		filepath.Join(siteGit, "HEAD"),
 		filepath.Join(siteGit, "packed-refs"),
+		filepath.Join(siteGit, "shallow"),
 		filepath.Join(linkedGit, "HEAD"),
 		filepath.Join(mainGit, "packed-refs"),
+		filepath.Join(mainGit, "shallow"),
 	}
 	if !slices.Equal(got.Trees, wantTrees) {
 		t.Errorf("trees:\n%q\nwant:\n%q", got.Trees, wantTrees)

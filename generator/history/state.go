@@ -2,6 +2,7 @@ package history
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -20,7 +21,7 @@ func (r *Repo) State(rev string) (string, error) {
 	}
 	var b strings.Builder
 	for _, args := range [][]string{
-		{"rev-parse", "--is-shallow-repository", rev + "^{commit}"},
+		{"rev-parse", "--is-shallow-repository", "--git-path", "shallow", rev + "^{commit}"},
 		{"for-each-ref", "--format=%(objectname) %(refname)", "refs/tags"},
 		{"config", "--get-regexp", `^(remote\..*|extensions\.partialclone)$`},
 	} {
@@ -35,7 +36,11 @@ func (r *Repo) State(rev string) (string, error) {
 		b.Write(out)
 		b.WriteByte(0)
 	}
-	boundary, err := r.shallowBoundary()
+	head := strings.SplitN(b.String(), "\n", 3) // shallowness, the shallow file's path, the commit
+	if len(head) < 3 {
+		return "", fmt.Errorf("git rev-parse in %s: unexpected answer %q", r.root, b.String())
+	}
+	boundary, err := r.shallowBoundary(head[1])
 	if err != nil {
 		return "", err
 	}
@@ -43,19 +48,15 @@ func (r *Repo) State(rev string) (string, error) {
 	return b.String(), nil
 }
 
-// shallowBoundary returns the shallow clone's boundary commits (git's
-// shallow file), none in a full clone: a fetch that deepens a clone moves
-// them, and nothing else a State holds.
-func (r *Repo) shallowBoundary() ([]byte, error) {
-	out, stderr, err := r.output("rev-parse", "--git-path", "shallow")
-	if err != nil {
-		return nil, r.gitError("git rev-parse", stderr, err)
+// shallowBoundary returns the shallow clone's boundary commits, which git
+// keeps in the file at path (relative to the top level), none in a full
+// clone: a fetch that deepens a clone moves them, and nothing else a State
+// holds.
+func (r *Repo) shallowBoundary(path string) ([]byte, error) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(r.root, path)
 	}
-	name := strings.TrimSuffix(string(out), "\n")
-	if !filepath.IsAbs(name) {
-		name = filepath.Join(r.root, name)
-	}
-	data, err := os.ReadFile(name)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -67,8 +68,9 @@ func (r *Repo) shallowBoundary() ([]byte, error) {
 // their commit alone.
 func SplitState(state string) (commit, rest string) {
 	head, tail, _ := strings.Cut(state, "\x00")
-	shallow, commit, _ := strings.Cut(head, "\n")
-	return strings.TrimSuffix(commit, "\n"), shallow + "\x00" + tail
+	lines := strings.Split(strings.TrimSuffix(head, "\n"), "\n")
+	last := len(lines) - 1
+	return lines[last], strings.Join(lines[:last], "\n") + "\x00" + tail
 }
 
 // OnFirstParentLine reports whether commit old is on the first-parent line

@@ -79,7 +79,8 @@ func TestStateOfADeepenedClone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wasCommit, _ := SplitState(was); now == was || !strings.HasPrefix(now, "true\n"+wasCommit) {
+	wasCommit, _ := SplitState(was)
+	if nowCommit, _ := SplitState(now); now == was || nowCommit != wasCommit || !strings.HasPrefix(now, "true\n") {
 		t.Errorf("the state after deepening is the one before (%v), or not of a shallow clone at the same commit:\n%q", now == was, now)
 	}
 }

@@ -231,10 +231,10 @@ func TestResumeGivesUpOnReleaseTagsAndHistoryFrom(t *testing.T) {
 	}
 }
 
-// A replacement ref (git replace) is local to one clone and leaves the
-// repository's state as it was: the replay reads the commits themselves,
-// so that a reused replay is what a replay now reads, and a build here is
-// the one CI makes of the same commit.
+// A replacement ref (git replace) or a graft is local to one clone and
+// leaves the repository's state as it was: the replay reads the commits
+// themselves, so that a reused replay is what a replay now reads, and a
+// build here is the one CI makes of the same commit.
 func TestReplayIgnoresReplacedCommits(t *testing.T) {
 	g := gittest.New(t, t.TempDir())
 	g.Write("site.toml", resumeSite)
@@ -256,5 +256,10 @@ func TestReplayIgnoresReplacedCommits(t *testing.T) {
 	}
 	if !reflect.DeepEqual(out.Timeline, r.prev.Timeline) {
 		t.Errorf("a replacement ref changed the replay:\n%s", eventDiff(out, r.prev))
+	}
+	g.Git("replace", "-d", head)
+	g.Write(".git/info/grafts", head+" "+other+"\n") // head's parent is other's
+	if out, _ := r.read(); !reflect.DeepEqual(out.Timeline, r.prev.Timeline) {
+		t.Errorf("a graft changed the replay:\n%s", eventDiff(out, r.prev))
 	}
 }

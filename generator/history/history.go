@@ -189,8 +189,12 @@ func (r *Repo) command(args ...string) *exec.Cmd {
 
 // gitEnv returns environ without the repository-local variables and the
 // locale, plus the settings that make git's output predictable.
+// Replacement refs (git replace) and grafts (.git/info/grafts) are ignored:
+// they are local to one clone, so a build would differ from CI's of the
+// same commit, and they change what git log reads without changing the
+// state a development server compares.
 func gitEnv(environ []string) []string {
-	env := make([]string, 0, len(environ)+3)
+	env := make([]string, 0, len(environ)+6)
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
 		if name == "LC_ALL" || name == "GIT_TERMINAL_PROMPT" || slices.Contains(localEnv, name) {
@@ -198,7 +202,8 @@ func gitEnv(environ []string) []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	return append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_NO_REPLACE_OBJECTS=1",
+		"GIT_GRAFT_FILE="+os.DevNull, "GIT_CONFIG_PARAMETERS='advice.graftFileDeprecated=false'") // no advice about grafts on stderr
 }
 
 // output runs a short git command and returns its standard output and

@@ -2,22 +2,26 @@ package history
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
 // State identifies what a read of the repository at rev can see: the
-// commit rev names, whether the clone is shallow, its tags (a server may
-// take its versions from them) and its remotes' and partial clone's
-// settings. A read of one repository in the same state finds the same
-// history; a state is compared, never shown.
+// commit rev names, whether the clone is shallow and where its history is
+// cut, its tags (a server may take its versions from them) and its
+// remotes' and partial clone's settings. A read of one repository in the
+// same state finds the same history; a state is compared, never shown.
 func (r *Repo) State(rev string) (string, error) {
 	if rev == "" {
 		rev = "HEAD"
 	}
 	var b strings.Builder
 	for _, args := range [][]string{
-		{"rev-parse", "--is-shallow-repository", rev + "^{commit}"},
+		{"rev-parse", "--is-shallow-repository", "--git-path", "shallow", rev + "^{commit}"},
 		{"for-each-ref", "--format=%(objectname) %(refname)", "refs/tags"},
 		{"config", "--get-regexp", `^(remote\..*|extensions\.partialclone)$`},
 	} {
@@ -32,7 +36,31 @@ func (r *Repo) State(rev string) (string, error) {
 		b.Write(out)
 		b.WriteByte(0)
 	}
+	head := strings.SplitN(b.String(), "\n", 3) // shallowness, the shallow file's path, the commit
+	if len(head) < 3 {
+		return "", fmt.Errorf("git rev-parse in %s: unexpected answer %q", r.root, b.String())
+	}
+	boundary, err := r.shallowBoundary(head[1])
+	if err != nil {
+		return "", err
+	}
+	b.Write(boundary)
 	return b.String(), nil
+}
+
+// shallowBoundary returns the shallow clone's boundary commits, which git
+// keeps in the file at path (relative to the top level), none in a full
+// clone: a fetch that deepens a clone moves them, and nothing else a State
+// holds.
+func (r *Repo) shallowBoundary(path string) ([]byte, error) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(r.root, path)
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
 }
 
 // SplitState splits a State into the commit it names and the rest of it
@@ -40,8 +68,9 @@ func (r *Repo) State(rev string) (string, error) {
 // their commit alone.
 func SplitState(state string) (commit, rest string) {
 	head, tail, _ := strings.Cut(state, "\x00")
-	shallow, commit, _ := strings.Cut(head, "\n")
-	return strings.TrimSuffix(commit, "\n"), shallow + "\x00" + tail
+	lines := strings.Split(strings.TrimSuffix(head, "\n"), "\n")
+	last := len(lines) - 1
+	return lines[last], strings.Join(lines[:last], "\n") + "\x00" + tail
 }
 
 // OnFirstParentLine reports whether commit old is on the first-parent line

@@ -1,6 +1,10 @@
 package history
 
-import "testing"
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // A state splits into the commit it names and the rest, which a commit
 // does not change and a tag does.
@@ -52,5 +56,31 @@ func TestOnFirstParentLine(t *testing.T) {
 		if got, err := repo.OnFirstParentLine(c.old, c.rev); err != nil || got != c.want {
 			t.Errorf("OnFirstParentLine(%.7s, %.7s) = %v, %v; want %v", c.old, c.rev, got, err, c.want)
 		}
+	}
+}
+
+// A fetch that deepens a shallow clone changes its state, though its
+// commit, tags and remotes stay: a replay of it would read more history.
+func TestStateOfADeepenedClone(t *testing.T) {
+	r := newTestRepo(t)
+	for i := range 3 {
+		r.write("tools/a.json", strings.Repeat("a", i))
+		r.commit("change")
+	}
+	clone := &testRepo{t: t, dir: filepath.Join(t.TempDir(), "clone")}
+	r.git("clone", "--quiet", "--depth=1", "file://"+filepath.ToSlash(r.dir), clone.dir)
+	repo := clone.open()
+	was, err := repo.State("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clone.git("fetch", "--quiet", "--deepen=1")
+	now, err := repo.State("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasCommit, _ := SplitState(was)
+	if nowCommit, _ := SplitState(now); now == was || nowCommit != wasCommit || !strings.HasPrefix(now, "true\n") {
+		t.Errorf("the state after deepening is the one before (%v), or not of a shallow clone at the same commit:\n%q", now == was, now)
 	}
 }

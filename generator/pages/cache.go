@@ -104,6 +104,7 @@ func (c *Cache) end() {
 	}
 	c.markdown, c.pages, c.models = c.nextMarkdown, c.nextPages, c.nextModels
 	c.nextMarkdown, c.nextPages, c.nextModels = nil, nil, nil
+	c.files.Sweep()
 }
 
 // convert converts Markdown for a page (see markdown.parse), or returns what

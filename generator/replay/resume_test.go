@@ -230,3 +230,36 @@ func TestResumeGivesUpOnReleaseTagsAndHistoryFrom(t *testing.T) {
 		})
 	}
 }
+
+// A replacement ref (git replace) or a graft is local to one clone and
+// leaves the repository's state as it was: the replay reads the commits
+// themselves, so that a reused replay is what a replay now reads, and a
+// build here is the one CI makes of the same commit.
+func TestReplayIgnoresReplacedCommits(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", resumeSite)
+	g.Write("tools/a.json", toolJSON("a", "A.", "x"))
+	g.Commit("first")
+	g.Write("tools/a.json", toolJSON("a", "A.", "x", "y"))
+	g.Commit("a: y")
+	r := newResumer(t, g)
+	head := strings.TrimSpace(g.Git("rev-parse", "HEAD"))
+	g.Git("checkout", "-q", "-b", "other", "HEAD~1")
+	g.Write("tools/a.json", toolJSON("a", "A, replaced.", "z"))
+	g.Commit("a: replaced")
+	other := strings.TrimSpace(g.Git("rev-parse", "HEAD"))
+	g.Git("checkout", "-q", "main")
+	g.Git("replace", head, other)
+	out, now := r.read()
+	if !reflect.DeepEqual(now, r.was) {
+		t.Fatal("the repository's state changed with a replacement ref; the test no longer tests what it says")
+	}
+	if !reflect.DeepEqual(out.Timeline, r.prev.Timeline) {
+		t.Errorf("a replacement ref changed the replay:\n%s", eventDiff(out, r.prev))
+	}
+	g.Git("replace", "-d", head)
+	g.Write(".git/info/grafts", head+" "+other+"\n") // head's parent is other's
+	if out, _ := r.read(); !reflect.DeepEqual(out.Timeline, r.prev.Timeline) {
+		t.Errorf("a graft changed the replay:\n%s", eventDiff(out, r.prev))
+	}
+}

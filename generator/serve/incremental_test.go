@@ -2,6 +2,8 @@ package serve
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
 	"fmt"
 	"maps"
 	"net/http"
@@ -209,4 +211,110 @@ func (h *harness) matchesFullBuild(config string) {
 			t.Errorf("GET %s: ETag %s, want %s", f.Path, got, etagOf(want))
 		}
 	}
+}
+
+// A page symlinked to a file outside content/, and the content directory
+// symlinked to another, are read through their links: an edit to what a
+// link leads to, down to a subdirectory of a linked directory, rebuilds
+// the site as an edit under content/ does.
+func TestIncrementalFollowsSymlinks(t *testing.T) {
+	config := gitExampleSite(t)
+	dir := filepath.Dir(config)
+	content := filepath.Join(dir, "content")
+	if err := os.Rename(content, filepath.Join(dir, "site-content")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("site-content", content); err != nil {
+		t.Fatal(err)
+	}
+	linkedPage := filepath.Join(dir, "notes", "linked.md")
+	writeFile(t, linkedPage, "# Linked\n\nKept outside content/.\n")
+	if err := os.Symlink("../../notes/linked.md", filepath.Join(content, "pages", "linked.md")); err != nil {
+		t.Fatal(err)
+	}
+	commitAll(t, dir)
+	h := serveSite(t, config, Options{})
+	h.matchesFullBuild(config)
+	for edited, page := range map[string]string{
+		linkedPage: "/linked/",
+		filepath.Join(dir, "site-content", "pages", "connecting.md"): "/connecting/",
+	} {
+		n := len(h.rebuilds())
+		appendFile(t, edited, "\nEdited through a link.\n")
+		if b := h.awaitRebuild(n, edited); b.Err != nil {
+			t.Fatalf("after an edit to %s: %v", filepath.Base(edited), b.Err)
+		}
+		h.awaitPage(page, "Edited through a link.")
+		h.matchesFullBuild(config)
+	}
+}
+
+// A new signing key in the key file re-signs the feed and scans every file
+// for the new key again, though the bodies were found clean of the old
+// one: a page that holds the new key, encoded, fails the rebuild, and once
+// it is gone the server serves a full build's files, signed with the new
+// key.
+func TestIncrementalNewKey(t *testing.T) {
+	config := gitExampleSite(t)
+	dir := filepath.Dir(config)
+	keyFile := filepath.Join(dir, "keys", "signing.key")
+	editFile(t, config, `key_env = "WELLKNOWN_SIGNING_KEY"`, "key_env = \"WELLKNOWN_SIGNING_KEY\"\nkey_file = \"keys/signing.key\"")
+	writeKey := func(seed []byte) {
+		if err := os.WriteFile(keyFile, []byte(base64.RawURLEncoding.EncodeToString(seed)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Dir(keyFile), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeKey(testSeed)
+	newSeed := bytes.Repeat([]byte{0x17}, ed25519.SeedSize)
+	leak := filepath.Join(dir, "content", "pages", "notes.md")
+	writeFile(t, leak, "# Notes\n\n"+base64.RawURLEncoding.EncodeToString(newSeed)+"\n")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "keys/\n")
+	commitAll(t, dir)
+	opt := generator.Options{ConfigPath: config, Getenv: func(string) string { return "" }} // the key from the file
+	h := serveSite(t, config, Options{Build: opt})
+
+	n := len(h.rebuilds())
+	writeKey(newSeed)
+	if b := h.awaitRebuild(n, keyFile); b.Err == nil || !strings.Contains(b.Err.Error(), "would be published in /notes/index.html") {
+		t.Fatalf("after the key changed to one a page holds: error %v, want the page refused", b.Err)
+	}
+	n = len(h.rebuilds())
+	if err := os.Remove(leak); err != nil {
+		t.Fatal(err)
+	}
+	if b := h.awaitRebuild(n, leak); b.Err != nil {
+		t.Fatalf("after the page was removed: %v", b.Err)
+	}
+	full := previewBuild(opt)
+	full.Cache = nil
+	res, err := generator.Build(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(res.Key.Private.Seed(), newSeed) {
+		t.Fatal("the full build does not sign with the new key; the test no longer tests what it says")
+	}
+	if got, want := h.srv.state.Load().version, newState(nil, res, nil).version; got != want {
+		t.Errorf("the server serves version %s, a full build with the new key %s", got, want)
+	}
+}
+
+// gitExampleSite is exampleSite, for a test that needs git.
+func gitExampleSite(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		prereq.Missing(t, "git is not installed (apt-get install git)")
+	}
+	return exampleSite(t)
+}
+
+// commitAll makes dir a git repository whose one commit holds all it has.
+func commitAll(t *testing.T, dir string) {
+	t.Helper()
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "first")
 }

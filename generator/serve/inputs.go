@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,13 +9,18 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/serve/watch"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // inputs are the paths a build of cfg reads, to watch: site.toml, the
 // content and templates directories, each server's tool directory and
-// import file, the signing key file, and the refs of every git repository
-// whose history feeds the build (a commit, checkout or rebase moves them).
-// Git's object store is left alone: objects change only along with a ref.
+// import file, the signing key file, the entity card's attestation files
+// (token and provider key), what the symlinks in those directories lead
+// to (see addLinked), and the refs of every git repository whose history
+// feeds the build (a commit, checkout or rebase moves them) and its
+// shallow file (a fetch that deepens a shallow clone moves no ref). Git's
+// object store is left alone: objects change only along with a ref or the
+// shallow file.
 func inputs(cfg *site.Config, keyFile string) watch.Targets {
 	t := watch.Targets{
 		Trees: []string{cfg.Path(cfg.ContentDir), cfg.Path(cfg.TemplatesDir)},
@@ -35,18 +41,65 @@ func inputs(cfg *site.Config, keyFile string) watch.Targets {
 		}
 		t.Trees = append(t.Trees, filepath.Join(root, filepath.FromSlash(tools.Dir(s.Tools))))
 	}
-	for _, k := range []string{keyFile, cfg.Path(cfg.Signing.KeyFile)} {
-		if k != "" {
-			t.Files = append(t.Files, k)
+	addLinked(&t)
+	files := []string{keyFile, cfg.Path(cfg.Signing.KeyFile)}
+	if cfg.Entity != nil {
+		for _, ref := range cfg.Entity.AllMCPs() {
+			if vf := ref.MCP.Verification; vf != nil {
+				files = append(files, cfg.Path(vf.SignatureFile), cfg.Path(vf.PublicKeyFile))
+			}
+		}
+	}
+	for _, f := range files {
+		if f != "" {
+			t.Files = append(t.Files, f)
 		}
 	}
 	for _, r := range repos {
 		if head, common, ok := gitDirs(r); ok {
-			t.Files = append(t.Files, filepath.Join(head, "HEAD"), filepath.Join(common, "packed-refs"))
+			t.Files = append(t.Files, filepath.Join(head, "HEAD"), filepath.Join(common, "packed-refs"), filepath.Join(common, "shallow"))
 			t.Trees = append(t.Trees, filepath.Join(common, "refs"))
 		}
 	}
 	return t
+}
+
+// addLinked adds to t what the symlinks in its trees lead to inside their
+// repository, as far as a build follows them: a symlinked file, and a tree
+// that is itself a symlink (a build does not enter a symlinked directory
+// inside a tree). An edit there changes the site, and no event under the
+// tree's own path tells it: the watcher walks a tree without following
+// links.
+func addLinked(t *watch.Targets) {
+	for i := 0; i < len(t.Trees); i++ { // a tree's real directory, appended, is searched in turn
+		tree := t.Trees[i]
+		root, err := inputfile.RepoRoot(tree)
+		if err != nil {
+			continue
+		}
+		filepath.WalkDir(tree, func(p string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return nil
+			case d.IsDir() && d.Name() == ".git":
+				return filepath.SkipDir
+			case d.Type()&fs.ModeSymlink == 0:
+				return nil
+			}
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil || !inputfile.Within(root, real) {
+				return nil
+			}
+			info, err := os.Stat(real)
+			switch {
+			case err == nil && !info.IsDir():
+				t.Files = append(t.Files, real)
+			case err == nil && p == tree:
+				t.Trees = append(t.Trees, real)
+			}
+			return nil
+		})
+	}
 }
 
 // gitDirs finds the git repository holding dir: the directory with its HEAD

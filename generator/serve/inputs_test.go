@@ -66,13 +66,34 @@ repo = "../linked"
 		filepath.Join(siteDir, "keys", "site.pem"),
 		filepath.Join(siteGit, "HEAD"),
 		filepath.Join(siteGit, "packed-refs"),
+		filepath.Join(siteGit, "shallow"),
 		filepath.Join(linkedGit, "HEAD"),
 		filepath.Join(mainGit, "packed-refs"),
+		filepath.Join(mainGit, "shallow"),
 	}
 	if !slices.Equal(got.Trees, wantTrees) {
 		t.Errorf("trees:\n%q\nwant:\n%q", got.Trees, wantTrees)
 	}
 	if !slices.Equal(got.Files, wantFiles) {
 		t.Errorf("files:\n%q\nwant:\n%q", got.Files, wantFiles)
+	}
+}
+
+// The entity card's attestation token and provider key files are read by
+// every build, wherever they are: an edit to either rebuilds.
+func TestInputsHoldTheAttestationFiles(t *testing.T) {
+	config := exampleSite(t)
+	dir := filepath.Dir(config)
+	line := `capabilities = ["forecast", "alerts"]`
+	editFile(t, config, line, line+"\n\n[entity.entities.mcps.verification]\nsignature_file = \"attest/token.jwt\"\npublic_key_file = \"attest/provider.pem\"")
+	cfg, err := site.Load(config, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := inputs(cfg, "").Files
+	for _, want := range []string{filepath.Join(dir, "attest", "token.jwt"), filepath.Join(dir, "attest", "provider.pem")} {
+		if !slices.Contains(got, want) {
+			t.Errorf("the watched files %q lack %s", got, want)
+		}
 	}
 }

@@ -10,12 +10,14 @@ import (
 // Cache keeps the tool parsed from each file across loads (a development
 // server's rebuilds), so that a load after an edit parses only the files
 // whose bytes changed, and reads only those whose stat changed (see
-// inputfile.Files). It is safe for concurrent use.
+// inputfile.Files). What a load no longer reads goes at its Sweep. It is
+// safe for concurrent use.
 type Cache struct {
-	mu     sync.Mutex
-	parsed map[string]parsedFile // by the file's name in messages
-	misses int
-	files  *inputfile.Files
+	mu         sync.Mutex
+	parsed     map[string]parsedFile // by the file's name in messages
+	sinceSweep map[string]bool       // the files parsed or reused since the last Sweep
+	misses     int
+	files      *inputfile.Files
 }
 
 type parsedFile struct {
@@ -24,7 +26,28 @@ type parsedFile struct {
 }
 
 // NewCache returns an empty Cache.
-func NewCache() *Cache { return &Cache{parsed: map[string]parsedFile{}, files: inputfile.NewFiles()} }
+func NewCache() *Cache {
+	return &Cache{parsed: map[string]parsedFile{}, sinceSweep: map[string]bool{}, files: inputfile.NewFiles()}
+}
+
+// Sweep forgets the tool files not loaded since the last Sweep (a file
+// deleted or renamed), read or parsed: a development server's build sweeps
+// once it has loaded every server's tools, so that the cache holds the
+// tools the site has now, not every tool file it ever had.
+func (c *Cache) Sweep() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for file := range c.parsed {
+		if !c.sinceSweep[file] {
+			delete(c.parsed, file)
+		}
+	}
+	clear(c.sinceSweep)
+	c.files.Sweep()
+}
 
 // inputs is what the cache reads the tool files through; nil without one.
 func (c *Cache) inputs() *inputfile.Files {
@@ -45,12 +68,16 @@ func (c *Cache) parse(file string, data []byte) (Tool, error) {
 	p, ok := c.parsed[file]
 	c.mu.Unlock()
 	if ok && p.sum == sum {
+		c.mu.Lock()
+		c.sinceSweep[file] = true
+		c.mu.Unlock()
 		return p.tool, nil
 	}
 	t, err := Parse(file, data)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.misses++
+	c.sinceSweep[file] = true
 	if err != nil {
 		delete(c.parsed, file)
 		return t, err

@@ -23,7 +23,8 @@ type Server struct {
 
 // Load checks imported registry documents and reads every server's tool
 // files from the working tree, one Server per server of cfg, in order. A
-// cache (nil for none) parses only the files it has not seen.
+// cache (nil for none) parses only the files it has not seen, and forgets
+// those no server has now.
 func Load(cfg *site.Config, cache *tools.Cache) ([]Server, error) {
 	var problems []error
 	servers := make([]Server, len(cfg.Servers))
@@ -49,5 +50,6 @@ func Load(cfg *site.Config, cache *tools.Cache) ([]Server, error) {
 		}
 		servers[i].Tools = ts
 	}
+	cache.Sweep()
 	return servers, errors.Join(problems...)
 }

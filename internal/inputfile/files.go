@@ -41,15 +41,17 @@ func racyBefore(start time.Time, changed int64) int64 {
 // (touch -r, rsync -t), except within the clock tick of the last read,
 // which is why a file changed within the racy window before it was read
 // is not kept. Where the system gives no inode or ctime (Windows), nothing
-// is kept. What is kept of a file stays until the file is read again: a
-// deleted page's bytes stay for the server's life. A nil *Files keeps
-// nothing. It is safe for concurrent use.
+// is kept. What is kept of a file stays until the file is read again, or
+// until a Sweep finds it unread since the one before: a deleted or renamed
+// page's bytes go with the next build's Sweep. A nil *Files keeps nothing.
+// It is safe for concurrent use.
 type Files struct {
-	mu    sync.Mutex
-	known map[string]knownFile // by real path
-	sums  map[*byte]knownFile  // by the first byte of their data
-	now   func() time.Time     // the clock read before a file is opened
-	opens int                  // files read from disk since the Files was made
+	mu         sync.Mutex
+	known      map[string]knownFile // by real path
+	sums       map[*byte]knownFile  // by the first byte of their data
+	sinceSweep map[string]bool      // the real paths read since the last Sweep
+	now        func() time.Time     // the clock read before a file is opened
+	opens      int                  // files read from disk since the Files was made
 }
 
 type knownFile struct {
@@ -67,7 +69,25 @@ type identity struct {
 
 // NewFiles returns a Files that keeps nothing yet.
 func NewFiles() *Files {
-	return &Files{known: map[string]knownFile{}, sums: map[*byte]knownFile{}, now: time.Now}
+	return &Files{known: map[string]knownFile{}, sums: map[*byte]knownFile{}, sinceSweep: map[string]bool{}, now: time.Now}
+}
+
+// Sweep forgets the files not read since the last Sweep: a development
+// server's build sweeps when it has read every input, so that what is kept
+// is the files the site has now, not every file it ever had.
+func (files *Files) Sweep() {
+	if files == nil {
+		return
+	}
+	files.mu.Lock()
+	defer files.mu.Unlock()
+	for real, k := range files.known {
+		if !files.sinceSweep[real] {
+			delete(files.known, real)
+			delete(files.sums, &k.data[0])
+		}
+	}
+	clear(files.sinceSweep)
 }
 
 // Sum returns the SHA-256 of data, hashed when the file was read if data
@@ -111,6 +131,7 @@ func (files *Files) unchanged(real string, info fs.FileInfo, max int64) ([]byte,
 	if !ok || k.id != id || int64(len(k.data)) > max {
 		return nil, false
 	}
+	files.sinceSweep[real] = true
 	return k.data, true
 }
 
@@ -137,5 +158,6 @@ func (files *Files) keep(real string, info fs.FileInfo, start time.Time, data []
 	}
 	if kept {
 		files.known[real], files.sums[&data[0]] = k, k
+		files.sinceSweep[real] = true
 	}
 }

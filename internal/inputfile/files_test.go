@@ -172,3 +172,26 @@ func TestRacyBefore(t *testing.T) {
 		}
 	}
 }
+
+// A Sweep forgets the files not read since the one before (a page deleted
+// or renamed), and keeps those read.
+func TestSweepForgetsUnreadFiles(t *testing.T) {
+	root := t.TempDir()
+	kept, gone := filepath.Join(root, "kept.md"), filepath.Join(root, "gone.md")
+	for _, name := range []string{kept, gone} {
+		if err := os.WriteFile(name, []byte("# "+filepath.Base(name)+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := filesAt()
+	readThrough(t, files, root, kept, "# kept.md\n", 1)
+	readThrough(t, files, root, gone, "# gone.md\n", 2)
+	files.Sweep()
+	readThrough(t, files, root, kept, "# kept.md\n", 2)
+	files.Sweep()
+	if len(files.known) != 1 || len(files.sums) != 1 {
+		t.Errorf("%d files and %d sums kept after a Sweep, want those of the one file read since the last", len(files.known), len(files.sums))
+	}
+	readThrough(t, files, root, kept, "# kept.md\n", 2)
+	readThrough(t, files, root, gone, "# gone.md\n", 3)
+}

@@ -318,3 +318,37 @@ func commitAll(t *testing.T, dir string) {
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-q", "-m", "first")
 }
+
+// A page that is a link to a link: retargeting the link in the middle
+// changes the page, though neither the page's own path nor the file it
+// led to changed.
+func TestIncrementalFollowsSymlinkChains(t *testing.T) {
+	config := gitExampleSite(t)
+	dir := filepath.Dir(config)
+	notes := filepath.Join(dir, "notes")
+	writeFile(t, filepath.Join(notes, "first.md"), "# Chained\n\nThe first text.\n")
+	writeFile(t, filepath.Join(notes, "second.md"), "# Chained\n\nThe second text.\n")
+	middle := filepath.Join(notes, "middle.md")
+	if err := os.Symlink("first.md", middle); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../notes/middle.md", filepath.Join(dir, "content", "pages", "chained.md")); err != nil {
+		t.Fatal(err)
+	}
+	commitAll(t, dir)
+	h := serveSite(t, config, Options{})
+	h.awaitPage("/chained/", "The first text.")
+	n := len(h.rebuilds())
+	retarget := filepath.Join(notes, "middle.new")
+	if err := os.Symlink("second.md", retarget); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(retarget, middle); err != nil {
+		t.Fatal(err)
+	}
+	if b := h.awaitRebuild(n, middle); b.Err != nil {
+		t.Fatalf("after retargeting the middle link: %v", b.Err)
+	}
+	h.awaitPage("/chained/", "The second text.")
+	h.matchesFullBuild(config)
+}

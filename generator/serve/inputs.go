@@ -65,11 +65,11 @@ func inputs(cfg *site.Config, keyFile string) watch.Targets {
 }
 
 // addLinked adds to t what the symlinks in its trees lead to inside their
-// repository, as far as a build follows them: a symlinked file, and a tree
-// that is itself a symlink (a build does not enter a symlinked directory
-// inside a tree). An edit there changes the site, and no event under the
-// tree's own path tells it: the watcher walks a tree without following
-// links.
+// repository, as far as a build follows them: a symlinked file (and the
+// links on its way there), and a tree that is itself a symlink (a build
+// does not enter a symlinked directory inside a tree). An edit there
+// changes the site, and no event under the tree's own path tells it: the
+// watcher walks a tree without following links.
 func addLinked(t *watch.Targets) {
 	for i := 0; i < len(t.Trees); i++ { // a tree's real directory, appended, is searched in turn
 		tree := t.Trees[i]
@@ -90,6 +90,7 @@ func addLinked(t *watch.Targets) {
 			if err != nil || !inputfile.Within(root, real) {
 				return nil
 			}
+			t.Files = append(t.Files, linksAfter(p, root)...)
 			info, err := os.Stat(real)
 			switch {
 			case err == nil && !info.IsDir():
@@ -100,6 +101,37 @@ func addLinked(t *watch.Targets) {
 			return nil
 		})
 	}
+}
+
+// maxLinks bounds a chain of symlinks, as the kernel does.
+const maxLinks = 40
+
+// linksAfter returns the symlinks that the link p leads through on its way
+// to a file, inside root: retargeting one of them changes what p reads.
+func linksAfter(p, root string) []string {
+	var links []string
+	for range maxLinks {
+		target, err := os.Readlink(p)
+		if err != nil {
+			return links
+		}
+		if !filepath.IsAbs(target) {
+			dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+			if err != nil {
+				return links
+			}
+			target = filepath.Join(dir, target)
+		}
+		info, err := os.Lstat(target)
+		if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+			return links
+		}
+		if inputfile.Within(root, target) {
+			links = append(links, target)
+		}
+		p = target
+	}
+	return links
 }
 
 // gitDirs finds the git repository holding dir: the directory with its HEAD

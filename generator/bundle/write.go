@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
@@ -163,10 +164,10 @@ func checkOutputDir(dir, out string, opt WriteOptions) error {
 	if err != nil {
 		return err
 	}
-	if out == root || within(root, out) {
+	if inputfile.Within(out, root) {
 		return refuse("it is the site's root or contains it")
 	}
-	if !within(out, root) && !opt.Force {
+	if !inputfile.Within(root, out) && !opt.Force {
 		why := "it is outside the site's repository"
 		if abs, err := filepath.Abs(dir); err == nil && abs != out {
 			why = fmt.Sprintf("it is %s, outside the site's repository", out)
@@ -182,12 +183,6 @@ func resolvedOrClean(p string) string {
 		return real
 	}
 	return filepath.Clean(p)
-}
-
-// within reports whether path is strictly inside dir.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // prepareOutputDir creates out, or checks that the existing one is ours to

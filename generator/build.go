@@ -14,7 +14,8 @@
 //  5. pages: from the config, the history, the documents, the key and the
 //     attestations (pages.RenderBuild);
 //  6. deploy: the host's files (deploy.AddFiles);
-//  7. key scan: the whole bundle searched for the signing key (keyguard.Scan).
+//  7. key scan: the whole bundle searched for the signing key
+//     (keyguard.Scanned.Scan).
 //
 // Result.Write then writes the Bundle (keyguard.CheckOutput, then
 // bundle.WriteDir), or serve serves it. Given a Cache (Options.Cache), a

@@ -29,7 +29,7 @@ func BenchmarkKeyScan(b *testing.B) {
 	}
 	b.SetBytes(int64(size))
 	for b.Loop() {
-		if err := keyguard.Scan(large, res.Key); err != nil {
+		if err := keyguard.NewScanned().Scan(large, res.Key); err != nil {
 			b.Fatal(err)
 		}
 	}

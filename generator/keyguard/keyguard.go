@@ -88,13 +88,6 @@ func inside(key didweb.SigningKey, dir string) bool {
 	return err1 == nil && err2 == nil && inputfile.Within(dir, file)
 }
 
-// Scan fails when any file of b holds the signing key in any encoding (see
-// keyscan): the last defence, after the inputs' own checks, before anything
-// is written or served.
-func Scan(b *bundle.Bundle, key didweb.SigningKey) error {
-	return (*Scanned)(nil).Scan(b, key)
-}
-
 // Scanned remembers the bodies the last Scan found free of the key (a
 // development server's rebuilds, whose stages reuse most files' bodies),
 // so that the next Scan with the same key scans only the bodies that are
@@ -109,7 +102,10 @@ type Scanned struct {
 // NewScanned returns a Scanned that knows no body yet.
 func NewScanned() *Scanned { return &Scanned{} }
 
-// Scan is the package's Scan, skipping the bodies the last one found clean.
+// Scan fails when any file of b holds the signing key in any encoding (see
+// keyscan): the last defence, after the inputs' own checks, before anything
+// is written or served. It skips the bodies the last Scan found clean; a
+// nil *Scanned scans every body.
 func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
 	files := b.Files()
 	scanner, clean := s.scannerFor(key.Private)

@@ -103,13 +103,8 @@ func Dir(pattern string) string {
 // Load reads and parses every tool file under root matching pattern and
 // none of exclude, and checks that no tool name is declared twice. Files are
 // named in errors as display(rel), so messages can show the path the user
-// knows.
-func Load(root, pattern string, display func(rel string) string, exclude ...string) ([]Tool, error) {
-	return (*Cache)(nil).Load(root, pattern, display, exclude...)
-}
-
-// Load is the package's Load, parsing only the files whose name or bytes
-// the cache has not seen parsed; a nil Cache parses every file.
+// knows. It parses only the files whose name or bytes the cache has not
+// seen parsed; a nil Cache parses every file.
 func (c *Cache) Load(root, pattern string, display func(rel string) string, exclude ...string) ([]Tool, error) {
 	files, err := Glob(root, pattern)
 	if err != nil {

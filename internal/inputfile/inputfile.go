@@ -194,13 +194,9 @@ func Kind(m fs.FileMode) string {
 }
 
 // FS returns the tree under dir as an fs.FS whose files are read with
-// ReadFile (inside root, at most max bytes each). A file it refuses is a
-// *diag.Error naming the file by its path under dir.
-func FS(root, dir string, max int64) fs.FS {
-	return (*Files)(nil).FS(root, dir, max)
-}
-
-// FS is the package's FS, reading through files.
+// ReadFile (inside root, at most max bytes each), through files (nil: none
+// kept). A file it refuses is a *diag.Error naming the file by its path
+// under dir.
 func (files *Files) FS(root, dir string, max int64) fs.FS {
 	return inputFS{root: root, dir: dir, max: max, reader: files.NewReader(root)}
 }
@@ -224,10 +220,8 @@ type Reader struct {
 	files *Files
 }
 
-// NewReader returns a Reader of the files inside root.
-func NewReader(root string) *Reader { return (*Files)(nil).NewReader(root) }
-
-// NewReader is the package's NewReader, reading through files.
+// NewReader returns a Reader of the files inside root, reading through
+// files (nil: none kept).
 func (files *Files) NewReader(root string) *Reader { return &Reader{root: root, files: files} }
 
 // ReadFile is ReadFile(root, name, max).

@@ -107,7 +107,7 @@ func TestRepoRoot(t *testing.T) {
 
 func TestFS(t *testing.T) {
 	root, outside := tree(t)
-	fsys := FS(root, root, 10)
+	fsys := NewFiles().FS(root, root, 10)
 	if err := fstest.TestFS(fsys, "a.txt", "sub/b.txt"); err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,12 @@ type syncDiff struct {
 	Text    string `json:"text"`
 }
 
+// exitStale is the exit status of sync --check when the tool files differ
+// from what the server lists. It differs from 1, a failure, so that the
+// drift workflow opens a pull request for a difference only, and fails on
+// anything else (an unreachable server, a refused token).
+const exitStale = 3
+
 func (c *cli) sync(args []string) int {
 	fs := c.newFlags("sync", "--url URL [--header 'Name: value']... | --command CMD  [--out DIR] [--server NAME] [flags]")
 	config := fs.String("config", "site.toml", "the site definition")
@@ -52,7 +58,7 @@ func (c *cli) sync(args []string) int {
 	out := fs.String("out", "", "directory for the tool files (default: the directory the server's tools glob reads)")
 	server := fs.String("server", "", "the site's server to sync, by name or slug (needed when the site has several)")
 	allowInvalid := fs.Bool("allow-invalid", false, "write the valid tools when some are invalid")
-	check := fs.Bool("check", false, "write nothing; fail when the tool files differ from what the server lists (for CI)")
+	check := fs.Bool("check", false, "write nothing; exit with 3 when the tool files differ from what the server lists (for CI)")
 	var sets repeated
 	fs.Var(&sets, "set", "override a setting of the site definition, key=value, as for build; repeatable")
 	timeout := fs.Duration("timeout", 30*time.Second, "limit for the whole exchange with the server")
@@ -131,7 +137,7 @@ func (c *cli) sync(args []string) int {
 	if stale {
 		c.errorf("the tool files in %s are not what %s lists: %s", r.Dir, serverLabel(r.Server, src), countChanges(r.Changes))
 		c.hintf("run wellknown sync without --check, and commit the files")
-		return 1
+		return exitStale
 	}
 	return 0
 }

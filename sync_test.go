@@ -197,7 +197,7 @@ func TestSyncCheck(t *testing.T) {
 	tools := filepath.Join(dir, "tools")
 	before, _ := os.ReadDir(tools)
 	code, stdout, stderr := runCLI(append(args, "--check")...)
-	if code != 1 || !strings.Contains(stdout, "added list_stations (compatible)") || !strings.Contains(stderr, "wellknown: error: the tool files in "+tools+" are not what com.example/weather 1.0.0 lists: 1 added, 1 changed, 1 removed") {
+	if code != 3 || !strings.Contains(stdout, "added list_stations (compatible)") || !strings.Contains(stderr, "wellknown: error: the tool files in "+tools+" are not what com.example/weather 1.0.0 lists: 1 added, 1 changed, 1 removed") {
 		t.Errorf("--check on stale files: exit %d\n%s%s", code, stdout, stderr)
 	}
 	after, _ := os.ReadDir(tools)

@@ -298,7 +298,7 @@ func (r *Result) count(servers []worktree.Server) {
 	}
 	for _, f := range r.Bundle.Files() {
 		switch {
-		case deploy.IsDocument(f):
+		case f.IsDocument():
 			c.Documents++
 		case strings.HasSuffix(f.Path, ".html"):
 			c.Pages++

@@ -7,6 +7,7 @@ package bundle
 
 import (
 	"fmt"
+	"mime"
 	"net/http"
 	"path"
 	"slices"
@@ -20,6 +21,14 @@ type File struct {
 	Body        []byte
 	ContentType string
 	Header      http.Header // headers a host should send with it (see package deploy)
+}
+
+// IsDocument reports whether a file is a machine-readable document (as
+// opposed to a page, an asset, or a deploy file).
+func (f *File) IsDocument() bool {
+	t, _, _ := mime.ParseMediaType(f.ContentType)
+	sub, ok := strings.CutPrefix(t, "application/")
+	return ok && (sub == "json" || strings.HasSuffix(sub, "+json") || strings.HasSuffix(sub, "+xml"))
 }
 
 // Bundle is a set of files keyed by path.

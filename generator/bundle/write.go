@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
@@ -294,7 +295,49 @@ func scan(out string) (existing, error) {
 }
 
 // staged is a file written beside its target, to be renamed over it.
-type staged struct{ temp, target string }
+type staged struct {
+	temp, target string
+	rank         int // see writeRank
+}
+
+// The ranks of writeRank, in the order update renames files into place.
+// A write killed between two renames then leaves every document that a
+// reader follows to another file either old, with its old targets still
+// there, or new, with its new targets already written: immutable files
+// first, documents after the documents they refer to, the feed and the
+// snapshot last. Files no longer in the bundle go after all of them.
+const (
+	rankImmutable = iota // archived tool versions, feed archives: new paths, never rewritten
+	rankPage             // pages, assets, deploy files: no document refers to them
+	rankDocument         // cards and did.json, which the documents below refer to
+	rankIndex            // documents that list cards
+	rankFeed             // refers to archives, tool versions, cards and did.json's key
+	rankSnapshot         // summarises the feed
+)
+
+// indexes are the documents that list or copy the cards.
+var indexes = map[string]bool{
+	paths.Catalog: true, paths.ServerCardAlias: true, paths.ServerList: true,
+	paths.AICards: true, paths.EntityCard: true,
+}
+
+// writeRank is where f goes in the order of renames.
+func (b *Bundle) writeRank(f *File) int {
+	_, snapshotMoved := b.files[paths.SnapshotBesideA2A]
+	switch {
+	case strings.HasPrefix(f.Path, paths.SchemaArchive), strings.HasPrefix(f.Path, paths.FeedArchives):
+		return rankImmutable
+	case f.Path == paths.Feed:
+		return rankFeed
+	case f.Path == paths.SnapshotBesideA2A, f.Path == paths.Snapshot && !snapshotMoved:
+		return rankSnapshot
+	case indexes[f.Path]:
+		return rankIndex
+	case f.IsDocument():
+		return rankDocument
+	}
+	return rankPage
+}
 
 // update makes out hold exactly the bundle.
 func (b *Bundle) update(out string) (WriteStats, error) {
@@ -316,6 +359,7 @@ func (b *Bundle) update(out string) (WriteStats, error) {
 		return WriteStats{}, err
 	}
 	stats := WriteStats{Unchanged: unchanged}
+	slices.SortStableFunc(changes, func(x, y staged) int { return x.rank - y.rank })
 	for _, s := range changes {
 		if err := renameOver(s.temp, s.target); err != nil {
 			return stats, err
@@ -392,7 +436,7 @@ func (b *Bundle) stage(out string) ([]staged, int, error) {
 	for i, f := range files {
 		switch {
 		case temps[i] != "":
-			changes = append(changes, staged{temps[i], filepath.Join(out, filepath.FromSlash(f.Path[1:]))})
+			changes = append(changes, staged{temps[i], filepath.Join(out, filepath.FromSlash(f.Path[1:])), b.writeRank(f)})
 		case errs[i] == nil:
 			unchanged++
 		}

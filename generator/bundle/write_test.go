@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -277,5 +278,46 @@ func TestWriteDirConcurrentProcesses(t *testing.T) {
 			t.Errorf("round %d: the tree after two concurrent writes differs from a clean write", round)
 		}
 		assertNoTemporaries(t, filepath.Dir(out))
+	}
+}
+
+// The order of renames: immutable files, pages, documents before the
+// documents that list them, the feed, the snapshot.
+func TestWriteRank(t *testing.T) {
+	files := []struct{ path, ctype string }{
+		{"/.well-known/agent-card.json", "application/json"},
+		{"/.well-known/agent-feed.xml", "application/atom+xml; charset=utf-8"},
+		{"/.well-known/agent-feed/archive-1.xml", "application/atom+xml; charset=utf-8"},
+		{"/.well-known/ai-catalog.json", "application/ai-catalog+json"},
+		{"/.well-known/did.json", "application/did+json"},
+		{"/.well-known/mcp/schemas/a/t/1.0.0.json", "application/json"},
+		{"/_headers", "text/plain; charset=utf-8"},
+		{"/index.html", "text/html; charset=utf-8"},
+		{"/mcp/a/server-card.json", "application/mcp-server-card+json"},
+	}
+	order := func(b *Bundle) string {
+		fs := b.Files()
+		slices.SortStableFunc(fs, func(x, y *File) int { return b.writeRank(x) - b.writeRank(y) })
+		var ps []string
+		for _, f := range fs {
+			ps = append(ps, f.Path)
+		}
+		return strings.Join(ps, "\n")
+	}
+	b := New()
+	for _, f := range files {
+		b.Add(f.path, []byte("x"), f.ctype)
+	}
+	want := "/.well-known/agent-feed/archive-1.xml\n/.well-known/mcp/schemas/a/t/1.0.0.json\n/_headers\n/index.html\n" +
+		"/.well-known/did.json\n/mcp/a/server-card.json\n/.well-known/ai-catalog.json\n/.well-known/agent-feed.xml\n/.well-known/agent-card.json"
+	if got := order(b); got != want {
+		t.Errorf("order:\n%s\nwant:\n%s", got, want)
+	}
+	// With an A2A card at /.well-known/agent-card.json, the snapshot moves.
+	b.Add("/.well-known/agent-feed-snapshot.json", []byte("x"), "application/json")
+	want = "/.well-known/agent-feed/archive-1.xml\n/.well-known/mcp/schemas/a/t/1.0.0.json\n/_headers\n/index.html\n" +
+		"/.well-known/agent-card.json\n/.well-known/did.json\n/mcp/a/server-card.json\n/.well-known/ai-catalog.json\n/.well-known/agent-feed.xml\n/.well-known/agent-feed-snapshot.json"
+	if got := order(b); got != want {
+		t.Errorf("order with an A2A card:\n%s\nwant:\n%s", got, want)
 	}
 }

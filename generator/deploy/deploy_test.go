@@ -223,17 +223,6 @@ func TestCloudflareLimitsFail(t *testing.T) {
 	}
 }
 
-func TestIsDocument(t *testing.T) {
-	for ctype, want := range map[string]bool{
-		"application/json": true, "application/mcp-server-card+json": true, "application/atom+xml; charset=utf-8": true,
-		"application/did+json": true, "image/svg+xml": false, "text/html; charset=utf-8": false, "text/css; charset=utf-8": false,
-	} {
-		if got := IsDocument(&bundle.File{ContentType: ctype}); got != want {
-			t.Errorf("IsDocument(%s) = %v, want %v", ctype, got, want)
-		}
-	}
-}
-
 func TestLinkHeaderFollowsTheBasePath(t *testing.T) {
 	b := sampleBundle(t)
 	c, err := site.Parse("site.toml", "base_url = \"https://example.github.io/repo/\"\n", nil)
@@ -314,5 +303,77 @@ func TestGitHubPagesTypeWarning(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(warnings, "\n"), "GitHub Pages cannot redirect, so deploy.redirects (1 rule) has no effect there") {
 		t.Errorf("no warning about redirects: %q", warnings)
+	}
+}
+
+// redirectRules is deploy.redirects in site.toml, one rule per source.
+func redirectRules(froms ...string) string {
+	var b strings.Builder
+	b.WriteString("[deploy]\ntargets = [\"cloudflare-pages\"]\n")
+	for _, from := range froms {
+		fmt.Fprintf(&b, "[[deploy.redirects]]\nfrom = %q\nto = \"/new\"\n", from)
+	}
+	return b.String()
+}
+
+// Cloudflare Pages counts a rule as dynamic when it has a splat or a
+// :placeholder, or follows one: the static rules move above the first
+// dynamic one, unless a dynamic rule before them matches their path.
+func TestRedirectsStaticFirst(t *testing.T) {
+	froms := []string{"/docs/*", "/a", "/docs/old", "/u/:name", "/b"}
+	b := sampleBundle(t)
+	if _, err := AddFiles(b, config(t, redirectRules(froms...))); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := b.Get("/_redirects")
+	want := "# Written by wellknown build. Redirects for Netlify and Cloudflare Pages.\n" +
+		"/a /new 301\n/b /new 301\n/docs/* /new 301\n/docs/old /new 301\n/u/:name /new 301\n"
+	if string(f.Body) != want {
+		t.Errorf("_redirects:\n%s\nwant:\n%s", f.Body, want)
+	}
+
+	// One splat followed by 120 static rules: 1 dynamic, 120 static.
+	many := []string{"/api/*"}
+	for i := range 120 {
+		many = append(many, fmt.Sprintf("/old/%d", i))
+	}
+	if _, err := AddFiles(sampleBundle(t), config(t, redirectRules(many...))); err != nil {
+		t.Errorf("a splat and 120 static redirects: %v", err)
+	}
+}
+
+func TestCloudflareRedirectLimits(t *testing.T) {
+	var dynamic, static, shadowed []string
+	for i := range 101 {
+		dynamic = append(dynamic, fmt.Sprintf("/d%d/*", i))
+	}
+	for i := range 2001 {
+		static = append(static, fmt.Sprintf("/s%d", i))
+	}
+	// Static rules under a splat that matches them count as dynamic.
+	shadowed = append(shadowed, "/docs/*")
+	for i := range 100 {
+		shadowed = append(shadowed, fmt.Sprintf("/docs/%d", i))
+	}
+	for _, tc := range []struct {
+		name  string
+		froms []string
+		want  string
+	}{
+		{"dynamic", dynamic, "site.toml:305: redirect /d100/* is dynamic redirect 101 (a splat or :placeholder, or any rule after the first such); Cloudflare Pages allows 100 and skips it and every rule after it"},
+		{"static", static, "site.toml:6005: redirect /s2000 is static redirect 2001; Cloudflare Pages allows 2000 static redirects and skips the rest"},
+		{"shadowed", shadowed, "site.toml:305: redirect /docs/99 is dynamic redirect 101"},
+	} {
+		_, err := AddFiles(sampleBundle(t), config(t, redirectRules(tc.froms...)))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: AddFiles = %v\nwant an error containing %q", tc.name, err, tc.want)
+			continue
+		}
+		if hint := diag.Hint(diag.List(err)[0]); !strings.Contains(hint, "Netlify") {
+			t.Errorf("%s: hint %q does not say where there is no limit", tc.name, hint)
+		}
+		if _, err := AddFiles(sampleBundle(t), config(t, strings.Replace(redirectRules(tc.froms...), "cloudflare-pages", "netlify", 1))); err != nil {
+			t.Errorf("%s: netlify: %v", tc.name, err)
+		}
 	}
 }

@@ -16,7 +16,8 @@ import (
 const (
 	cloudflareMaxHeaderRules  = 100
 	cloudflareMaxHeaderLine   = 2000
-	cloudflareMaxRedirects    = 2100
+	cloudflareMaxStatic       = 2000 // redirects with neither a splat nor a :placeholder
+	cloudflareMaxDynamic      = 100  // the others, and every rule after the first of them
 	cloudflareMaxRedirectLine = 1000
 	deployFileType            = "text/plain; charset=utf-8"
 	// githubPagesListed is how many files a GitHub Pages type warning names.
@@ -35,9 +36,14 @@ type deployFile struct {
 func AddFiles(b *bundle.Bundle, cfg *site.Config) (warnings []string, err error) {
 	rules := Rules(b, strings.TrimSuffix(cfg.Base().Path, "/"))
 	headers := RenderHeaders(rules)
-	redirects := RenderRedirects(cfg.Deploy.Redirects)
+	order := orderRedirects(cfg.Deploy.Redirects)
+	ordered := make([]site.Redirect, len(order))
+	for i, r := range order {
+		ordered[i] = cfg.Deploy.Redirects[r]
+	}
+	redirects := RenderRedirects(ordered)
 	if cfg.Targets(site.HostCloudflarePages) {
-		if err := checkCloudflare(rules, headers, cfg.Deploy.Redirects, redirects); err != nil {
+		if err := checkCloudflare(cfg, rules, headers, order, redirects); err != nil {
 			return nil, err
 		}
 	}
@@ -87,7 +93,46 @@ func RenderRedirects(rs []site.Redirect) []byte {
 	return []byte(b.String())
 }
 
-func checkCloudflare(rules []Rule, headers []byte, rs []site.Redirect, redirects []byte) error {
+// orderRedirects returns the order _redirects lists the rules in, as
+// indexes into rs: each static rule that no dynamic rule before it matches
+// moves above the first dynamic rule, since Cloudflare Pages counts every
+// rule after the first dynamic one as dynamic, and allows far fewer of
+// those. No request meets another rule than before: the moved rule still
+// precedes every rule that matched its path after it, and matches no other
+// path. A static rule an earlier dynamic rule shadows stays where it is.
+func orderRedirects(rs []site.Redirect) []int {
+	var static, rest []int
+	for i, r := range rs {
+		if !isDynamic(r.From) && !shadowed(rs, rest, r.From) {
+			static = append(static, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	return append(static, rest...)
+}
+
+// isDynamic reports whether Cloudflare Pages counts a rule's source as
+// dynamic on its own: it holds a splat or a :placeholder.
+func isDynamic(from string) bool {
+	return strings.Contains(from, "*") || placeholder.MatchString(from)
+}
+
+// shadowed reports whether one of the rules at the indexes earlier matches
+// the path p.
+func shadowed(rs []site.Redirect, earlier []int, p string) bool {
+	for _, i := range earlier {
+		if _, ok := MatchRedirect(rs[i], p); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// checkCloudflare holds the deploy files to Cloudflare Pages' limits. Its
+// redirects are counted as Cloudflare counts them, in the order written:
+// static until the first dynamic rule, dynamic from there on.
+func checkCloudflare(cfg *site.Config, rules []Rule, headers []byte, order []int, redirects []byte) error {
 	var problems []error
 	if len(rules) > cloudflareMaxHeaderRules {
 		problems = append(problems, diag.Errorf("", 0, "_headers has %d rules; Cloudflare Pages applies at most %d", len(rules), cloudflareMaxHeaderRules).
@@ -96,13 +141,11 @@ func checkCloudflare(rules []Rule, headers []byte, rs []site.Redirect, redirects
 	if n := longestLine(headers); n > cloudflareMaxHeaderLine {
 		problems = append(problems, fmt.Errorf("_headers has a %d-character line; Cloudflare Pages allows %d", n, cloudflareMaxHeaderLine))
 	}
-	if len(rs) > cloudflareMaxRedirects {
-		problems = append(problems, fmt.Errorf("_redirects has %d rules; Cloudflare Pages allows %d", len(rs), cloudflareMaxRedirects))
-	}
+	problems = append(problems, redirectLimits(cfg, order)...)
 	if n := longestLine(redirects); n > cloudflareMaxRedirectLine {
 		problems = append(problems, fmt.Errorf("_redirects has a %d-character rule; Cloudflare Pages allows %d", n, cloudflareMaxRedirectLine))
 	}
-	for _, r := range rs {
+	for _, r := range cfg.Deploy.Redirects {
 		if r.Status == 200 && !strings.HasPrefix(r.To, "/") {
 			problems = append(problems, fmt.Errorf("redirect %s → %s: Cloudflare Pages proxies (status 200) only to relative URLs", r.From, r.To))
 		}
@@ -111,6 +154,29 @@ func checkCloudflare(rules []Rule, headers []byte, rs []site.Redirect, redirects
 		return fmt.Errorf("deploy target cloudflare-pages: %w", errors.Join(problems...))
 	}
 	return nil
+}
+
+// redirectLimits names the first rule past each of Cloudflare's redirect
+// limits: Cloudflare skips that rule and, past the dynamic limit, every
+// rule after it.
+func redirectLimits(cfg *site.Config, order []int) []error {
+	var problems []error
+	static, dynamic := 0, 0
+	for _, i := range order {
+		r, at := cfg.Deploy.Redirects[i], fmt.Sprintf("deploy.redirects.%d.from", i)
+		if dynamic == 0 && !isDynamic(r.From) {
+			if static++; static == cloudflareMaxStatic+1 {
+				problems = append(problems, cfg.Errorf(at, "redirect %s is static redirect %d; Cloudflare Pages allows %d static redirects and skips the rest", r.From, static, cloudflareMaxStatic).
+					WithHint("remove redirects, or deploy to Netlify, which has no such limit"))
+			}
+			continue
+		}
+		if dynamic++; dynamic == cloudflareMaxDynamic+1 {
+			problems = append(problems, cfg.Errorf(at, "redirect %s is dynamic redirect %d (a splat or :placeholder, or any rule after the first such); Cloudflare Pages allows %d and skips it and every rule after it", r.From, dynamic, cloudflareMaxDynamic).
+				WithHint("use fewer rules with a splat or :placeholder, or deploy to Netlify, which has no such limit"))
+		}
+	}
+	return problems
 }
 
 func longestLine(b []byte) int {

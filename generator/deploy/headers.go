@@ -12,7 +12,6 @@
 package deploy
 
 import (
-	"mime"
 	"net/http"
 	"path"
 	"sort"
@@ -76,14 +75,6 @@ func siteHeaders(basePath string) http.Header {
 	}
 }
 
-// IsDocument reports whether a file is a machine-readable document (as
-// opposed to a page, an asset, or a deploy file).
-func IsDocument(f *bundle.File) bool {
-	t, _, _ := mime.ParseMediaType(f.ContentType)
-	sub, ok := strings.CutPrefix(t, "application/")
-	return ok && (sub == "json" || strings.HasSuffix(sub, "+json") || strings.HasSuffix(sub, "+xml"))
-}
-
 // Rules returns the header table for a bundle published at basePath (see
 // siteHeaders): one rule for the whole site,
 // one for everything under /.well-known/ (all documents), one for the
@@ -102,7 +93,7 @@ func Rules(b *bundle.Bundle, basePath string) []Rule {
 		if ct := f.ContentType; ct != HostDefaultType(f.Path) {
 			h.Set("Content-Type", ct)
 		}
-		if IsDocument(f) {
+		if f.IsDocument() {
 			if !inWellKnown {
 				for k, v := range corsHeaders() {
 					h[k] = v

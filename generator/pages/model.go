@@ -17,7 +17,6 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
@@ -552,7 +551,7 @@ func (m *model) documents() []Link {
 	}
 	var out []Link
 	for _, f := range m.files {
-		if !deploy.IsDocument(f) {
+		if !f.IsDocument() {
 			continue
 		}
 		title := cmp.Or(documentTitles[f.Path], titles[f.Path], f.Path)

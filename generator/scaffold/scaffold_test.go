@@ -101,6 +101,25 @@ func TestUnpinnedRecipesSayToPin(t *testing.T) {
 	}
 }
 
+// Only the job that deploys may write to Pages and ask for an OIDC token.
+func TestPagesWorkflowPermissions(t *testing.T) {
+	files, err := Files(Options{Host: "github-pages", BaseURL: "https://mcp.example.org/", Version: "v1.2.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := string(file(t, files, ".github/workflows/pages.yml"))
+	jobs := strings.Split(pages, "\n  deploy:\n")
+	if len(jobs) != 2 || !strings.Contains(pages, "\npermissions:\n  contents: read\n\n") {
+		t.Fatalf("pages.yml has no deploy job, or other top-level permissions:\n%s", pages)
+	}
+	deploy, _, _ := strings.Cut(jobs[1], "\n  verify:\n")
+	for _, grant := range []string{"pages: write", "id-token: write"} {
+		if strings.Count(pages, grant) != 1 || !strings.Contains(deploy, "\n    permissions:\n      pages: write\n      id-token: write\n") {
+			t.Errorf("pages.yml grants %s outside the deploy job:\n%s", grant, pages)
+		}
+	}
+}
+
 // init --sync-url adds the drift watch: a daily sync --check through the
 // Action, and a pull request with the synced files when the tools differ.
 func TestDriftWatch(t *testing.T) {
@@ -120,8 +139,11 @@ func TestDriftWatch(t *testing.T) {
 	for _, want := range []string{
 		"  schedule:\n    - cron: ",
 		"permissions:\n  contents: write\n  pull-requests: write\n",
-		"uses: wellknown-dev/wellknown@v1.2.3\n        with:\n          version: v1.2.3\n          command: sync\n          args: \"--check --url https://mcp.example.org/mcp?team=a&v=2\"\n",
-		"if: steps.check.outcome == 'failure'",
+		"uses: wellknown-dev/wellknown@v1.2.3\n        with:\n          version: v1.2.3\n          command: sync\n          args: |\n            --check\n            --url\n            https://mcp.example.org/mcp?team=a&v=2\n",
+		// Exit status 3 (the tools differ) opens the pull request; any
+		// other failure fails the job.
+		"if: steps.check.outcome == 'failure' && steps.check.outputs.exit-code != '3'\n",
+		"if: steps.check.outputs.exit-code == '3'\n        env:\n          GH_TOKEN: ${{ github.token }}\n",
 		"wellknown sync --url 'https://mcp.example.org/mcp?team=a&v=2'\n",
 		"git push --force origin \"$branch\"",
 		"gh pr create --head \"$branch\"",

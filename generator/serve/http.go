@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
@@ -104,7 +105,7 @@ func (st *state) route(p string) answer {
 		return answer{status: http.StatusMovedPermanently, target: p + "/"}
 	}
 	for _, rule := range st.redirects {
-		if target, ok := matchRedirect(rule, p); ok {
+		if target, ok := deploy.MatchRedirect(rule, p); ok {
 			return st.follow(rule, target)
 		}
 	}

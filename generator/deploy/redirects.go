@@ -1,4 +1,4 @@
-package serve
+package deploy
 
 import (
 	"regexp"
@@ -10,12 +10,12 @@ import (
 // placeholder is a ":name" in a rule's target.
 var placeholder = regexp.MustCompile(`:[A-Za-z_][A-Za-z0-9_]*`)
 
-// matchRedirect reports whether a _redirects rule's source matches the path
+// MatchRedirect reports whether a _redirects rule's source matches the path
 // p, and returns its target with ":splat" and ":name" placeholders filled
 // in, in the syntax Netlify and Cloudflare Pages share: a segment matches
 // itself, ":name" matches any one segment, and a final "*" matches the rest
 // of the path, possibly nothing. A trailing slash makes no difference.
-func matchRedirect(r site.Redirect, p string) (string, bool) {
+func MatchRedirect(r site.Redirect, p string) (string, bool) {
 	pattern, path := segments(r.From), segments(p)
 	values := map[string]string{}
 	for i, seg := range pattern {

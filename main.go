@@ -30,6 +30,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/internal/english"
+	"github.com/wellknown-dev/wellknown/internal/suggest"
 	"github.com/wellknown-dev/wellknown/internal/version"
 )
 
@@ -89,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	c.errorf("unknown command %q", args[0])
-	if near := nearest(args[0], commands); near != "" {
+	if near, ok := suggest.Closest(args[0], commands); ok {
 		c.hintf("did you mean %q?", near)
 	}
 	c.hintf(`run "wellknown -h" for the list of commands`)
@@ -98,39 +99,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // commands are the subcommands run dispatches to.
 var commands = []string{"build", "serve", "keygen", "sync", "verify", "check", "init", "version"}
-
-// nearest returns the candidate at most two edits away from s (the closest
-// one), or "" when none is.
-func nearest(s string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, cand := range candidates {
-		if d := editDistance(s, cand); d < bestDist {
-			best, bestDist = cand, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
 
 func (c *cli) errorf(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "wellknown: error: "+format+"\n", args...)

@@ -43,6 +43,7 @@ Usage:
   wellknown sync    --url URL | --command CMD [flags]     write a running server's tools into tool files
   wellknown verify  [flags] DIR | https://origin          check a built site or a live origin against the agent-feed contract
   wellknown check   [--base REF] [flags]                  list the feed entries a branch adds; fail on an unacknowledged breaking change
+  wellknown diff    [--json] OLD NEW | --rev A..B FILE    classify the changes between two versions of a tool; exit 1 if breaking
   wellknown init    [--host HOST] [flags] [DIR]           create a site, its signing key and a host's deploy files
   wellknown version                                       print the version, commit and date (also --version)
 
@@ -75,6 +76,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return c.verify(args[1:])
 	case "check":
 		return c.check(args[1:])
+	case "diff":
+		return c.diff(args[1:])
 	case "init":
 		return c.initSite(args[1:])
 	case "version", "--version", "-version", "-v":
@@ -98,7 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // commands are the subcommands run dispatches to.
-var commands = []string{"build", "serve", "keygen", "sync", "verify", "check", "init", "version"}
+var commands = []string{"build", "serve", "keygen", "sync", "verify", "check", "diff", "init", "version"}
 
 func (c *cli) errorf(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "wellknown: error: "+format+"\n", args...)

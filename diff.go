@@ -158,55 +158,18 @@ func readToolAt(repo *history.Repo, rev, path string, ref versionRef) (tools.Too
 		return tools.Tool{}, diag.Errorf("", 0, "--rev: %s is not a commit of the repository of %s", rev, ref.file).
 			WithHint("name a branch, tag or commit; a branch of the remote may need fetching first (git fetch origin)")
 	}
-	data, err := readBlob(repo, commit+":"+path)
-	var missing notInCommit
-	var oversized oversizedBlob
+	data, err := repo.ReadBlob(commit+":"+path, tools.MaxFileBytes)
+	var oversized *history.BlobTooLarge
 	switch {
-	case errors.As(err, &missing):
+	case errors.Is(err, history.ErrMissing):
 		return tools.Tool{}, diag.Errorf(ref.String(), 0, "no such file at %s (%s)", rev, commit[:12]).
 			WithHint("a tool file added or removed between the revisions is a new or removed tool: there is no other version to compare")
 	case errors.As(err, &oversized):
-		return tools.Tool{}, tools.Oversized(ref.String(), oversized.size)
+		return tools.Tool{}, tools.Oversized(ref.String(), oversized.Size)
 	case err != nil:
 		return tools.Tool{}, diag.Errorf(ref.String(), 0, "%v", err)
 	}
 	return tools.Parse(ref.String(), data)
-}
-
-// notInCommit is readBlob's error for a name git finds no object for.
-type notInCommit struct{ err error }
-
-func (e notInCommit) Error() string { return e.err.Error() }
-
-// oversizedBlob is readBlob's error for a blob over a tool file's size
-// limit, which is skipped as it streams past, never held.
-type oversizedBlob struct{ size int }
-
-func (e oversizedBlob) Error() string { return fmt.Sprintf("blob of %d bytes", e.size) }
-
-// readBlob reads the blob name (REV:path) names, at most a tool file's
-// size, through one git cat-file process.
-func readBlob(repo *history.Repo, name string) ([]byte, error) {
-	blobs, err := repo.Blobs()
-	if err != nil {
-		return nil, err
-	}
-	blobs.Limit = tools.MaxFileBytes
-	var data []byte
-	ids := make(chan string, 1)
-	ids <- name
-	close(ids)
-	err = blobs.ReadStream(ids, func(_ string, b []byte) error { data = b; return nil })
-	if closeErr := blobs.Close(); err == nil {
-		err = closeErr
-	}
-	if size, skipped := blobs.Skipped[name]; skipped {
-		return nil, oversizedBlob{size}
-	}
-	if err != nil && strings.HasSuffix(err.Error(), " missing") {
-		return nil, notInCommit{err}
-	}
-	return data, err
 }
 
 // printDiff prints the changes, the most serious first, one a line: class,

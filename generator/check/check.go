@@ -45,6 +45,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/worktree"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
@@ -116,6 +117,7 @@ type Entry struct {
 
 	updated time.Time
 	sunset  time.Time // deprecations only
+	hint    string    // what Problem says to do, when more is known than for any breaking change
 }
 
 // OK reports whether no entry fails the check.
@@ -133,8 +135,11 @@ func (e Entry) Failed() bool { return e.Class == Breaking && e.AcknowledgedBy ==
 
 // Problem describes a failed entry, located at its file.
 func (e Entry) Problem() *diag.Error {
-	return diag.Errorf(e.File, e.Line, "breaking change not acknowledged: %s", e.Summary).
-		WithHint("if it is intended, acknowledge it with a [[breaking]] table in site.toml, as the report shows")
+	hint := e.hint
+	if hint == "" {
+		hint = "if it is intended, acknowledge it with a [[breaking]] table in site.toml, as the report shows"
+	}
+	return diag.Errorf(e.File, e.Line, "breaking change not acknowledged: %s", e.Summary).WithHint("%s", hint)
 }
 
 // Acknowledgement returns the site.toml table that acknowledges e.
@@ -252,6 +257,7 @@ func compare(base Base, old, head *generator.Result, repoRoot string) (*Result, 
 			c.announced[entry.EndpointID] = append(c.announced[entry.EndpointID], entry.sunset)
 		}
 	}
+	emptied := worktree.EmptiedServers(head.Config, head.Timeline)
 	r := &Result{Base: base}
 	var all []Entry
 	for _, e := range head.Entries {
@@ -263,6 +269,7 @@ func compare(base Base, old, head *generator.Result, repoRoot string) (*Result, 
 		if !published[e.ID] {
 			c.locate(&entry)
 			entry.AcknowledgedBy = c.acknowledgedBy(entry)
+			entry.hint = emptiedHint(head.Config, emptied, entry)
 			r.Entries = append(r.Entries, entry)
 		}
 	}
@@ -271,6 +278,20 @@ func compare(base Base, old, head *generator.Result, repoRoot string) (*Result, 
 	}
 	r.Warnings = append(r.Warnings, c.unmatched(all)...)
 	return r, nil
+}
+
+// emptiedHint returns the hint of the landing that removed every tool of
+// a server at once, for the removal of one of those tools, or "".
+func emptiedHint(cfg *site.Config, emptied []worktree.Emptied, e Entry) string {
+	if e.To != site.Removed {
+		return ""
+	}
+	for _, em := range emptied {
+		if em.Time.Equal(e.updated) && slices.Contains(em.Tools, e.EndpointID) {
+			return em.Problem(cfg).Hint
+		}
+	}
+	return ""
 }
 
 // payload holds the fields of every entry type that a check reads.

@@ -13,6 +13,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/internal/suggest"
 )
 
@@ -69,7 +70,7 @@ func inHistory(root, g string) bool {
 	if err != nil {
 		return true
 	}
-	real, err := filepath.EvalSymlinks(root)
+	real, err := inputfile.RealPath(root)
 	if err != nil {
 		return true
 	}
@@ -113,28 +114,31 @@ const maxDirs = 10_000
 
 // nearGlob returns the tools glob probably meant by pattern, which matches
 // no file under root: the same glob with its leading directory replaced by
-// an existing one of the same name elsewhere (a moved directory), or by the
-// closest existing one (a typo), provided the result matches files.
+// the closest existing one (a typo), or else by the one existing directory
+// of the same name elsewhere (a moved directory), provided the result
+// matches files. Two directories of that name are a guess, not a hint.
 func nearGlob(root, pattern string) (string, bool) {
 	dir := tools.Dir(pattern)
 	if dir == "" {
 		return "", false
 	}
-	dirs := directories(root)
-	var candidates []string
-	for _, d := range dirs {
-		if path.Base(d) == path.Base(dir) {
-			candidates = append(candidates, d)
-		}
-	}
-	if near, ok := suggest.Closest(dir, dirs); ok {
-		candidates = append(candidates, near)
-	}
 	rest := strings.TrimPrefix(pattern, dir)
-	for _, d := range candidates {
-		if files, err := tools.Glob(root, d+rest); err == nil && len(files) > 0 {
-			return d + rest, true
+	matches := func(d string) bool {
+		files, err := tools.Glob(root, d+rest)
+		return err == nil && len(files) > 0
+	}
+	dirs := directories(root)
+	if near, ok := suggest.Closest(dir, dirs); ok && matches(near) {
+		return near + rest, true
+	}
+	var moved []string
+	for _, d := range dirs {
+		if path.Base(d) == path.Base(dir) && d != dir && matches(d) {
+			moved = append(moved, d)
 		}
+	}
+	if len(moved) == 1 {
+		return moved[0] + rest, true
 	}
 	return "", false
 }

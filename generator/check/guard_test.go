@@ -2,6 +2,8 @@ package check
 
 import (
 	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -95,4 +97,40 @@ func hintOf(err error) string {
 		return d.Hint
 	}
 	return ""
+}
+
+// A schema change is located at the line, in the tool file as committed at
+// HEAD, of the change that decided its version; a removed tool at the file
+// it was deleted from, not at site.toml.
+func TestEntriesPointAtTheChangedLine(t *testing.T) {
+	r := newSite(t)
+	r.Write("weather/forecast.json", `{
+  "name": "forecast",
+  "description": "A tool.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "city": {"type": "string"},
+      "days": {"type": "integer"}
+    },
+    "required": ["city"]
+  }
+}
+`)
+	r.remove("alerts/list.json")
+	r.Commit("forecast: days; alerts: list removed")
+	res := r.mustRun("")
+	at := map[string]string{}
+	for _, e := range res.Entries {
+		at[e.Type+" "+e.EndpointID] = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	want := map[string]string{
+		"schema-change com.example/weather#forecast": filepath.Join("weather", "forecast.json") + ":8", // "days"
+		"deprecation com.example/alerts#list":        filepath.Join("alerts", "list.json") + ":1",
+	}
+	for k, w := range want {
+		if at[k] != w {
+			t.Errorf("%s located at %q, want %q (all: %v)", k, at[k], w, at)
+		}
+	}
 }

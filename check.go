@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/check"
@@ -109,8 +110,8 @@ func (c *cli) reportFailures(entries []check.Entry, annotate bool) (problems []j
 		}
 		p := e.Problem()
 		c.errorf("%v", p)
-		if len(problems) == 0 {
-			c.hintf("%s", p.Hint) // the same for every failure
+		if !slices.ContainsFunc(problems, func(q jsonError) bool { return q.Hint == p.Hint }) {
+			c.hintf("%s", p.Hint) // once for the failures that share it
 		}
 		if annotate {
 			c.annotate("error", diag.Errorf(p.File, p.Line, "%s\n\nIf it is intended, add to site.toml:\n\n%s", p.Msg, strings.TrimSuffix(e.Acknowledgement(), "\n")))

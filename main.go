@@ -30,6 +30,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/internal/english"
+	"github.com/wellknown-dev/wellknown/internal/suggest"
 	"github.com/wellknown-dev/wellknown/internal/version"
 )
 
@@ -42,6 +43,7 @@ Usage:
   wellknown sync    --url URL | --command CMD [flags]     write a running server's tools into tool files
   wellknown verify  [flags] DIR | https://origin          check a built site or a live origin against the agent-feed contract
   wellknown check   [--base REF] [flags]                  list the feed entries a branch adds; fail on an unacknowledged breaking change
+  wellknown diff    [--json] OLD NEW | --rev A..B FILE    classify the changes between two versions of a tool; exit 1 if breaking
   wellknown init    [--host HOST] [flags] [DIR]           create a site, its signing key and a host's deploy files
   wellknown version                                       print the version, commit and date (also --version)
 
@@ -74,6 +76,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return c.verify(args[1:])
 	case "check":
 		return c.check(args[1:])
+	case "diff":
+		return c.diff(args[1:])
 	case "init":
 		return c.initSite(args[1:])
 	case "version", "--version", "-version", "-v":
@@ -89,7 +93,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	c.errorf("unknown command %q", args[0])
-	if near := nearest(args[0], commands); near != "" {
+	if near, ok := suggest.Closest(args[0], commands); ok {
 		c.hintf("did you mean %q?", near)
 	}
 	c.hintf(`run "wellknown -h" for the list of commands`)
@@ -97,40 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // commands are the subcommands run dispatches to.
-var commands = []string{"build", "serve", "keygen", "sync", "verify", "check", "init", "version"}
-
-// nearest returns the candidate at most two edits away from s (the closest
-// one), or "" when none is.
-func nearest(s string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, cand := range candidates {
-		if d := editDistance(s, cand); d < bestDist {
-			best, bestDist = cand, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
+var commands = []string{"build", "serve", "keygen", "sync", "verify", "check", "diff", "init", "version"}
 
 func (c *cli) errorf(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "wellknown: error: "+format+"\n", args...)

@@ -45,6 +45,8 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/generator/worktree"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
@@ -106,8 +108,10 @@ type Entry struct {
 	From       string `json:"from,omitempty"` // a schema change's previous version
 	To         string `json:"to,omitempty"`   // the version it goes to, or "removed"
 	Summary    string `json:"summary"`
-	// File and Line locate the change: the tool file for a tool's new
-	// version, else site.toml (line 0 when no key of it is about the entry).
+	// File and Line locate the change: the tool file of a tool's new
+	// version, at the line of the change that decided it; the deleted file
+	// of a removed tool; else site.toml (line 0 when no key of it is about
+	// the entry).
 	File string `json:"file"`
 	Line int    `json:"line,omitempty"`
 	// AcknowledgedBy says what lets a breaking entry through; empty when
@@ -116,6 +120,7 @@ type Entry struct {
 
 	updated time.Time
 	sunset  time.Time // deprecations only
+	hint    string    // what Problem says to do, when more is known than for any breaking change
 }
 
 // OK reports whether no entry fails the check.
@@ -133,8 +138,11 @@ func (e Entry) Failed() bool { return e.Class == Breaking && e.AcknowledgedBy ==
 
 // Problem describes a failed entry, located at its file.
 func (e Entry) Problem() *diag.Error {
-	return diag.Errorf(e.File, e.Line, "breaking change not acknowledged: %s", e.Summary).
-		WithHint("if it is intended, acknowledge it with a [[breaking]] table in site.toml, as the report shows")
+	hint := e.hint
+	if hint == "" {
+		hint = "if it is intended, acknowledge it with a [[breaking]] table in site.toml, as the report shows"
+	}
+	return diag.Errorf(e.File, e.Line, "breaking change not acknowledged: %s", e.Summary).WithHint("%s", hint)
 }
 
 // Acknowledgement returns the site.toml table that acknowledges e.
@@ -176,7 +184,7 @@ func Run(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, atBase(base, err)
 	}
-	res, err := compare(base, old, head, repo.Root())
+	res, err := compare(base, old, head, repo)
 	if err != nil {
 		return nil, err
 	}
@@ -239,12 +247,12 @@ func atBase(base Base, err error) error {
 
 // compare classifies the entries head adds to old's feed and looks for
 // their acknowledgements.
-func compare(base Base, old, head *generator.Result, repoRoot string) (*Result, error) {
+func compare(base Base, old, head *generator.Result, repo *history.Repo) (*Result, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	c := &comparison{cfg: head.Config, files: toolFiles(head, repoRoot, cwd), announced: map[string][]time.Time{}}
+	c := &comparison{cfg: head.Config, files: toolFiles(head, repo, cwd), announced: map[string][]time.Time{}}
 	published := map[string]bool{}
 	for _, e := range old.Entries {
 		published[e.ID] = true
@@ -252,6 +260,7 @@ func compare(base Base, old, head *generator.Result, repoRoot string) (*Result, 
 			c.announced[entry.EndpointID] = append(c.announced[entry.EndpointID], entry.sunset)
 		}
 	}
+	emptied := worktree.EmptiedServers(head.Config, head.Timeline)
 	r := &Result{Base: base}
 	var all []Entry
 	for _, e := range head.Entries {
@@ -263,6 +272,7 @@ func compare(base Base, old, head *generator.Result, repoRoot string) (*Result, 
 		if !published[e.ID] {
 			c.locate(&entry)
 			entry.AcknowledgedBy = c.acknowledgedBy(entry)
+			entry.hint = emptiedHint(head.Config, emptied, entry)
 			r.Entries = append(r.Entries, entry)
 		}
 	}
@@ -271,6 +281,20 @@ func compare(base Base, old, head *generator.Result, repoRoot string) (*Result, 
 	}
 	r.Warnings = append(r.Warnings, c.unmatched(all)...)
 	return r, nil
+}
+
+// emptiedHint returns the hint of the landing that removed every tool of
+// a server at once, for the removal of one of those tools, or "".
+func emptiedHint(cfg *site.Config, emptied []worktree.Emptied, e Entry) string {
+	if e.To != site.Removed {
+		return ""
+	}
+	for _, em := range emptied {
+		if em.Time.Equal(e.updated) && slices.Contains(em.Tools, e.EndpointID) {
+			return em.Problem(cfg).Hint
+		}
+	}
+	return ""
 }
 
 // payload holds the fields of every entry type that a check reads.
@@ -319,51 +343,78 @@ func classify(e agentfeed.Entry) (Entry, error) {
 // comparison holds what locating and acknowledging entries needs.
 type comparison struct {
 	cfg       *site.Config
-	files     map[string]string      // "<endpoint id>@<version>" → the tool file of that version
+	files     map[string]toolFile    // "<endpoint id>@<version>" → the tool file of that version; @removed: of the removal
 	announced map[string][]time.Time // endpoint id → sunsets of its deprecations in the base's feed
 }
 
-// toolFiles maps each version of each tool to its file, relative to the
-// working directory as a user would write it: in the site's repository, or
-// in a server's repo = repository (so that check run in the tools
-// repository's own CI names its files).
-func toolFiles(head *generator.Result, repoRoot, cwd string) map[string]string {
-	roots := map[string]string{} // server name → the root of the repository its tools are in
+// toolFile is where a version of a tool, or its removal, is located.
+type toolFile struct {
+	path    string        // relative to the working directory, as a user would write it
+	repo    *history.Repo // the repository holding it
+	rel     string        // slash-separated, in repo
+	pointer string        // the JSON Pointer of the change that decided the version; "" for none
+}
+
+// toolFiles maps each version of each tool to its file, and each tool's
+// removal to its last file: paths relative to the working directory as a
+// user would write them, in the site's repository, or in a server's repo =
+// repository (so that check run in the tools repository's own CI names its
+// files).
+func toolFiles(head *generator.Result, siteRepo *history.Repo, cwd string) map[string]toolFile {
+	repos := map[string]*history.Repo{} // server name → the repository its tools are in
+	roots := map[string]string{}        // server name → that repository's root, as the user's paths reach it
 	for _, s := range head.Config.Servers {
-		roots[s.Name] = repoRoot
-		if s.Repo != "" {
-			root, err := inputfile.RepoRoot(head.Config.Path(s.Repo))
-			if err != nil {
-				delete(roots, s.Name) // its paths cannot be placed
-				continue
-			}
-			roots[s.Name] = root
+		repos[s.Name], roots[s.Name] = siteRepo, siteRepo.Root()
+		if s.Repo == "" {
+			continue
 		}
+		root, err := inputfile.RepoRoot(head.Config.Path(s.Repo))
+		if err == nil {
+			repos[s.Name], err = history.Open(root)
+		}
+		if err != nil {
+			delete(repos, s.Name) // its paths cannot be placed
+			continue
+		}
+		roots[s.Name] = root
 	}
-	files := map[string]string{}
+	files := map[string]toolFile{}
 	for _, s := range head.Timeline.Servers {
-		root, ok := roots[s.Name]
+		repo, ok := repos[s.Name]
 		if !ok {
 			continue
 		}
 		for _, t := range s.Tools {
 			for _, v := range t.Versions {
-				path := filepath.Join(root, filepath.FromSlash(v.Tool.File))
-				if rel, err := filepath.Rel(cwd, path); err == nil {
-					path = rel
+				f := toolFile{path: filepath.Join(roots[s.Name], filepath.FromSlash(v.Tool.File)), repo: repo, rel: v.Tool.File}
+				if rel, err := filepath.Rel(cwd, f.path); err == nil {
+					f.path = rel
 				}
-				files[t.EndpointID()+"@"+v.Version] = path
+				if v.Change != nil && len(v.Change.Changes) > 0 {
+					f.pointer = v.Change.MostSeriousFirst()[0].Pointer
+				}
+				files[t.EndpointID()+"@"+v.Version] = f
+				f.pointer = ""
+				files[t.EndpointID()+"@"+site.Removed] = f
 			}
 		}
 	}
 	return files
 }
 
-// locate points an entry at the tool file of the version it is about, or at
-// the site.toml key of its server or deprecation.
+// locate points an entry at the tool file of the version it is about, on
+// the line of the change that decided the version, or, for a removed
+// tool, at its deleted file; else at the site.toml key of its server or
+// deprecation.
 func (c *comparison) locate(e *Entry) {
-	if file, ok := c.files[e.EndpointID+"@"+e.To]; ok {
-		e.File, e.Line = file, 1
+	if f, ok := c.files[e.EndpointID+"@"+e.To]; ok {
+		e.File, e.Line = f.path, 1
+		if f.pointer != "" {
+			// The file as committed at HEAD, which the feed was built from.
+			if data, err := f.repo.ReadBlob("HEAD:"+f.rel, tools.MaxFileBytes); err == nil {
+				e.Line = pointerLine(data, f.pointer)
+			}
+		}
 		return
 	}
 	e.File = c.cfg.File

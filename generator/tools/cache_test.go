@@ -24,7 +24,11 @@ func TestCacheForgetsRemovedFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		old = name
-		ts, err := c.Load(dir, "*.json", display)
+		files, err := Glob(dir, "*.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := c.Load(dir, files, display)
 		if err != nil || len(ts) != 1 {
 			t.Fatalf("load %d: %d tools, error %v; want the one tool", i, len(ts), err)
 		}

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -100,17 +99,13 @@ func Dir(pattern string) string {
 	return path.Join(dirs...)
 }
 
-// Load reads and parses every tool file under root matching pattern and
-// none of exclude, and checks that no tool name is declared twice. Files are
+// Load reads and parses the tool files under root named by files
+// (slash-separated, relative to root: what Glob returns, less what the
+// server excludes), and checks that no tool name is declared twice. Files are
 // named in errors as display(rel), so messages can show the path the user
 // knows. It parses only the files whose name or bytes the cache has not
 // seen parsed; a nil Cache parses every file.
-func (c *Cache) Load(root, pattern string, display func(rel string) string, exclude ...string) ([]Tool, error) {
-	files, err := Glob(root, pattern)
-	if err != nil {
-		return nil, err
-	}
-	files = slices.DeleteFunc(files, func(rel string) bool { return MatchAny(exclude, rel) })
+func (c *Cache) Load(root string, files []string, display func(rel string) string) ([]Tool, error) {
 	repo, err := inputfile.RepoRoot(root)
 	if err != nil {
 		return nil, err

@@ -27,7 +27,9 @@ type Input struct {
 // difference means the cards and pages describe something the feed does not
 // yet, which is a warning for a local build and an error for a strict one.
 // Deprecations in site.toml must name an endpoint the history or the
-// working tree knows.
+// working tree knows. A landing that removes every tool of a server at once
+// (see EmptiedServers) is a warning, or an error for a strict build, unless
+// site.toml acknowledges it.
 func Check(in Input) (warnings []string, err error) {
 	if err := checkDeprecations(in); err != nil {
 		return nil, err
@@ -35,19 +37,28 @@ func Check(in Input) (warnings []string, err error) {
 	if in.IgnoreUncommitted || len(in.Timeline.Servers) == 0 && len(in.Timeline.Events) == 0 {
 		return nil, nil // nothing to compare with, or no history at all: already reported
 	}
+	var emptied []error
+	for _, e := range EmptiedServers(in.Config, in.Timeline) {
+		p := e.Problem(in.Config)
+		emptied = append(emptied, p)
+		warnings = append(warnings, p.Error()+"; "+p.Hint)
+	}
+	if in.Strict && len(emptied) > 0 {
+		return nil, errors.Join(emptied...)
+	}
 	var pending []string
 	for _, s := range in.Servers {
 		pending = append(pending, uncommitted(in.Config, in.Timeline, s)...)
 	}
 	if len(pending) == 0 {
-		return nil, nil
+		return warnings, nil
 	}
 	e := diag.Errorf("", 0, "uncommitted changes are not in the change feed: %s", strings.Join(pending, "; ")).
 		WithHint("commit them to publish them (wellknown serve previews uncommitted tool changes)")
 	if in.Strict {
 		return nil, e
 	}
-	return []string{e.Msg + "; " + e.Hint}, nil
+	return append(warnings, e.Msg+"; "+e.Hint), nil
 }
 
 // uncommitted lists how a server in the working tree differs from its last

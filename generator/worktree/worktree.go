@@ -43,7 +43,12 @@ func Load(cfg *site.Config, cache *tools.Cache) ([]Server, error) {
 		if root == "" {
 			root = cfg.Dir
 		}
-		ts, err := cache.Load(root, s.Tools, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }, s.Exclude...)
+		files, err := selectFiles(cfg, i, root)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		ts, err := cache.Load(root, files, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) })
 		if err != nil {
 			problems = append(problems, err)
 			continue

@@ -168,6 +168,26 @@ func TestResumeEqualsWholeReplay(t *testing.T) {
 	r.step("a tag", func() { g.Git("tag", "v1.0.0") }, false, 0)
 	r.step("resumes again", commit("h", "tools/h.json", toolJSON("h", "H.")), true, 1)
 	r.step("tool file broken", commit("h: broken", "tools/h.json", "{"), true, 1)
+	// Commits with one committer time are one landing ("rebase and
+	// merge"): one step when they arrive together; a whole replay when
+	// they arrive apart, since the step replayed would change.
+	landed := func(message string, files ...string) func() {
+		return func() {
+			g.When = g.When.Add(-time.Hour) // Commit moves it on again
+			commit(message, files...)()
+		}
+	}
+	r.step("a landing", func() {
+		commit("i", "tools/i.json", toolJSON("i", "I."))()
+		landed("i: x", "tools/i.json", toolJSON("i", "I.", "x"))()
+		landed("i: y", "tools/i.json", toolJSON("i", "I.", "y"))()
+	}, true, 1)
+	r.step("a landing arrives apart", landed("i: z", "tools/i.json", toolJSON("i", "I.", "z")), false, 0)
+	r.step("a tool renamed with its file", func() {
+		g.Git("mv", "tools/i.json", "tools/j.json")
+		g.Write("tools/j.json", toolJSON("j", "I.", "z"))
+		g.Commit("i is now j")
+	}, true, 1)
 }
 
 // With a server's tools in another repository (repo =), a replay resumes

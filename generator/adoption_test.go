@@ -217,8 +217,14 @@ tools = "schemas/*.json"
 				alerts = append(alerts, e.Updated+" "+e.Summary)
 			}
 		}
-		if want := "2026-03-31T13:00:00Z com.example/alerts 2.0.0 at"; len(alerts) != 2 || !strings.HasPrefix(alerts[0], want) {
-			t.Errorf("alerts entries %q, want them dated at its first tool commit, before the site", alerts)
+		// Its tool's history is backfilled; its pinned version is true from
+		// the commit that pins it, and its repository has no release tags.
+		if len(alerts) != 2 || !strings.HasPrefix(alerts[0], "2026-03-31T13:00:00Z list_alerts 1.0.0") ||
+			!strings.HasPrefix(alerts[1], "2026-04-03T14:00:00Z com.example/alerts 2.0.0 at") {
+			t.Errorf("alerts entries %q, want its tool dated at its first commit, before the site, and the server at the commit that configures it", alerts)
+		}
+		if !slices.ContainsFunc(res.Notices, func(n string) bool { return strings.Contains(n, "server com.example/alerts: ../alerts has no release tags") }) {
+			t.Errorf("notices %q, want one saying where the server's versions come from", res.Notices)
 		}
 	})
 

@@ -443,7 +443,7 @@ func (r *Replay) removeTool(c Commit, s *serverState, t *toolState) Event {
 	if next, ok := s.current.Renamed[t.history.Name]; ok {
 		id := ToolEndpointID(s.current.Name, next)
 		replacement = &id
-		summary += "; renamed " + next
+		summary += "; renamed to " + next
 	}
 	return r.deprecation(c, t.history.EndpointID(), "removed "+t.current.Version,
 		t.history.Name+" removed", summary, replacement, "removed from the server")

@@ -29,9 +29,9 @@ type backfill struct {
 	// committed says a committed site.toml configured them; otherwise the
 	// working tree's configures every server (a preview).
 	committed bool
-	// configuredAt is, by server name, the index among the site
-	// repository's commits of the one that first configured it.
-	configuredAt map[string]int
+	// configuredAt is, by server name, the commit of the site's
+	// repository that first configured it.
+	configuredAt map[string]history.Commit
 }
 
 // backfill returns the servers as each was first configured, and resolves
@@ -43,8 +43,8 @@ func (h *historyReader) backfill() (*backfill, error) {
 		return nil, err
 	}
 	tree := history.Tree{}
-	bf := &backfill{configuredAt: map[string]int{}}
-	for i, c := range h.repos[0].commits {
+	bf := &backfill{configuredAt: map[string]history.Commit{}}
+	for _, c := range h.repos[0].commits {
 		tree.Apply(c)
 		if !changesPath(c, h.configPath) {
 			continue
@@ -56,7 +56,7 @@ func (h *historyReader) backfill() (*backfill, error) {
 		bf.committed = true
 		for _, srv := range cfg.Servers {
 			if _, seen := bf.configuredAt[srv.Name]; srv.Name != "" && !seen {
-				bf.configuredAt[srv.Name] = i
+				bf.configuredAt[srv.Name] = c
 				bf.servers = append(bf.servers, srv)
 			}
 		}
@@ -89,7 +89,7 @@ func (h *historyReader) backfillReleases(bf *backfill) error {
 			continue
 		}
 		i, prefix, ok := h.toolsLocation(srv)
-		at := h.repos[0].commits[bf.configuredAt[srv.Name]]
+		at := bf.configuredAt[srv.Name]
 		if !ok || srv.Tools == "" || !h.toolsBefore(i, newServerFiles(i, prefix, srv.Tools, h.exclude(srv)), at) {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -183,11 +184,21 @@ func TestResumeEqualsWholeReplay(t *testing.T) {
 		landed("i: y", "tools/i.json", toolJSON("i", "I.", "y"))()
 	}, true, 1)
 	r.step("a landing arrives apart", landed("i: z", "tools/i.json", toolJSON("i", "I.", "z")), false, 0)
+	// git compares files line by line: a renamed tool file is seen as
+	// renamed when it is pretty-printed.
+	pretty := func(name string) string {
+		return "{\n  \"name\": \"" + name + "\",\n  \"description\": \"I.\",\n  \"inputSchema\": {\n    \"type\": \"object\"\n  }\n}\n"
+	}
 	r.step("a tool renamed with its file", func() {
+		commit("i pretty-printed", "tools/i.json", pretty("i"))()
 		g.Git("mv", "tools/i.json", "tools/j.json")
-		g.Write("tools/j.json", toolJSON("j", "I.", "z"))
+		g.Write("tools/j.json", pretty("j"))
 		g.Commit("i is now j")
-	}, true, 1)
+	}, true, 2)
+	last := r.prev.Timeline.Events[len(r.prev.Timeline.Events)-1]
+	if d, ok := last.Payload.(agentfeed.Deprecation); !ok || d.Replacement == nil || *d.Replacement != "com.example/s#j" {
+		t.Errorf("the last event is %s, want i's deprecation replaced by com.example/s#j", last.Title)
+	}
 }
 
 // With a server's tools in another repository (repo =), a replay resumes

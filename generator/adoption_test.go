@@ -434,4 +434,15 @@ func TestSwitchToReleaseTags(t *testing.T) {
 	if want := []string{"2026-04-01T10:00:00Z 1.0.0", "2026-04-01T11:00:00Z 1.1.0"}; !slices.Equal(server, want) {
 		t.Errorf("server announcements %q, want %q: 1.1.0 at its tagged commit, not at the switch", server, want)
 	}
+	out := filepath.Join(t.TempDir(), "public")
+	if err := res.Write(out, true); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := verify.Verify(context.Background(), verify.Options{Target: out, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK || rep.Warnings != 0 {
+		t.Errorf("verify: ok %v, %d warnings", rep.OK, rep.Warnings)
+	}
 }

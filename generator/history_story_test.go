@@ -25,6 +25,7 @@ func TestHistoryStory(t *testing.T) {
 		b.WriteString(e.Updated + " " + e.Type + " " + e.Summary + "\n  " + string(e.Content) + "\n")
 	}
 	checkGolden(t, "history-story-entries.txt", []byte(b.String()))
+	verifyIndependently(t, res)
 
 	// The pinned 1.1.0 is true from the commit that pins it; before, the
 	// release tags are the server's versions, at their own commits, and

@@ -262,6 +262,30 @@ func TestResumeGivesUpOnReleaseTagsAndHistoryFrom(t *testing.T) {
 	}
 }
 
+// A server whose history before site.toml takes its versions from release
+// tags makes a replay give up: a new tag would be a release. Without tags
+// its pinned version starts at site.toml's commit, and a replay resumes.
+func TestResumeWithBackfilledVersions(t *testing.T) {
+	for _, tagged := range []bool{true, false} {
+		g := gittest.New(t, t.TempDir())
+		g.Write("tools/a.json", toolJSON("a", "A."))
+		g.Commit("a")
+		if tagged {
+			g.Git("tag", "v0.1.0")
+		}
+		g.Write("site.toml", resumeSite)
+		g.Commit("the site")
+		r := newResumer(t, g)
+		if n := len(r.prev.Notices); n != 1 {
+			t.Errorf("tagged %v: %d notices, want one saying where the versions come from", tagged, n)
+		}
+		r.step("a tool commit", func() {
+			g.Write("tools/a.json", toolJSON("a", "A.", "x"))
+			g.Commit("a: x")
+		}, !tagged, 1)
+	}
+}
+
 // A replacement ref (git replace) or a graft is local to one clone and
 // leaves the repository's state as it was: the replay reads the commits
 // themselves, so that a reused replay is what a replay now reads, and a

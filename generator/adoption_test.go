@@ -446,3 +446,25 @@ func TestSwitchToReleaseTags(t *testing.T) {
 		t.Errorf("verify: ok %v, %d warnings", rep.OK, rep.Warnings)
 	}
 }
+
+// Release tags are facts about commits: a server that took its versions
+// from tags in an earlier site.toml keeps them for that part of history
+// when the site.toml being built pins its version.
+func TestSwitchFromReleaseTags(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\n"+strings.Replace(adoptionServer, `version = "1.0.0"`, `version_tags = "v*"`, 1))
+	g.Write("tools/a.json", adoptionTool("a", "x"))
+	g.Commit("a")
+	g.Git("tag", "v0.5.0")
+	g.Write("site.toml", "base_url = \"https://example.com/\"\n"+strings.Replace(adoptionServer, `version = "1.0.0"`, `version = "2.0.0"`, 1))
+	g.Commit("a pinned version")
+	var server []string
+	for _, e := range build(t, filepath.Join(g.Dir, "site.toml")).Entries {
+		if strings.HasPrefix(e.Summary, "com.example/weather ") {
+			server = append(server, e.Updated+" "+strings.Fields(e.Summary)[1])
+		}
+	}
+	if want := []string{"2026-04-01T10:00:00Z 0.5.0", "2026-04-01T11:00:00Z 2.0.0"}; !slices.Equal(server, want) {
+		t.Errorf("server announcements %q, want %q", server, want)
+	}
+}

@@ -9,7 +9,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
-// Adopting an existing repository (DESIGN §4): a server's history starts
+// Adopting an existing repository: a server's history starts
 // with the history of its tool files, not with the commit that first
 // configured it. Before that commit its first configuration says which
 // files are its tools, and the same holds for every commit when site.toml

@@ -294,30 +294,43 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 	}
 	for i, rh := range h.repos {
 		paths := slices.Sorted(maps.Keys(specs[i]))
-		if slices.Equal(paths, rh.paths) {
+		patterns := slices.Compact(slices.Sorted(slices.Values(releases[i])))
+		if !slices.Equal(paths, rh.paths) {
+			if err := h.readRepo(i, paths, globs[i]); err != nil {
+				return err
+			}
+		} else if slices.Equal(patterns, rh.patterns) {
 			continue
 		}
-		prefetch, err := h.prefetcher(rh)
-		if err != nil {
-			return err
-		}
-		early := startEarlyParse(globs[i])
-		commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch, early)
-		parsed := early.finish()
-		if err != nil {
-			return err
-		}
-		rh.commits, rh.paths, rh.globs, rh.patterns = history.Landings(commits), paths, globs[i], releases[i]
-		at := firstPaths(commits)
-		rh.keepBlobs(at, globs[i], contents, parsed)
-		if err := rh.recordSkipped(at, skipped, globs[i]); err != nil {
-			return err
-		}
-		if err := h.readReleaseTags(i, releases[i]); err != nil {
+		// Release tags are facts about commits: an earlier site.toml's
+		// version_tags reads them as much as the one being built.
+		rh.patterns = patterns
+		if err := h.readReleaseTags(i, patterns); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// readRepo reads the history of paths in repository i, whose tool files
+// are those globs match, and the blobs it names; commits one "rebase and
+// merge" wrote are one landing.
+func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) error {
+	rh := h.repos[i]
+	prefetch, err := h.prefetcher(rh)
+	if err != nil {
+		return err
+	}
+	early := startEarlyParse(globs)
+	commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch, early)
+	parsed := early.finish()
+	if err != nil {
+		return err
+	}
+	rh.commits, rh.paths, rh.globs = history.Landings(commits), paths, globs
+	at := firstPaths(commits)
+	rh.keepBlobs(at, globs, contents, parsed)
+	return rh.recordSkipped(at, skipped, globs)
 }
 
 // openRepos adds the repositories the configs' servers name.

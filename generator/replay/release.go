@@ -11,7 +11,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/tools"
 )
 
-// Release-stamped versions (DESIGN §4): a server with version_tags takes its
+// Release-stamped versions: a server with version_tags takes its
 // version at each commit from the newest matching tag on the first-parent
 // line at or before it, a leading v stripped; a tagged commit announces it.
 // A server that switches to version_tags announces the releases tagged

@@ -217,8 +217,16 @@ tools = "schemas/*.json"
 				alerts = append(alerts, e.Updated+" "+e.Summary)
 			}
 		}
-		if want := "2026-03-31T13:00:00Z com.example/alerts 2.0.0 at"; len(alerts) != 2 || !strings.HasPrefix(alerts[0], want) {
-			t.Errorf("alerts entries %q, want them dated at its first tool commit, before the site", alerts)
+		// Its tool's history is backfilled; its pinned version is true from
+		// the commit that pins it, and its repository has no release tags.
+		if len(alerts) != 2 || !strings.HasPrefix(alerts[0], "2026-03-31T13:00:00Z list_alerts 1.0.0") ||
+			!strings.HasPrefix(alerts[1], "2026-04-03T14:00:00Z com.example/alerts 2.0.0 at") {
+			t.Errorf("alerts entries %q, want its tool dated at its first commit, before the site, and the server at the commit that configures it", alerts)
+		}
+		if !slices.ContainsFunc(res.Notices, func(n string) bool {
+			return strings.Contains(n, "server com.example/alerts: ../alerts has no release tags")
+		}) {
+			t.Errorf("notices %q, want one saying where the server's versions come from", res.Notices)
 		}
 	})
 
@@ -392,5 +400,71 @@ func TestCommitLinksFollowTheRemote(t *testing.T) {
 	g.Git("remote", "add", "origin", "git@github.com:acme/weather.git")
 	if p := page(); !strings.Contains(p, `href="`+link+`"`) {
 		t.Errorf("with the repository as a remote, the page does not link %s", link)
+	}
+}
+
+// A server that switches from a pinned version to version_tags announces
+// the releases tagged since its history began, each at its tagged commit:
+// appends, the entries published before unchanged.
+func TestSwitchToReleaseTags(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\n"+adoptionServer)
+	g.Write("tools/a.json", adoptionTool("a", "x"))
+	g.Commit("a")
+	g.Write("tools/a.json", adoptionTool("a", "y"))
+	g.Commit("a takes y")
+	g.Git("tag", "v1.1.0")
+	config := filepath.Join(g.Dir, "site.toml")
+	published := filepath.Join(t.TempDir(), "agent-feed.xml")
+	if err := os.WriteFile(published, mustGet(t, build(t, config), paths.Feed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g.Write("site.toml", "base_url = \"https://example.com/\"\n"+strings.Replace(adoptionServer, `version = "1.0.0"`, `version_tags = "v*"`, 1))
+	g.Commit("versions from tags")
+	res, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: published, Strict: true})
+	if err != nil {
+		t.Fatalf("releases announced late are appends: %v", err)
+	}
+	var server []string
+	for _, e := range res.Entries {
+		if strings.HasPrefix(e.Summary, "com.example/weather ") {
+			server = append(server, e.Updated+" "+strings.Fields(e.Summary)[1])
+		}
+	}
+	if want := []string{"2026-04-01T10:00:00Z 1.0.0", "2026-04-01T11:00:00Z 1.1.0"}; !slices.Equal(server, want) {
+		t.Errorf("server announcements %q, want %q: 1.1.0 at its tagged commit, not at the switch", server, want)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	if err := res.Write(out, true); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := verify.Verify(context.Background(), verify.Options{Target: out, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK || rep.Warnings != 0 {
+		t.Errorf("verify: ok %v, %d warnings", rep.OK, rep.Warnings)
+	}
+}
+
+// Release tags are facts about commits: a server that took its versions
+// from tags in an earlier site.toml keeps them for that part of history
+// when the site.toml being built pins its version.
+func TestSwitchFromReleaseTags(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\n"+strings.Replace(adoptionServer, `version = "1.0.0"`, `version_tags = "v*"`, 1))
+	g.Write("tools/a.json", adoptionTool("a", "x"))
+	g.Commit("a")
+	g.Git("tag", "v0.5.0")
+	g.Write("site.toml", "base_url = \"https://example.com/\"\n"+strings.Replace(adoptionServer, `version = "1.0.0"`, `version = "2.0.0"`, 1))
+	g.Commit("a pinned version")
+	var server []string
+	for _, e := range build(t, filepath.Join(g.Dir, "site.toml")).Entries {
+		if strings.HasPrefix(e.Summary, "com.example/weather ") {
+			server = append(server, e.Updated+" "+strings.Fields(e.Summary)[1])
+		}
+	}
+	if want := []string{"2026-04-01T10:00:00Z 0.5.0", "2026-04-01T11:00:00Z 2.0.0"}; !slices.Equal(server, want) {
+		t.Errorf("server announcements %q, want %q", server, want)
 	}
 }

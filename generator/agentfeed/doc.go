@@ -67,7 +67,7 @@
 // not act on them. Versions are opaque labels; times are RFC 3339 in UTC.
 //
 //	endpoint-announcement  endpoint-id, endpoint (URL), protocol, version,
-//	                       asserted-at; x-schema-sha256
+//	                       asserted-at; x-schema-sha256, x-tools
 //	schema-change          endpoint-id, from-version, to-version,
 //	                       effective-at, migration; x-compat,
 //	                       x-schema-sha256
@@ -81,6 +81,8 @@
 // tokens string, number, boolean, null, object, array or nullable<T>).
 // x-compat is breaking, compatible or cosmetic. x-schema-sha256 is the hex
 // SHA-256 of the RFC 8785 form of the tool object at that version.
+// x-tools, on a server's release, lists the tool versions it ships as
+// space-separated name@version pairs sorted by name.
 //
 // # Signatures
 //

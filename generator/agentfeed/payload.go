@@ -38,6 +38,10 @@ type Announcement struct {
 	AssertedAt string `json:"asserted-at"`
 	// SchemaSHA256 binds the archived tool version to the signature.
 	SchemaSHA256 string `json:"x-schema-sha256,omitempty"`
+	// Tools, on a server's release, lists the tool versions the release
+	// ships: "name@version" by name, space-separated (payload values are
+	// strings), so a reader can tell which release first carried a change.
+	Tools string `json:"x-tools,omitempty"`
 }
 
 // SchemaChange is the payload of a schema-change entry.

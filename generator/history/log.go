@@ -21,9 +21,15 @@ type Change struct {
 
 // Commit is one commit of a first-parent history.
 type Commit struct {
-	Hash    string
-	Time    time.Time // committer time, in UTC
-	Subject string
+	Hash string
+	Time time.Time // committer time, in UTC
+	// Committer is the committer's email: with Time, it tells the commits
+	// one "rebase and merge" wrote apart from commits made one by one.
+	Committer string
+	Subject   string
+	// First is, for a landing of several commits (see Landings), the hash
+	// of its first; "" for a single commit.
+	First   string
 	Changes []Change // vs the first parent (root commit: vs the empty tree), sorted by Path
 }
 
@@ -42,9 +48,10 @@ func (t Tree) Apply(c Commit) {
 	}
 }
 
-// logFormat prints the header of each commit as NUL-terminated fields. A
-// subject cannot contain NUL, so each field ends at the first one.
-const logFormat = "--format=%H%x00%ct%x00%s"
+// logFormat prints the header of each commit as NUL-terminated fields:
+// hash, committer time, committer email, subject. None can contain NUL, so
+// each field ends at the first one.
+const logFormat = "--format=%H%x00%ct%x00%ce%x00%s"
 
 // LogEach calls fn with each commit of the first-parent history of rev
 // restricted to pathspecs, newest first, as git prints it, so that what fn
@@ -178,6 +185,11 @@ func (p *logParser) commit(hash []byte) (c Commit, next []byte, err error) {
 	if c.Time, err = p.commitTime(); err != nil {
 		return c, nil, fmt.Errorf("commit %s: %w", c.Hash, err)
 	}
+	committer, err := p.field()
+	if err != nil {
+		return c, nil, fmt.Errorf("commit %s: committer: %w", c.Hash, noEOF(err))
+	}
+	c.Committer = string(committer)
 	subject, err := p.field()
 	if err != nil {
 		return c, nil, fmt.Errorf("commit %s: subject: %w", c.Hash, noEOF(err))

@@ -297,7 +297,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 	for i := len(th.Versions) - 1; i >= 0; i-- {
 		v := th.Versions[i]
 		pv := &Version{Version: v.Version, Time: v.Time, SchemaPath: sitePath(paths.ToolVersion(v.Slug, th.Name, v.Version)),
-			Commit: CommitLink(repo, v.Commit)}
+			Commit: CommitLink(repo, v.Commit), Release: v.Release}
 		if v.Change != nil {
 			pv.Class = string(v.Change.Class)
 			pv.Changes = changeTexts(v.Change)

@@ -163,6 +163,7 @@ type Version struct {
 	SchemaPath string        // its immutable schema
 	Schemas    *SchemaChange // its schema and the version before's; nil for the first version
 	Commit     Commit        // the commit that made it
+	Release    string        // the first release of the server that shipped it; "" when none has
 }
 
 // Removal says when something was removed.

@@ -9,53 +9,124 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
-// Adopting an existing repository (DESIGN §4): a server's history starts
+// Adopting an existing repository: a server's history starts
 // with the history of its tool files, not with the commit that first
-// configured it. Before that commit its first configuration applies, and
-// the same holds for every commit when site.toml is not committed yet.
-// history_from starts a server's history later on purpose. A backfilled
-// server is announced at its first tool commit; a configured one, at the
-// commit that configures it if that comes first.
+// configured it. Before that commit its first configuration says which
+// files are its tools, and the same holds for every commit when site.toml
+// is not committed yet. It never says what the server's version was: a
+// pinned version is true from the commit that pins it, so before that the
+// server's versions are its repository's release tags, when it has some,
+// and otherwise it has none (its tools are announced, the server at the
+// commit that configures it). history_from starts a server's history
+// later on purpose. A backfilled server is announced at its first tool
+// commit; a configured one, at the commit that configures it if that
+// comes first.
 
-// backfill returns the servers as each was first configured, in order of
-// first configuration, and resolves every server's history_from. With no
-// committed site.toml, the working tree's configures every server, with a
-// warning: the feed is then a preview.
-func (h *historyReader) backfill(steps []step) ([]site.Server, error) {
+// backfill is the servers as each was first configured, in order of first
+// configuration.
+type backfill struct {
+	servers []site.Server
+	// committed says a committed site.toml configured them; otherwise the
+	// working tree's configures every server (a preview).
+	committed bool
+	// configuredAt is, by server name, the commit of the site's
+	// repository that first configured it.
+	configuredAt map[string]history.Commit
+}
+
+// backfill returns the servers as each was first configured, and resolves
+// every server's history_from. With no committed site.toml, the working
+// tree's configures every server, with a warning: the feed is then a
+// preview.
+func (h *historyReader) backfill() (*backfill, error) {
 	if err := h.wholeHistory(); err != nil {
 		return nil, err
 	}
 	tree := history.Tree{}
-	seen := map[string]bool{}
-	committed := false
-	var first []site.Server
-	for _, s := range steps {
-		if s.repo != 0 {
-			continue
-		}
-		tree.Apply(s.commit)
-		if !changesPath(s.commit, h.configPath) {
+	bf := &backfill{configuredAt: map[string]history.Commit{}}
+	for _, c := range h.repos[0].commits {
+		tree.Apply(c)
+		if !changesPath(c, h.configPath) {
 			continue
 		}
 		cfg, err := h.configAt(tree)
 		if err != nil || cfg == nil {
 			continue // reported by the replay
 		}
-		committed = true
+		bf.committed = true
 		for _, srv := range cfg.Servers {
-			if srv.Name != "" && !seen[srv.Name] {
-				seen[srv.Name] = true
-				first = append(first, srv)
+			if _, seen := bf.configuredAt[srv.Name]; srv.Name != "" && !seen {
+				bf.configuredAt[srv.Name] = c
+				bf.servers = append(bf.servers, srv)
 			}
 		}
 	}
-	if committed {
-		return first, nil
+	if bf.committed {
+		return bf, nil
 	}
 	if len(h.cfg.Servers) > 0 && h.in.Rev == "" { // a check's base may predate the site
 		h.out.Warnings = append(h.out.Warnings, h.configPath+" is not committed yet: the feed replays the tool files' history with the working tree's "+h.configPath+" (a preview); commit it to publish")
 	}
-	return h.cfg.Servers, nil
+	bf.servers = h.cfg.Servers
+	return bf, nil
+}
+
+// anyRelease is the pattern of the tags a backfilled server with a pinned
+// version takes its versions from: every tag that names a version (v1.2.3
+// or 1.2.3).
+const anyRelease = "*"
+
+// backfillReleases reads the release tags of each repository holding the
+// tool files of a server whose history begins before the commit that
+// configures it with a pinned version, and says where its versions then
+// come from.
+func (h *historyReader) backfillReleases(bf *backfill) error {
+	if !bf.committed {
+		return nil
+	}
+	for _, srv := range bf.servers {
+		if srv.VersionTags != "" {
+			continue
+		}
+		i, prefix, ok := h.toolsLocation(srv)
+		at := bf.configuredAt[srv.Name]
+		if !ok || srv.Tools == "" || !h.toolsBefore(i, newServerFiles(i, prefix, srv.Tools, h.exclude(srv)), at) {
+			continue
+		}
+		rh := h.repos[i]
+		if !slices.Contains(rh.patterns, anyRelease) {
+			rh.patterns = append(rh.patterns, anyRelease)
+			if err := h.readReleaseTags(i, rh.patterns); err != nil {
+				return err
+			}
+		}
+		repo := "the site's repository"
+		if srv.Repo != "" {
+			repo = srv.Repo
+		}
+		if rh.tags != nil {
+			h.out.Notices = append(h.out.Notices, fmt.Sprintf("server %s: before commit %s configures it, its versions are the release tags of %s; its version %s is announced from that commit on",
+				srv.Name, shortHash(at.Hash), repo, srv.Version))
+		} else {
+			h.out.Notices = append(h.out.Notices, fmt.Sprintf("server %s: %s has no release tags, so the server is announced at commit %s, which configures it with version %s; its tools' earlier history is replayed without a server version",
+				srv.Name, repo, shortHash(at.Hash), srv.Version))
+		}
+	}
+	return nil
+}
+
+// toolsBefore reports whether repository i changed one of the files f
+// matches before commit at of the site's repository.
+func (h *historyReader) toolsBefore(i int, f *serverFiles, at history.Commit) bool {
+	for _, c := range h.repos[i].commits {
+		if c.Hash == at.Hash || !c.Time.Before(at.Time) && i != 0 {
+			return false
+		}
+		if slices.ContainsFunc(c.Changes, func(ch history.Change) bool { return f.matches(ch.Path) }) {
+			return true
+		}
+	}
+	return false
 }
 
 func changesPath(c history.Commit, p string) bool {

@@ -20,8 +20,11 @@ type follow struct {
 	located   bool      // whether a repository read holds its tool files
 	exclude   []string  // its exclude globs, with the site.toml built's
 	endpoint  string
-	versioned bool         // its configured version is one the feed can record
-	files     *serverFiles // its files at the last step it was followed, found without a lookup by name
+	versioned bool // its configured version is one the feed can record
+	// backfilled says no committed site.toml has configured it yet: its
+	// configuration says which files are its tools, not its version.
+	backfilled bool
+	files      *serverFiles // its files at the last step it was followed, found without a lookup by name
 }
 
 // refollow works out the servers followed under the configuration now in
@@ -32,7 +35,8 @@ func (st *replayState) refollow() {
 	if st.config != nil {
 		servers = append(servers, st.config.Servers...)
 	}
-	for _, srv := range st.backfill {
+	configured := len(servers)
+	for _, srv := range st.backfill.servers {
 		if !st.configured[srv.Name] {
 			servers = append(servers, srv)
 		}
@@ -41,7 +45,8 @@ func (st *replayState) refollow() {
 	for i, srv := range servers {
 		repo, prefix, ok := st.h.toolsLocation(srv)
 		st.following[i] = &follow{srv: srv, start: st.h.start(srv.Name), repo: repo, prefix: prefix, located: ok,
-			exclude: st.h.exclude(srv), endpoint: st.h.in.Endpoint(srv), versioned: site.IsVersion(srv.Version)}
+			exclude: st.h.exclude(srv), endpoint: st.h.in.Endpoint(srv), versioned: site.IsVersion(srv.Version),
+			backfilled: i >= configured && st.backfill.committed}
 	}
 }
 

@@ -199,6 +199,9 @@ type repoHistory struct {
 	blobs   map[string][]byte     // blob id → content, for every blob the commits name
 	parsed  map[string]parsedTool // blob id → the tool file it holds
 	tags    map[string][]string   // commit → the release tags on it (see readReleaseTags)
+	// patterns are the version_tags of the servers whose tool files it
+	// holds, in any configuration of the history.
+	patterns []string
 }
 
 // addRepo adds a repository (once) and checks it is not shallow.
@@ -291,30 +294,43 @@ func (h *historyReader) readRepos(configs []*site.Config) error {
 	}
 	for i, rh := range h.repos {
 		paths := slices.Sorted(maps.Keys(specs[i]))
-		if slices.Equal(paths, rh.paths) {
+		patterns := slices.Compact(slices.Sorted(slices.Values(releases[i])))
+		if !slices.Equal(paths, rh.paths) {
+			if err := h.readRepo(i, paths, globs[i]); err != nil {
+				return err
+			}
+		} else if slices.Equal(patterns, rh.patterns) {
 			continue
 		}
-		prefetch, err := h.prefetcher(rh)
-		if err != nil {
-			return err
-		}
-		early := startEarlyParse(globs[i])
-		commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch, early)
-		parsed := early.finish()
-		if err != nil {
-			return err
-		}
-		rh.commits, rh.paths, rh.globs = commits, paths, globs[i]
-		at := firstPaths(commits)
-		rh.keepBlobs(at, globs[i], contents, parsed)
-		if err := rh.recordSkipped(at, skipped, globs[i]); err != nil {
-			return err
-		}
-		if err := h.readReleaseTags(i, releases[i]); err != nil {
+		// Release tags are facts about commits: an earlier site.toml's
+		// version_tags reads them as much as the one being built.
+		rh.patterns = patterns
+		if err := h.readReleaseTags(i, patterns); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// readRepo reads the history of paths in repository i, whose tool files
+// are those globs match, and the blobs it names; commits one "rebase and
+// merge" wrote are one landing.
+func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) error {
+	rh := h.repos[i]
+	prefetch, err := h.prefetcher(rh)
+	if err != nil {
+		return err
+	}
+	early := startEarlyParse(globs)
+	commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch, early)
+	parsed := early.finish()
+	if err != nil {
+		return err
+	}
+	rh.commits, rh.paths, rh.globs = history.Landings(commits), paths, globs
+	at := firstPaths(commits)
+	rh.keepBlobs(at, globs, contents, parsed)
+	return rh.recordSkipped(at, skipped, globs)
 }
 
 // openRepos adds the repositories the configs' servers name.
@@ -528,14 +544,18 @@ func (h *historyReader) importPath(imp string) (p string, ok bool) {
 // commit to the next, which the timeline allows (it reads a commit during
 // Commit only, and is told which servers did not change).
 func (h *historyReader) replay() (*timeline.Timeline, error) {
-	steps := h.merged()
-	backfill, err := h.backfill(steps)
+	backfill, err := h.backfill()
 	if err != nil {
 		return nil, err
 	}
+	if err := h.backfillReleases(backfill); err != nil {
+		return nil, err
+	}
+	steps := h.merged()
 	st := &replayState{h: h, trees: make([]history.Tree, len(h.repos)), servers: map[string]*serverFiles{},
 		backfill: backfill, configured: map[string]bool{}, started: map[string]bool{}, clashes: map[string]*clash{},
-		versions: map[string]string{}, unrecordable: map[string]site.Server{}, releases: make([][]string, len(h.repos))}
+		versions: map[string]string{}, unrecordable: map[string]site.Server{}, releases: make([][]release, len(h.repos)),
+		fromTags: map[string]bool{}, startedAt: map[string]int{}}
 	for i := range st.trees {
 		st.trees[i] = history.Tree{}
 	}
@@ -610,14 +630,16 @@ type replayState struct {
 	following []*follow // the servers of the configuration in force (see refollow)
 	followed  []*follow // those followed at the last step
 
-	backfill   []site.Server     // servers as first configured, applied before that
+	backfill   *backfill         // servers as first configured, applied before that
 	configured map[string]bool   // servers some site.toml so far has configured
 	started    map[string]bool   // servers whose history has begun
 	clashes    map[string]*clash // open clashes, by server and tool name
 
 	versions     map[string]string      // the last version recorded, by server name
 	unrecordable map[string]site.Server // servers whose version is now no version
-	releases     [][]string             // by repository: the release tags reached, in order
+	releases     [][]release            // by repository: the release tags reached, in order
+	fromTags     map[string]bool        // servers whose version at the last step came from tags
+	startedAt    map[string]int         // by server: how many releases its repository had reached when its history began
 }
 
 // serverFiles are the tool files of one server at one point of history.
@@ -630,10 +652,12 @@ type serverFiles struct {
 	byPath    map[string]tools.Tool
 	paths     map[string][]string // tool name → the paths declaring it, sorted
 	byName    map[string]tools.Tool
-	touched   map[string]bool // tool names whose paths changed during the step
-	changed   bool            // byName changed at the last step
-	judged    []string        // the names touched at the last step; nil when all may have changed
-	forgotten bool            // no longer the server's: it was not followed for a while
+	touched   map[string]bool   // tool names whose paths changed during the step
+	deleted   map[string]string // tool name → the path of a file that declared it, deleted during the step
+	renamed   map[string]string // tools gone at the last step → the tool their file was renamed to
+	changed   bool              // byName changed at the last step
+	judged    []string          // the names touched at the last step; nil when all may have changed
+	forgotten bool              // no longer the server's: it was not followed for a while
 }
 
 func (st *replayState) touchesConfig(c history.Commit) bool {
@@ -722,10 +746,14 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 		if !st.started[srv.Name] && srv.Tools != "" && len(files.byName) == 0 && !st.inForce(srv.Name) {
 			continue // a backfilled server's history begins with its first tool
 		}
-		st.started[srv.Name] = true
+		if !st.started[srv.Name] {
+			st.started[srv.Name] = true
+			st.startedAt[srv.Name] = len(st.releases[fl.repo])
+		}
+		version, late := st.recordableVersion(fl)
 		c.Servers = append(c.Servers, timeline.Server{
-			Name: srv.Name, Slug: srv.Slug, Version: st.recordableVersion(fl),
-			Endpoint: fl.endpoint, Tools: files.byName, Unchanged: !files.changed, Touched: files.judged,
+			Name: srv.Name, Slug: srv.Slug, Version: version, Release: st.releaseAt(fl.repo, s.commit.Hash), Releases: late,
+			Endpoint: fl.endpoint, Tools: files.byName, Unchanged: !files.changed, Touched: files.judged, Renamed: files.renamed,
 		})
 	}
 	if st.config == nil {
@@ -759,7 +787,7 @@ func (st *replayState) files(fl *follow, s step) *serverFiles {
 		return f
 	}
 	fl.files = f
-	f.changed, f.judged = false, nil
+	f.changed, f.judged, f.renamed = false, nil, nil
 	if s.repo != fl.repo || !fl.located || srv.Tools == "" {
 		return f
 	}
@@ -767,7 +795,38 @@ func (st *replayState) files(fl *follow, s step) *serverFiles {
 		st.update(f, ch.Path, ch.Blob, s.commit)
 	}
 	f.judged = st.judge(srv.Name, f, s.commit)
+	f.renamed = st.renamedTools(f, s)
 	return f
+}
+
+// renamedTools returns, for each tool the step removed whose file git sees
+// renamed to a file declaring another tool, that tool's name; nil when the
+// step removed none. git's rename detection reads blobs, so it runs only
+// for the steps that remove a tool.
+func (st *replayState) renamedTools(f *serverFiles, s step) map[string]string {
+	defer clear(f.deleted)
+	var gone []string
+	for name := range f.deleted {
+		if _, still := f.byName[name]; !still {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	c := s.commit
+	renames, err := st.h.repos[f.repo].repo.Renames(cmp.Or(c.First, c.Hash)+"^", c.Hash)
+	if err != nil {
+		st.err = cmp.Or(st.err, err)
+		return nil
+	}
+	out := map[string]string{}
+	for _, name := range gone {
+		if t, ok := f.byPath[renames[f.deleted[name]]]; ok && t.Name != name {
+			out[name] = t.Name
+		}
+	}
+	return out
 }
 
 // update applies one file change to a server's files. A file that is not a
@@ -794,6 +853,9 @@ func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) 
 		t = parsed.tool
 	}
 	if old, had := f.byPath[p]; had {
+		if blob == "" {
+			f.deleted[old.Name] = p
+		}
 		delete(f.byPath, p)
 		f.paths[old.Name] = slices.DeleteFunc(f.paths[old.Name], func(q string) bool { return q == p })
 		f.touched[old.Name] = true
@@ -816,7 +878,7 @@ func newServerFiles(repo int, prefix, glob string, exclude []string) *serverFile
 		under += "/"
 	}
 	return &serverFiles{repo: repo, prefix: prefix, glob: glob, exclude: exclude, under: under,
-		byPath: map[string]tools.Tool{}, paths: map[string][]string{}, byName: map[string]tools.Tool{}, touched: map[string]bool{}}
+		byPath: map[string]tools.Tool{}, paths: map[string][]string{}, byName: map[string]tools.Tool{}, touched: map[string]bool{}, deleted: map[string]string{}}
 }
 
 // matches reports whether a repository path is one of the server's tool

@@ -3,15 +3,26 @@ package replay
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
 )
 
-// Release-stamped versions (DESIGN §4): a server with version_tags takes its
+// Release-stamped versions: a server with version_tags takes its
 // version at each commit from the newest matching tag on the first-parent
 // line at or before it, a leading v stripped; a tagged commit announces it.
+// A server that switches to version_tags announces the releases tagged
+// since its history began that it did not announce, with their own dates.
+
+// release is a release tag reached by the replay.
+type release struct {
+	tag    string
+	commit string
+	time   time.Time
+}
 
 // readReleaseTags reads the tags of repository i, keeps those some server
 // takes its versions from (patterns), and adds to the repository's commits
@@ -34,6 +45,7 @@ func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 		}
 	}
 	if len(rh.tags) == 0 {
+		rh.tags = nil // a tag made later changes the repository's state (see Resume)
 		return nil
 	}
 	line, err := rh.repo.FirstParents(h.rev(i))
@@ -61,20 +73,52 @@ func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 func (st *replayState) noteReleases(s step) {
 	tags := slices.Clone(st.h.repos[s.repo].tags[s.commit.Hash])
 	slices.Sort(tags)
-	st.releases[s.repo] = append(st.releases[s.repo], tags...)
+	for _, tag := range tags {
+		st.releases[s.repo] = append(st.releases[s.repo], release{tag, s.commit.Hash, s.commit.Time})
+	}
 }
 
-// releaseVersion returns the version of the newest tag matching the
-// server's version_tags reached so far in repo, its tools' repository; ""
-// before the first. A matching tag that names no version ("vnext") is not a
-// release.
-func (st *replayState) releaseVersion(srv site.Server, repo int) string {
+// releaseVersion returns the version of the newest tag matching pattern
+// reached so far in repo, its tools' repository; "" before the first. A
+// matching tag that names no version ("vnext") is not a release.
+func (st *replayState) releaseVersion(pattern string, repo int) string {
 	released := st.releases[repo]
 	for i := len(released) - 1; i >= 0; i-- {
-		v := strings.TrimPrefix(released[i], "v")
-		if tools.Match(srv.VersionTags, released[i]) && site.IsVersion(v) {
+		if v, ok := versionOf(pattern, released[i].tag); ok {
 			return v
 		}
 	}
 	return ""
+}
+
+// releaseAt returns the version the newest release tag on commit hash of
+// repo names; "" when none does.
+func (st *replayState) releaseAt(repo int, hash string) string {
+	tags := slices.Clone(st.h.repos[repo].tags[hash])
+	slices.Sort(tags)
+	for i := len(tags) - 1; i >= 0; i-- {
+		if v, ok := versionOf(anyRelease, tags[i]); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// lateReleases returns the releases matching pattern that repo reached
+// from the from'th on, oldest first.
+func (st *replayState) lateReleases(pattern string, repo, from int) []timeline.Release {
+	var out []timeline.Release
+	for _, r := range st.releases[repo][from:] {
+		if v, ok := versionOf(pattern, r.tag); ok {
+			out = append(out, timeline.Release{Version: v, Commit: r.commit, Time: r.time})
+		}
+	}
+	return out
+}
+
+// versionOf returns the version a tag matching pattern names, a leading v
+// stripped; ok is false when it matches not or names no version.
+func versionOf(pattern, tag string) (string, bool) {
+	v := strings.TrimPrefix(tag, "v")
+	return v, tools.Match(pattern, tag) && site.IsVersion(v)
 }

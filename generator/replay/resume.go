@@ -39,9 +39,10 @@ func (r *resumable) end() *timeline.Timeline {
 // It applies only when each repository is as it was but for its commit,
 // which moved forward along its first-parent line; the new commits change
 // neither site.toml nor an import, and come after the others when the
-// repositories' histories are merged by time; and no server takes its
-// versions from tags or starts its history at history_from, which a new
-// commit or tag could move; no repository is a partial clone, whose
+// repositories' histories are merged by time, and the first does not land
+// with the last commit replayed (see history.Landings); and no repository
+// has release tags a server takes its versions from, and no server starts
+// its history at history_from, which a new commit or tag could move; no repository is a partial clone, whose
 // fetches the notices count, and shallow clones are not allowed (a fetch
 // may deepen one, which its state does not show). ok is false otherwise,
 // and on any error: a Read then replays the whole history, and reports the
@@ -111,9 +112,10 @@ func (rh *repoHistory) readOn(was, now string, site bool, h *historyReader) (ok 
 	early := startEarlyParse(rh.globs)
 	commits, contents, skipped, err := rh.readLog(old+".."+rev, rh.paths, nil, early)
 	parsed := early.finish()
-	if err != nil || site && changesLiteral(commits, rh.paths) {
+	if err != nil || site && changesLiteral(commits, rh.paths) || continuesLanding(rh.commits, commits) {
 		return false
 	}
+	commits = history.Landings(commits)
 	at := firstPaths(commits)
 	rh.keepBlobs(at, rh.globs, contents, parsed)
 	if err := rh.recordSkipped(at, skipped, rh.globs); err != nil {
@@ -136,6 +138,16 @@ func changesLiteral(commits []history.Commit, pathspecs []string) bool {
 		}
 	}
 	return false
+}
+
+// continuesLanding reports whether the first of the commits read on lands
+// with the last of those replayed (one "rebase and merge" whose commits
+// arrived apart): the step replayed would have to be replayed again, joined.
+func continuesLanding(replayed, more []history.Commit) bool {
+	if len(replayed) == 0 || len(more) == 0 {
+		return false
+	}
+	return len(history.Landings([]history.Commit{replayed[len(replayed)-1], more[0]})) == 1
 }
 
 func sameStep(a, b step) bool { return a.repo == b.repo && a.commit.Hash == b.commit.Hash }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -168,6 +169,36 @@ func TestResumeEqualsWholeReplay(t *testing.T) {
 	r.step("a tag", func() { g.Git("tag", "v1.0.0") }, false, 0)
 	r.step("resumes again", commit("h", "tools/h.json", toolJSON("h", "H.")), true, 1)
 	r.step("tool file broken", commit("h: broken", "tools/h.json", "{"), true, 1)
+	// Commits with one committer time are one landing ("rebase and
+	// merge"): one step when they arrive together; a whole replay when
+	// they arrive apart, since the step replayed would change.
+	landed := func(message string, files ...string) func() {
+		return func() {
+			g.When = g.When.Add(-time.Hour) // Commit moves it on again
+			commit(message, files...)()
+		}
+	}
+	r.step("a landing", func() {
+		commit("i", "tools/i.json", toolJSON("i", "I."))()
+		landed("i: x", "tools/i.json", toolJSON("i", "I.", "x"))()
+		landed("i: y", "tools/i.json", toolJSON("i", "I.", "y"))()
+	}, true, 1)
+	r.step("a landing arrives apart", landed("i: z", "tools/i.json", toolJSON("i", "I.", "z")), false, 0)
+	// git compares files line by line: a renamed tool file is seen as
+	// renamed when it is pretty-printed.
+	pretty := func(name string) string {
+		return "{\n  \"name\": \"" + name + "\",\n  \"description\": \"I.\",\n  \"inputSchema\": {\n    \"type\": \"object\"\n  }\n}\n"
+	}
+	r.step("a tool renamed with its file", func() {
+		commit("i pretty-printed", "tools/i.json", pretty("i"))()
+		g.Git("mv", "tools/i.json", "tools/j.json")
+		g.Write("tools/j.json", pretty("j"))
+		g.Commit("i is now j")
+	}, true, 2)
+	last := r.prev.Timeline.Events[len(r.prev.Timeline.Events)-1]
+	if d, ok := last.Payload.(agentfeed.Deprecation); !ok || d.Replacement == nil || *d.Replacement != "com.example/s#j" {
+		t.Errorf("the last event is %s, want i's deprecation replaced by com.example/s#j", last.Title)
+	}
 }
 
 // With a server's tools in another repository (repo =), a replay resumes
@@ -228,6 +259,30 @@ func TestResumeGivesUpOnReleaseTagsAndHistoryFrom(t *testing.T) {
 				g.Commit("a: x")
 			}, false, 0)
 		})
+	}
+}
+
+// A server whose history before site.toml takes its versions from release
+// tags makes a replay give up: a new tag would be a release. Without tags
+// its pinned version starts at site.toml's commit, and a replay resumes.
+func TestResumeWithBackfilledVersions(t *testing.T) {
+	for _, tagged := range []bool{true, false} {
+		g := gittest.New(t, t.TempDir())
+		g.Write("tools/a.json", toolJSON("a", "A."))
+		g.Commit("a")
+		if tagged {
+			g.Git("tag", "v0.1.0")
+		}
+		g.Write("site.toml", resumeSite)
+		g.Commit("the site")
+		r := newResumer(t, g)
+		if n := len(r.prev.Notices); n != 1 {
+			t.Errorf("tagged %v: %d notices, want one saying where the versions come from", tagged, n)
+		}
+		r.step("a tool commit", func() {
+			g.Write("tools/a.json", toolJSON("a", "A.", "x"))
+			g.Commit("a: x")
+		}, !tagged, 1)
 	}
 }
 

@@ -17,20 +17,39 @@ import (
 
 // recordableVersion returns the version the feed records for a followed
 // server at the current step, and notes a server whose configured version
-// is none.
-func (st *replayState) recordableVersion(fl *follow) string {
+// is none. late are the releases to announce now with their own dates: the
+// server takes its versions from tags from this step on, and did not
+// before.
+func (st *replayState) recordableVersion(fl *follow) (version string, late []timeline.Release) {
 	srv, recordable := fl.srv, fl.versioned
-	if srv.VersionTags != "" {
-		srv.Version = st.releaseVersion(srv, fl.repo)
+	wasTagged := st.fromTags[srv.Name]
+	switch {
+	case srv.VersionTags != "":
+		srv.Version = st.releaseVersion(srv.VersionTags, fl.repo)
 		recordable = site.IsVersion(srv.Version)
+		st.fromTags[srv.Name] = true
+		if !wasTagged {
+			late = st.lateReleases(srv.VersionTags, fl.repo, st.startedAt[srv.Name])
+		}
+	case fl.backfilled:
+		// Its pinned version is not true yet: until the commit that pins
+		// it, the server is at its repository's last release, if any.
+		srv.Version = st.releaseVersion(anyRelease, fl.repo)
+		st.fromTags[srv.Name] = srv.Version != ""
+		if srv.Version == "" {
+			return st.versions[srv.Name], nil
+		}
+		recordable = true
+	default:
+		st.fromTags[srv.Name] = false
 	}
 	if recordable {
 		st.versions[srv.Name] = srv.Version
 		delete(st.unrecordable, srv.Name)
-		return srv.Version
+		return srv.Version, late
 	}
 	st.unrecordable[srv.Name] = srv
-	return st.versions[srv.Name]
+	return st.versions[srv.Name], late
 }
 
 // stillUnrecordable lists the servers present at the end of history whose

@@ -13,8 +13,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wellknown-dev/wellknown/generator"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 	"github.com/wellknown-dev/wellknown/internal/prereq"
 )
 
@@ -36,9 +38,15 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	git(t, dir, "init", "-q", "-b", "main")
+	// Each commit an hour after the one before: commits with one committer
+	// time would be one landing ("rebase and merge").
+	when := gittest.FirstCommit
 	commit := func(message string) {
 		git(t, dir, "add", "-A")
-		git(t, dir, "commit", "-q", "-m", message)
+		when = when.Add(time.Hour)
+		if _, err := gittest.Run(dir, when, "commit", "-q", "-m", message); err != nil {
+			t.Fatal(err)
+		}
 	}
 	commit("first")
 	h := serveSite(t, config, Options{})

@@ -7,7 +7,10 @@
 //   - A server is an endpoint (protocol "mcp") whose id is its card name. It is
 //     announced when it appears, and again when its version or endpoint URL
 //     changes. A server that disappears is deprecated, with the commit time as
-//     announcement and sunset.
+//     announcement and sunset. Releases tagged before the server took its
+//     versions from tags are announced when it starts to, at their own
+//     commits' times; a release's announcement lists the tool versions
+//     tagged with it (x-tools).
 //   - A tool is an endpoint (protocol "mcp-tool") whose id is
 //     "<server name>#<tool name>" and whose endpoint is its server's. It is
 //     announced, at version 1.0.0, when it first appears, and again when its
@@ -18,6 +21,8 @@
 //     reappears is announced again, at its last version when its schema is the
 //     same, else at the next version, after the schema-change that leads there
 //     (so that each schema-change leaves from the version a reader holds).
+//     A tool removed because its file was renamed to one declaring another
+//     tool names that tool as its replacement.
 //   - A [[deprecations]] entry of site.toml is announced at the commit that
 //     first contains it, with its own dates.
 //
@@ -75,6 +80,24 @@ type Server struct {
 	// or gone from it) may differ from the previous commit, so that a commit
 	// that changes one tool of a large server looks at that one only.
 	Touched []string
+	// Release is the version a release tag on this commit gives the
+	// server's repository ("" when none): the tools as they are after the
+	// commit are what that release ships.
+	Release string
+	// Releases are releases tagged at earlier commits, oldest first, to be
+	// announced now with their own dates: the server took its versions
+	// from a pinned version then, and takes them from tags now.
+	Releases []Release
+	// Renamed maps a tool gone at this commit to the tool now declared by
+	// the file git sees its file renamed to.
+	Renamed map[string]string
+}
+
+// Release is a release tag's version and the commit it is on.
+type Release struct {
+	Version string
+	Commit  string
+	Time    time.Time
 }
 
 // Deprecation is a [[deprecations]] entry of site.toml.
@@ -146,6 +169,7 @@ type Version struct {
 	SHA256  string             // hex SHA-256 of Tool.Canonical (Tool.SHA256)
 	From    string             // the version it replaced ("" for the first)
 	Change  *schemadiff.Result // how it differs from From (nil for the first)
+	Release string
 }
 
 // ToolEndpointID is the endpoint id of a tool: "<server name>#<tool name>".
@@ -203,6 +227,10 @@ type serverState struct {
 	seenAt  int // the last commit (Replay.commits) that configured it
 	current Server
 	tools   map[string]*toolState
+	shipped map[string]string // by release version: the x-tools of the release
+	// announced holds the "version endpoint" of each announcement made,
+	// so a release announced late is not announced twice.
+	announced map[string]bool
 }
 
 type toolState struct {
@@ -256,7 +284,7 @@ func endpointOrder(e Event) string {
 func (r *Replay) server(c Commit, srv Server, b *batch) error {
 	s, known := r.servers[srv.Name]
 	if !known {
-		s = &serverState{history: &ServerHistory{Name: srv.Name}, tools: map[string]*toolState{}}
+		s = &serverState{history: &ServerHistory{Name: srv.Name}, tools: map[string]*toolState{}, shipped: map[string]string{}, announced: map[string]bool{}}
 		r.servers[srv.Name] = s
 		r.order = append(r.order, s)
 	}
@@ -264,20 +292,37 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 		return fmt.Errorf("server %s is configured twice", srv.Name)
 	}
 	s.seenAt = r.commits
-	if s.present && srv.Unchanged && srv.Version == s.current.Version && srv.Endpoint == s.current.Endpoint {
+	if s.present && srv.Unchanged && srv.Version == s.current.Version && srv.Endpoint == s.current.Endpoint && srv.Releases == nil {
 		s.current, s.history.Last = srv, srv
+		r.ship(s, srv.Release)
 		return nil
 	}
 	moved := s.present && srv.Endpoint != s.current.Endpoint
 	// A server without a version (none the feed can record yet) is not
-	// announced until it has one; its tools are.
-	if srv.Version != "" && (!s.present || moved || srv.Version != s.current.Version) {
-		b.announce = append(b.announce, r.announceServer(c, srv))
-	}
+	// announced until it has one; its tools are. Its announcement is made
+	// once the tools are replayed, so that it can list what a release
+	// tagged on this commit ships. A version that is the last release
+	// announced late is announced at that release's commit only.
+	announce := srv.Version != "" && (!s.present || moved || srv.Version != s.current.Version) &&
+		(moved || len(srv.Releases) == 0 || srv.Version != srv.Releases[len(srv.Releases)-1].Version)
 	versioned := s.present && srv.Version == s.current.Version
 	s.present, s.current = true, srv
 	s.history.Last = srv
-	if versioned && !moved && srv.Touched != nil {
+	r.announceReleases(s, b)
+	if err := r.serverTools(c, s, srv, versioned && !moved, moved, b); err != nil {
+		return err
+	}
+	r.ship(s, srv.Release)
+	if announce {
+		b.announce = append(b.announce, r.announceServer(c, s, srv.Version))
+	}
+	return nil
+}
+
+// serverTools replays a server's tools; only the touched ones when
+// touchedOnly and the server says which those are.
+func (r *Replay) serverTools(c Commit, s *serverState, srv Server, touchedOnly, moved bool, b *batch) error {
+	if touchedOnly && srv.Touched != nil {
 		return r.tools(c, s, srv.Touched, b)
 	}
 	// Map order is fine here: each tool is independent, and commit sorts
@@ -293,6 +338,37 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 		}
 	}
 	return nil
+}
+
+// announceReleases announces, each at its own commit, the earlier releases
+// the server did not announce.
+func (r *Replay) announceReleases(s *serverState, b *batch) {
+	for _, rel := range s.current.Releases {
+		if !s.announced[rel.Version+" "+s.current.Endpoint] {
+			b.announce = append(b.announce, r.announceServer(Commit{Hash: rel.Commit, Time: rel.Time}, s, rel.Version))
+		}
+	}
+}
+
+// ship records what a release tagged on the current commit ships: the
+// tools present, at their versions, each of which it is the first release
+// of unless an earlier one shipped it.
+func (r *Replay) ship(s *serverState, release string) {
+	if release == "" {
+		return
+	}
+	var shipped []string
+	for _, name := range slices.Sorted(maps.Keys(s.tools)) {
+		t := s.tools[name]
+		if !t.present {
+			continue
+		}
+		shipped = append(shipped, name+"@"+t.current.Version)
+		if t.current.Release == "" {
+			t.current.Release = release
+		}
+	}
+	s.shipped[release] = strings.Join(shipped, " ")
 }
 
 // tools replays the named tools of a server that neither moved nor changed
@@ -362,14 +438,26 @@ func (r *Replay) removeServer(c Commit, s *serverState, b *batch) {
 
 func (r *Replay) removeTool(c Commit, s *serverState, t *toolState) Event {
 	t.present = false
+	var replacement *string
+	summary := fmt.Sprintf("%s %s removed from %s", t.history.Name, t.current.Version, s.current.Name)
+	if next, ok := s.current.Renamed[t.history.Name]; ok {
+		id := ToolEndpointID(s.current.Name, next)
+		replacement = &id
+		summary += "; renamed to " + next
+	}
 	return r.deprecation(c, t.history.EndpointID(), "removed "+t.current.Version,
-		t.history.Name+" removed", fmt.Sprintf("%s %s removed from %s", t.history.Name, t.current.Version, s.current.Name), nil, "removed from the server")
+		t.history.Name+" removed", summary, replacement, "removed from the server")
 }
 
-func (r *Replay) announceServer(c Commit, srv Server) Event {
-	return r.event(c, agentfeed.TypeAnnouncement, srv.Name, srv.Version+" "+srv.Endpoint,
-		srv.Name+" "+srv.Version+" announced", fmt.Sprintf("%s %s at %s", srv.Name, srv.Version, srv.Endpoint),
-		agentfeed.Announcement{EndpointID: srv.Name, Endpoint: srv.Endpoint, Protocol: ProtocolServer, Version: srv.Version, AssertedAt: agentfeed.FormatTime(c.Time)})
+// announceServer announces the server at a version: a release's
+// announcement lists the tools it shipped.
+func (r *Replay) announceServer(c Commit, s *serverState, version string) Event {
+	srv := s.current
+	s.announced[version+" "+srv.Endpoint] = true
+	return r.event(c, agentfeed.TypeAnnouncement, srv.Name, version+" "+srv.Endpoint,
+		srv.Name+" "+version+" announced", fmt.Sprintf("%s %s at %s", srv.Name, version, srv.Endpoint),
+		agentfeed.Announcement{EndpointID: srv.Name, Endpoint: srv.Endpoint, Protocol: ProtocolServer, Version: version,
+			AssertedAt: agentfeed.FormatTime(c.Time), Tools: s.shipped[version]})
 }
 
 func (r *Replay) announceTool(c Commit, srv Server, t *toolState) Event {

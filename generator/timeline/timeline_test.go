@@ -200,3 +200,65 @@ func TestTouchedToolsAreTheOnlyOnesLookedAt(t *testing.T) {
 		t.Errorf("events after the first commit:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A release tagged on a commit records what it ships; releases tagged
+// before the server took its versions from tags are announced late, each
+// at its own commit and with what it shipped, and the last is not
+// announced again at the switch; a tool whose file was renamed to another
+// tool's names it as its replacement.
+func TestReleasesAndRenames(t *testing.T) {
+	at := func(day int) time.Time { return time.Date(2026, 4, day, 12, 0, 0, 0, time.UTC) }
+	server := func(version string, ts ...tools.Tool) Server {
+		m := map[string]tools.Tool{}
+		for _, tl := range ts {
+			m[tl.Name] = tl
+		}
+		return Server{Name: "com.example/weather", Slug: "weather", Version: version, Endpoint: "https://example.com/mcp", Tools: m}
+	}
+	released := func(s Server, release string) Server { s.Release = release; return s }
+	late := server("1.2.0", tool(t, v2), tool(t, alertsSrc))
+	late.Releases = []Release{{Version: "1.1.0", Commit: "c2", Time: at(2)}, {Version: "1.2.0", Commit: "c3", Time: at(3)}}
+	renamed := server("1.2.0", tool(t, v2), tool(t, strings.Replace(alertsSrc, "list_alerts", "alerts", 1)))
+	renamed.Renamed = map[string]string{"list_alerts": "alerts"}
+	tl, err := derive([]Commit{
+		{Hash: "c1", Time: at(1), Servers: []Server{server("1.0.0", tool(t, v1))}},
+		{Hash: "c2", Time: at(2), Servers: []Server{released(server("1.0.0", tool(t, v2)), "1.1.0")}},
+		{Hash: "c3", Time: at(3), Servers: []Server{released(server("1.0.0", tool(t, v2), tool(t, alertsSrc)), "1.2.0")}},
+		{Hash: "c4", Time: at(4), Servers: []Server{late}},
+		{Hash: "c5", Time: at(5), Servers: []Server{renamed}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tl.Events {
+		line := e.Commit + " " + e.Time.Format(time.DateOnly) + " " + e.Title
+		switch p := e.Payload.(type) {
+		case agentfeed.Announcement:
+			if p.Tools != "" {
+				line += " [" + p.Tools + "]"
+			}
+		case agentfeed.Deprecation:
+			if p.Replacement != nil {
+				line += " → " + *p.Replacement
+			}
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"c1 2026-04-01 com.example/weather 1.0.0 announced",
+		"c1 2026-04-01 get_forecast 1.0.0 published",
+		"c2 2026-04-02 get_forecast 1.1.0: new optional parameter `days` (compatible)",
+		"c3 2026-04-03 list_alerts 1.0.0 published",
+		"c2 2026-04-02 com.example/weather 1.1.0 announced [get_forecast@1.1.0]",
+		"c3 2026-04-03 com.example/weather 1.2.0 announced [get_forecast@1.1.0 list_alerts@1.0.0]",
+		"c5 2026-04-05 alerts 1.0.0 published",
+		"c5 2026-04-05 list_alerts removed → com.example/weather#alerts",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if v := tl.Servers[0].Tool("get_forecast").Versions[1]; v.Release != "1.1.0" {
+		t.Errorf("get_forecast 1.1.0 first shipped in %q, want 1.1.0", v.Release)
+	}
+}

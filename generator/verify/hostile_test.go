@@ -211,16 +211,14 @@ func hostileCases() []hostileCase {
 				o.minimal(e[0], relabel(e[0], "urn:af:test:9", agentfeed.TypeDeprecation))
 			},
 			check: onlyEntry(codeTypeMismatch, "urn:af:test:9", "signed payload is of type endpoint-announcement")},
-		{name: "across --state runs: a payload applied before, back under a new id", errors: []string{codeDuplicatePayload},
-			warnings: []string{codeVanished},
+		{name: "across --state runs: a payload applied before, back under a new id", errors: []string{codeDuplicatePayload, codeRollback},
 			setup: func(t *testing.T, o *origin, opt *Options) {
 				e := orders20(t, o)
 				ranBefore(t, o, opt, e...)
 				o.minimal(e[0], relabel(e[1], "urn:af:test:4", agentfeed.TypeSchemaChange))
 			},
 			check: onlyEntry(codeDuplicatePayload, "urn:af:test:4", "entry urn:af:test:2, applied on an earlier run")},
-		{name: "across --state runs: a schema change from a version an earlier run moved past", errors: []string{codeFromVersion},
-			warnings: []string{codeVanished},
+		{name: "across --state runs: a schema change from a version an earlier run moved past", errors: []string{codeFromVersion, codeRollback},
 			setup: func(t *testing.T, o *origin, opt *Options) {
 				e := orders20(t, o)
 				ranBefore(t, o, opt, e...)

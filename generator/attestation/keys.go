@@ -110,7 +110,11 @@ func ParsePEM(data []byte) (any, error) {
 		if k.Curve != elliptic.P256() {
 			return nil, fmt.Errorf("an ECDSA key on %s; ES256 uses P-256", k.Curve.Params().Name)
 		}
-	case ed25519.PublicKey, *rsa.PublicKey:
+	case *rsa.PublicKey:
+		if err := CheckKey(k); err != nil {
+			return nil, err
+		}
+	case ed25519.PublicKey:
 	default:
 		return nil, fmt.Errorf("a %T; want an ECDSA P-256, Ed25519 or RSA key", key)
 	}

@@ -15,7 +15,10 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/internal/edptest"
+	"github.com/wellknown-dev/wellknown/internal/tlstest"
 )
+
+func TestMain(m *testing.M) { tlstest.Main(m) }
 
 var now = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 
@@ -246,6 +249,29 @@ func TestJWKSRefused(t *testing.T) {
 		if err == nil || tc.want != "" && err.Error() != tc.want {
 			t.Errorf("%s: error %v, want %q", tc.url, err, tc.want)
 		}
+	}
+}
+
+// A key set is fetched by the rules of every fetch: an https URL that
+// redirects to plain http, even on this machine, or more than three times,
+// is refused.
+func TestJWKSRedirects(t *testing.T) {
+	u, hits := edptest.ServeJWKS(t, edptest.NewES256(t, "k"))
+	origin, path, _ := strings.Cut(strings.TrimPrefix(u, "http://"), "/")
+	for _, tc := range []struct {
+		hops int
+		want string
+	}{{1, "redirect from https to http refused (" + u + ")"}, {4, "more than 3 redirects (the last to " + u + ")"}} {
+		from := tlstest.Redirector(t, "http://"+origin, tc.hops)("/" + path)
+		keys := NewKeys()
+		_, err := keys.JWKS(context.Background(), from)
+		keys.Close()
+		if err == nil || err.Error() != from+": "+tc.want {
+			t.Errorf("%d redirects: error %v, want %q", tc.hops, err, tc.want)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the plain http key set was fetched %d times", n)
 	}
 }
 

@@ -22,9 +22,8 @@ import (
 
 // Bounds of a JWKS fetch: a key set is a few keys, a few KiB.
 const (
-	MaxJWKSBytes     = 1 << 20
-	JWKSTimeout      = 10 * time.Second
-	maxJWKSRedirects = 3
+	MaxJWKSBytes = 1 << 20
+	JWKSTimeout  = 10 * time.Second
 )
 
 // CheckJWKSURL allows https, and plain http only to this machine (a
@@ -56,7 +55,7 @@ type fetchedSet struct {
 // NewKeys returns an empty cache with its own HTTP client.
 func NewKeys() *Keys {
 	return &Keys{
-		client: httpget.New(JWKSTimeout, maxJWKSRedirects, MaxJWKSBytes, CheckJWKSURL),
+		client: httpget.New(JWKSTimeout, MaxJWKSBytes, CheckJWKSURL),
 		sets:   map[string]fetchedSet{},
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/sync/testdata/toolserver"
 	"github.com/wellknown-dev/wellknown/internal/prereq"
+	"github.com/wellknown-dev/wellknown/internal/tlstest"
 )
 
 // The server's tools before and after a release: get_forecast changes its
@@ -505,6 +506,29 @@ func TestAuthErrorIsRedacted(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "[redacted]") || strings.Contains(err.Error(), token) {
 		t.Errorf("error %q: want the echoed token redacted", err)
+	}
+}
+
+func TestMain(m *testing.M) { tlstest.Main(m) }
+
+// TestRedirectRules: sync over HTTP follows the rules of every fetch: never
+// from https to plain http, at most three redirects, and plain http only to
+// this machine.
+func TestRedirectRules(t *testing.T) {
+	target := newMCPServer(t, toolsV1, "")
+	for _, tc := range []struct {
+		hops int
+		msg  string
+	}{{1, "redirect from https to http refused"}, {4, "more than 3 redirects"}} {
+		u := tlstest.Redirector(t, target.URL, tc.hops)("")
+		_, err := Run(context.Background(), Options{Source: httpSource(t, u), Dir: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), "cannot reach "+u+": "+tc.msg) || !strings.Contains(diag.Hint(err), "redirects") {
+			t.Errorf("%d redirects from https: error %v, want %q and a hint about redirects", tc.hops, err, tc.msg)
+		}
+	}
+	const want = "--url: http://mcp.example.com/mcp: https is required (plain http only for localhost and loopback addresses)"
+	if _, err := HTTP("http://mcp.example.com/mcp", nil, os.Getenv); err == nil || err.Error() != want {
+		t.Errorf("plain http elsewhere: %v, want %q", err, want)
 	}
 }
 

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
-	"net/http"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -488,28 +486,4 @@ func TestInsecureTargets(t *testing.T) {
 			t.Errorf("%s: %v", target, err)
 		}
 	}
-}
-
-// A redirect from another host to this machine is refused however the name
-// is written.
-func TestRedirectToThisMachine(t *testing.T) {
-	from := &http.Request{URL: mustURL(t, "https://example.com/.well-known/did.json")}
-	for _, to := range []string{"https://localhost/x", "https://LOCALHOST/x", "https://Preview.LocalHost/x", "https://127.0.0.1/x", "http://LOCALHOST/x"} {
-		err := checkRedirect(&http.Request{URL: mustURL(t, to)}, []*http.Request{from})
-		if fe, ok := err.(*fetchError); !ok || fe.code != codeInsecureURL {
-			t.Errorf("redirect to %s: %v, want insecure-url", to, err)
-		}
-	}
-	if err := checkRedirect(&http.Request{URL: mustURL(t, "https://www.example.com/x")}, []*http.Request{from}); err != nil {
-		t.Errorf("redirect to another https host: %v", err)
-	}
-}
-
-func mustURL(t *testing.T, s string) *url.URL {
-	t.Helper()
-	u, err := url.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u
 }

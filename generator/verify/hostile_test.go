@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/hex"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -203,6 +205,28 @@ func hostileCases() []hostileCase {
 				o.minimal(e[0], e[1], relabel(e[2], e[2].ID, "x-note"))
 			},
 			check: onlyEntry(codeTypeMismatch, "urn:af:test:3", "af:type is x-note, but its signed payload is of type schema-change")},
+		{name: "a schema change bound to its archived schema, relabelled as an announcement", errors: []string{codeTypeMismatch},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				schema := []byte(`{"inputSchema":{"type":"object"},"name":"get"}`) // in RFC 8785 form
+				sum := sha256.Sum256(schema)
+				e := entry(t, o.signer(), "urn:af:test:2", agentfeed.TypeSchemaChange, map[string]any{
+					"endpoint-id": "com.example/orders#get", "from-version": "1.0", "to-version": "1.1",
+					"effective-at": "2026-04-28T12:00:00Z", "migration": map[string]any{}, "x-schema-sha256": hex.EncodeToString(sum[:]),
+				})
+				o.minimal(announce(t, o.signer(), "urn:af:test:1", "com.example/orders#get", "1.0"), relabel(e, e.ID, agentfeed.TypeAnnouncement))
+				o.put(pathSchemas+"orders/get/1.1.json", schema, nil)
+			},
+			// The archive is found by the signed payload's version, not
+			// af:type's: the only error is the relabelling.
+			check: onlyEntry(codeTypeMismatch, "urn:af:test:2", "signed payload is of type schema-change")},
+		{name: "an archived schema whose version would leave the archive", errors: []string{codeInvalidPayload},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(entry(t, o.signer(), "urn:af:test:1", agentfeed.TypeAnnouncement, map[string]any{
+					"endpoint-id": "com.example/orders#get", "endpoint": "https://api.example.com/mcp", "protocol": "mcp-tool",
+					"version": "../../x", "asserted-at": "2026-04-27T12:00:00Z", "x-schema-sha256": strings.Repeat("0", 64),
+				}))
+			},
+			check: onlyEntry(codeInvalidPayload, "urn:af:test:1", `the version "../../x" is not a safe path segment`)},
 		{name: "an announcement relabelled as a deprecation", errors: []string{codeTypeMismatch},
 			setup: func(t *testing.T, o *origin, _ *Options) {
 				e := orders20(t, o)

@@ -151,7 +151,8 @@
 // when one is concerned, a message and sometimes a hint. The codes:
 //
 //	did-mismatch            the DID document's id is not the origin's DID
-//	did-malformed           the DID document is not a JSON object with an id
+//	did-malformed           the DID document is not a JSON object with an id, or
+//	                        reads two ways (a key twice, a method id twice)
 //	key-unresolvable        the DID document has no usable Ed25519 key
 //	key-unusable            one verification method could not be read (warning)
 //	feed-malformed          the feed, or one of its archives, does not decode

@@ -6,6 +6,8 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -227,6 +229,31 @@ func hostileCases() []hostileCase {
 				}))
 			},
 			check: onlyEntry(codeInvalidPayload, "urn:af:test:1", `the version "../../x" is not a safe path segment`)},
+		{name: "did.json with verificationMethod twice, the second an attacker's key", errors: []string{codeDIDMalformed},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"))
+				var good, evil map[string]json.RawMessage
+				json.Unmarshal(didDoc(t, o.did(), testKey(1)), &good)
+				json.Unmarshal(didDoc(t, o.did(), testKey(2)), &evil)
+				doc := fmt.Sprintf(`{"id": %s, "verificationMethod": %s, "verificationMethod": %s}`, good["id"], good["verificationMethod"], evil["verificationMethod"])
+				o.put("/.well-known/did.json", []byte(doc), nil)
+			},
+			check: func(t *testing.T, rep *Report) {
+				if f := findings(rep, codeDIDMalformed); len(f) != 1 || !strings.Contains(f[0].Message, `duplicate key "verificationMethod"`) {
+					t.Errorf("did-malformed findings %+v", f)
+				}
+			}},
+		{name: "did.json with two methods of one id", errors: []string{codeDIDMalformed},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"))
+				doc := didweb.NewDocument(o.did(), []didweb.PublicKey{{ID: "key-1", Key: testKey(1).Public().(ed25519.PublicKey)}, {ID: "key-1", Key: testKey(2).Public().(ed25519.PublicKey)}})
+				o.put("/.well-known/did.json", mustJSON(t, doc), nil)
+			},
+			check: func(t *testing.T, rep *Report) {
+				if f := findings(rep, codeDIDMalformed); len(f) != 2 || !strings.Contains(f[0].Message, `verificationMethod[2] has the id "`+rep.Origins[0].DID+`#key-1" of verificationMethod[0]`) {
+					t.Errorf("did-malformed findings %+v", f)
+				}
+			}},
 		{name: "an announcement relabelled as a deprecation", errors: []string{codeTypeMismatch},
 			setup: func(t *testing.T, o *origin, _ *Options) {
 				e := orders20(t, o)

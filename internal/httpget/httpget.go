@@ -103,7 +103,8 @@ func CheckURL(u *url.URL) error {
 	return &kindError{ErrRefused, fmt.Sprintf("%s: https is required (plain http only for localhost and loopback addresses)", u.Redacted())}
 }
 
-// checkRedirect applies the redirect rules, then allow (when not nil).
+// checkRedirect applies the redirect rules, then allow (when not nil),
+// which words a refusal of the URL in the caller's terms, then CheckURL.
 func checkRedirect(allow func(string) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		from, to := via[len(via)-1].URL, req.URL
@@ -115,13 +116,12 @@ func checkRedirect(allow func(string) error) func(*http.Request, []*http.Request
 		case site.IsThisMachine(to.Hostname()) && !site.IsThisMachine(via[0].URL.Hostname()):
 			return &kindError{ErrRefused, fmt.Sprintf("redirect from %s to this machine refused (%s)", via[0].URL.Host, to.Redacted())}
 		}
-		if err := CheckURL(to); err != nil {
-			return err
-		}
 		if allow != nil {
-			return allow(to.String())
+			if err := allow(to.String()); err != nil {
+				return err
+			}
 		}
-		return nil
+		return CheckURL(to)
 	}
 }
 
@@ -211,13 +211,13 @@ func (c *Client) send(ctx context.Context, u string, header http.Header) (*http.
 	if err != nil {
 		return nil, &kindError{ErrRefused, err.Error()}
 	}
-	if err := CheckURL(parsed); err != nil {
-		return nil, err
-	}
 	if c.allow != nil {
 		if err := c.allow(u); err != nil {
-			return nil, err
+			return nil, err // the caller's rule says it in the caller's words
 		}
+	}
+	if err := CheckURL(parsed); err != nil {
+		return nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {

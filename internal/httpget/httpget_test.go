@@ -42,7 +42,7 @@ func handler(plain *string) http.Handler {
 		http.Redirect(w, r, "/hop/"+strings.Repeat("x/", n-1), http.StatusFound)
 	})
 	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "http://forbidden.example/x", http.StatusFound)
+		http.Redirect(w, r, "http://elsewhere.example/x", http.StatusFound)
 	})
 	mux.HandleFunc("/elsewhere", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "https://forbidden.example/x", http.StatusFound)
@@ -88,10 +88,10 @@ func TestGet(t *testing.T) {
 			{"/elsewhere", "", "refused https://forbidden.example/x", nil}, // the caller's rule
 			{"/fail", "", "HTTP 500 Internal Server Error", nil},
 			{"/missing", "", "HTTP 404 Not Found", ErrNotFound},
-			{"/away", "", "http://forbidden.example/x: https is required (plain http only for localhost and loopback addresses)", ErrRefused},
+			{"/away", "", "http://elsewhere.example/x: https is required (plain http only for localhost and loopback addresses)", ErrRefused},
 		} {
 			if srv == tls && tc.path == "/away" {
-				tc.err = "redirect from https to http refused (http://forbidden.example/x)"
+				tc.err = "redirect from https to http refused (http://elsewhere.example/x)"
 			}
 			body, err := c.Get(context.Background(), srv.URL+tc.path)
 			if got := errString(err); got != tc.err || string(body) != tc.body {

@@ -17,6 +17,7 @@ func (c *cli) verify(args []string) int {
 	var opt verify.Options
 	fs.StringVar(&opt.StatePath, "state", "", "remember applied entries and revoked trust in this file between runs")
 	fs.BoolVar(&opt.ResetTrust, "reset-trust", false, "trust again an origin the state file distrusts because its feed was terminated or migrated")
+	fs.BoolVar(&opt.AllowRollback, "allow-rollback", false, "accept, as a warning, a feed that lost entries or took an endpoint's version back since the state file's last run (a deliberate reset), and update the state file")
 	fs.BoolVar(&opt.Follow, "follow", false, fmt.Sprintf("verify the origin a migrated feed moved to (at most %d times)", verify.MaxFollow))
 	fs.StringVar(&opt.Base, "base", "", "for DIR: the URL it is published at (default: the feed's self link)")
 	fs.StringVar(&opt.DID, "did", "", "the DID the target must have (default: did:web of its URL); for testing a mirror of another origin")

@@ -230,7 +230,9 @@ func TestBrokenAttestations(t *testing.T) {
 	for _, tc := range []struct {
 		name, verification, want string
 	}{
-		{"expired", keyed(with(func(c *edptest.Claims) { c.Expiry = attestNow.Add(-48 * time.Hour).Unix() })),
+		{"expired", keyed(with(func(c *edptest.Claims) {
+			c.IssuedAt, c.Expiry = attestNow.Add(-72*time.Hour).Unix(), attestNow.Add(-48*time.Hour).Unix()
+		})),
 			at + `the token expired on 2026-05-30$`},
 		{"wrong sub", keyed(with(func(c *edptest.Claims) { c.Subject = "evil.example" })),
 			at + `the token's sub "evil\.example" is not the card's domain "weather\.example\.com"$`},

@@ -110,6 +110,10 @@ func (st *stage) attest(ref site.EntityMCPRef) error {
 	if err := t.Agrees(vf.IssuedAt, vf.ExpiresAt); err != nil {
 		return errorf("%v", err).WithHint("leave it unset: the build writes it from the token")
 	}
+	if early := t.Early(st.in.Now); early != "" {
+		return errorf("%s", early).
+			WithHint("check this machine's clock, and ask %s for a token issued now; a token dated in the future is not published", m.Provider)
+	}
 	day := t.ExpiresAt.Format(time.DateOnly)
 	switch {
 	case t.Expired(st.in.Now):

@@ -93,3 +93,17 @@ func TestCheckUnsetVariable(t *testing.T) {
 		t.Errorf("lenient: verifications %+v, attestations %+v; want neither", out.Verifications, out.Attestations)
 	}
 }
+
+// A token dated in the future fails the build: it would publish an
+// issued_at that has not happened, and registries would see level 1.
+func TestCheckTokenFromTheFuture(t *testing.T) {
+	provider := edptest.NewEdDSA(t, "k1")
+	claims := edptest.Valid("example-weather", "weather.example.com", now, 90*24*time.Hour)
+	claims.Capabilities = []string{"forecast"}
+	claims.IssuedAt = now.Add(time.Hour).Unix()
+	_, _, err := check(t, provider, map[string]string{"WEATHER_ATTESTATION": provider.Sign(t, claims)}, false)
+	want := "the token's iat 2026-06-01T13:00:00Z is in the future (more than 5m0s from now, 2026-06-01T12:00:00Z)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}

@@ -9,6 +9,7 @@
 package attestation
 
 import (
+	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -32,6 +33,15 @@ var Algorithms = []jose.SignatureAlgorithm{jose.ES256, jose.EdDSA, jose.RS256}
 // about: time enough to ask the provider for a new one.
 const ExpiryWarning = 30 * 24 * time.Hour
 
+// ClockSkew is how far in the future an attestation's iat and nbf may be:
+// the provider's clock and the checking machine's differ by seconds or
+// minutes, not more.
+const ClockSkew = 5 * time.Minute
+
+// MinRSABits is the smallest RSA provider key accepted: a shorter modulus
+// is within reach of factoring, and NIST deprecated it long ago.
+const MinRSABits = 2048
+
 // MaxFile caps a file holding a token or a PEM key: both are a few KB.
 const MaxFile = 64 << 10
 
@@ -47,11 +57,13 @@ type Expect struct {
 type Token struct {
 	KeyID     string
 	IssuedAt  time.Time // zero when the token has no iat
+	NotBefore time.Time // zero when the token has no nbf
 	ExpiresAt time.Time // zero when the token has no exp (a problem)
 	// Verified: the signature was checked with the provider's key.
 	Verified bool
-	// Problems are messages for the user, each on its own line; expiry is
-	// judged apart (see Expired) because it depends on the time.
+	// Problems are messages for the user, each on its own line; expiry and
+	// a start in the future are judged apart (see Expired and Early)
+	// because they depend on the time.
 	Problems []string
 }
 
@@ -66,7 +78,8 @@ type claims struct {
 // not nil (a public key, or a *jose.JSONWebKeySet looked up by the token's
 // kid), its signature.
 func Check(token string, want Expect, key any) Token {
-	parsed, err := jwt.ParseSigned(strings.TrimSpace(token), Algorithms)
+	token = strings.TrimSpace(token)
+	parsed, err := jwt.ParseSigned(token, Algorithms)
 	if err != nil {
 		return Token{Problems: []string{malformed(token, err)}}
 	}
@@ -75,22 +88,67 @@ func Check(token string, want Expect, key any) Token {
 		return Token{Problems: []string{fmt.Sprintf("the token's claims are not a JSON object with numeric dates: %v", unwrapJOSE(err))}}
 	}
 	t := Token{KeyID: parsed.Headers[0].KeyID, Problems: c.disagreements(want)}
-	if c.IssuedAt != nil {
-		t.IssuedAt = c.IssuedAt.Time().UTC()
-	}
-	if c.Expiry == nil {
-		t.Problems = append(t.Problems, "the token has no exp: an attestation must expire")
-	} else {
-		t.ExpiresAt = c.Expiry.Time().UTC()
+	t.setDates(c)
+	if crit := headerOf(token).Crit; crit != nil {
+		// The library would refuse it too, but as a signature that does not
+		// verify, which sends the user after the wrong key.
+		t.Problems = append(t.Problems, fmt.Sprintf("the token's header marks %s critical (crit): extensions this check does not understand, so the token is refused", crit))
+		return t
 	}
 	if key != nil {
 		if err := parsed.Claims(key); err != nil {
 			t.Problems = append(t.Problems, signatureProblem(t.KeyID, err))
+		} else if err := CheckKey(signingKey(key, t.KeyID)); err != nil {
+			t.Problems = append(t.Problems, fmt.Sprintf("the provider's key: %v", err))
 		} else {
 			t.Verified = true
 		}
 	}
 	return t
+}
+
+// setDates takes the token's dates, and reports an exp missing or earlier
+// than iat or nbf: a token cannot end before it begins.
+func (t *Token) setDates(c claims) {
+	if c.IssuedAt != nil {
+		t.IssuedAt = c.IssuedAt.Time().UTC()
+	}
+	if c.NotBefore != nil {
+		t.NotBefore = c.NotBefore.Time().UTC()
+	}
+	if c.Expiry == nil {
+		t.Problems = append(t.Problems, "the token has no exp: an attestation must expire")
+		return
+	}
+	t.ExpiresAt = c.Expiry.Time().UTC()
+	for _, d := range []struct {
+		claim string
+		at    time.Time
+	}{{"iat", t.IssuedAt}, {"nbf", t.NotBefore}} {
+		if d.at.After(t.ExpiresAt) {
+			t.Problems = append(t.Problems, fmt.Sprintf("the token's %s %s is after its exp %s", d.claim, Date(d.at), Date(t.ExpiresAt)))
+		}
+	}
+}
+
+// signingKey is the key a token with kid was checked with: key itself, or
+// the one a key set gives for kid.
+func signingKey(key any, kid string) any {
+	if set, ok := key.(*jose.JSONWebKeySet); ok {
+		if keys := set.Key(kid); len(keys) > 0 {
+			return keys[0].Key
+		}
+	}
+	return key
+}
+
+// CheckKey refuses a provider key too weak to attest anything: an RSA key
+// under MinRSABits.
+func CheckKey(key any) error {
+	if k, ok := key.(*rsa.PublicKey); ok && k.N.BitLen() < MinRSABits {
+		return fmt.Errorf("an RSA key of %d bits; at least %d are required", k.N.BitLen(), MinRSABits)
+	}
+	return nil
 }
 
 func (c claims) disagreements(want Expect) []string {
@@ -114,16 +172,29 @@ func (c claims) disagreements(want Expect) []string {
 	return out
 }
 
+// header is what the checks read from a token's protected header before
+// the library does.
+type header struct {
+	Alg  string          `json:"alg"`
+	Crit json.RawMessage `json:"crit"`
+}
+
+// headerOf decodes the protected header of a compact token; the zero
+// header when it is not one.
+func headerOf(token string) header {
+	var h header
+	segment, _, _ := strings.Cut(token, ".")
+	if raw, err := base64.RawURLEncoding.DecodeString(segment); err == nil {
+		json.Unmarshal(raw, &h) // a header that is not JSON fails to parse elsewhere
+	}
+	return h
+}
+
 // malformed explains why a token did not parse: an algorithm not accepted,
 // or not a compact JWS at all.
 func malformed(token string, err error) string {
-	header, _, _ := strings.Cut(strings.TrimSpace(token), ".")
-	var h struct {
-		Alg string `json:"alg"`
-	}
-	if raw, decErr := base64.RawURLEncoding.DecodeString(header); decErr == nil && json.Unmarshal(raw, &h) == nil && h.Alg != "" &&
-		!slices.Contains(Algorithms, jose.SignatureAlgorithm(h.Alg)) {
-		return fmt.Sprintf("the token's algorithm %q is not accepted (ES256, EdDSA or RS256)", h.Alg)
+	if alg := headerOf(token).Alg; alg != "" && !slices.Contains(Algorithms, jose.SignatureAlgorithm(alg)) {
+		return fmt.Sprintf("the token's algorithm %q is not accepted (ES256, EdDSA or RS256)", alg)
 	}
 	return fmt.Sprintf("not a signed JWT (header.payload.signature, base64url): %v", unwrapJOSE(err))
 }
@@ -164,6 +235,22 @@ func (t Token) Agrees(issuedAt, expiresAt string) error {
 	return nil
 }
 
+// Early returns why the attestation is not valid yet at now: its iat or nbf
+// is later than now by more than ClockSkew. It is "" for a token valid
+// now. A token dated in the future is either a mistake or made to outlive
+// a revocation, and an issued_at after now would be published as a fact.
+func (t Token) Early(now time.Time) string {
+	for _, d := range []struct {
+		claim string
+		at    time.Time
+	}{{"iat", t.IssuedAt}, {"nbf", t.NotBefore}} {
+		if d.at.After(now.Add(ClockSkew)) {
+			return fmt.Sprintf("the token's %s %s is in the future (more than %v from now, %s)", d.claim, Date(d.at), ClockSkew, Date(now))
+		}
+	}
+	return ""
+}
+
 // Expired reports whether the attestation has expired at now.
 func (t Token) Expired(now time.Time) bool { return !now.Before(t.ExpiresAt) }
 
@@ -179,11 +266,12 @@ func (t Token) DaysLeft(now time.Time) int {
 
 // Level is the EDP verification level a reader of the card can see at now
 // for an entry with this attestation (EDP 0.1.0 §4): 2 when it was checked
-// with the provider's key, has no problem and has not expired, else 1 (the
+// with the provider's key, has no problem, has begun and has not
+// expired, else 1 (the
 // business's claim alone). Level 0, a provider's registration alone, has no
 // card.
 func (t Token) Level(now time.Time) int {
-	if t.Verified && len(t.Problems) == 0 && !t.Expired(now) {
+	if t.Verified && len(t.Problems) == 0 && !t.Expired(now) && t.Early(now) == "" {
 		return 2
 	}
 	return 1

@@ -15,7 +15,10 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/internal/edptest"
+	"github.com/wellknown-dev/wellknown/internal/tlstest"
 )
+
+func TestMain(m *testing.M) { tlstest.Main(m) }
 
 var now = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 
@@ -60,6 +63,12 @@ func TestCheck(t *testing.T) {
 				[]string{`the entry's capability "reservations" is not among the token's ["menu"]`}},
 			{"no exp", with(func(c *edptest.Claims) { c.Expiry = 0 }), pub,
 				[]string{"the token has no exp: an attestation must expire"}},
+			{"iat after exp", with(func(c *edptest.Claims) { c.IssuedAt = now.Add(400 * 24 * time.Hour).Unix() }), pub,
+				[]string{"the token's iat 2027-07-06T12:00:00Z is after its exp 2027-06-01T12:00:00Z"}},
+			{"nbf after exp", with(func(c *edptest.Claims) { c.NotBefore = now.Add(400 * 24 * time.Hour).Unix() }), pub,
+				[]string{"the token's nbf 2027-07-06T12:00:00Z is after its exp 2027-06-01T12:00:00Z"}},
+			{"unknown crit", p.SignCritical(t, validClaims(), []string{"urn:example:policy"}), pub,
+				[]string{`the token's header marks ["urn:example:policy"] critical (crit): extensions this check does not understand, so the token is refused`}},
 			{"tampered payload", edptest.Tamper(t, p.Sign(t, validClaims()), func() edptest.Claims {
 				c := validClaims()
 				c.Expiry = now.Add(10 * 365 * 24 * time.Hour).Unix()
@@ -128,6 +137,63 @@ func TestExpiry(t *testing.T) {
 	}
 }
 
+// A token whose iat or nbf is in the future, beyond ClockSkew, is not valid
+// yet: level 1, with a message naming the claim; within the skew it is.
+func TestEarly(t *testing.T) {
+	p := edptest.NewEdDSA(t, "k")
+	pub, _ := ParsePEM(p.PEM(t))
+	in2100 := time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	for _, tc := range []struct {
+		name string
+		edit func(*edptest.Claims)
+		want string
+	}{
+		{"iat in 2100", func(c *edptest.Claims) { c.IssuedAt, c.Expiry = in2100, in2100+1 },
+			"the token's iat 2100-01-01T00:00:00Z is in the future (more than 5m0s from now, 2026-06-01T12:00:00Z)"},
+		{"nbf in 2100", func(c *edptest.Claims) { c.NotBefore, c.Expiry = in2100, in2100+1 },
+			"the token's nbf 2100-01-01T00:00:00Z is in the future (more than 5m0s from now, 2026-06-01T12:00:00Z)"},
+		{"iat within the skew", func(c *edptest.Claims) { c.IssuedAt = now.Add(ClockSkew).Unix() }, ""},
+		{"nbf just past the skew", func(c *edptest.Claims) { c.NotBefore = now.Add(ClockSkew + time.Second).Unix() },
+			"the token's nbf 2026-06-01T12:05:01Z is in the future (more than 5m0s from now, 2026-06-01T12:00:00Z)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := validClaims()
+			tc.edit(&c)
+			tok := Check(p.Sign(t, c), want, pub)
+			if len(tok.Problems) > 0 {
+				t.Fatal(tok.Problems)
+			}
+			if got := tok.Early(now); got != tc.want {
+				t.Errorf("Early = %q, want %q", got, tc.want)
+			}
+			if wantLevel := map[bool]int{true: 2, false: 1}[tc.want == ""]; tok.Level(now) != wantLevel {
+				t.Errorf("level %d, want %d", tok.Level(now), wantLevel)
+			}
+		})
+	}
+}
+
+// A 1024-bit RSA provider key attests nothing: refused from a PEM file,
+// and from a key set.
+func TestWeakRSAKey(t *testing.T) {
+	p := edptest.NewWeakRS256(t, "weak")
+	const msg = "an RSA key of 1024 bits; at least 2048 are required"
+	if _, err := ParsePEM(p.PEM(t)); err == nil || err.Error() != msg {
+		t.Errorf("ParsePEM: error %v, want %q", err, msg)
+	}
+	u, _ := edptest.ServeJWKS(t, p)
+	keys := NewKeys()
+	defer keys.Close()
+	set, err := keys.JWKS(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := Check(p.Sign(t, validClaims()), want, set)
+	if !slices.Equal(tok.Problems, []string{"the provider's key: " + msg}) || tok.Verified || tok.Level(now) != 1 {
+		t.Errorf("problems %q, verified %v, level %d", tok.Problems, tok.Verified, tok.Level(now))
+	}
+}
+
 // A token checked without a key has its claims checked but stays at level 1.
 func TestCheckWithoutKey(t *testing.T) {
 	p := edptest.NewES256(t, "k")
@@ -183,6 +249,29 @@ func TestJWKSRefused(t *testing.T) {
 		if err == nil || tc.want != "" && err.Error() != tc.want {
 			t.Errorf("%s: error %v, want %q", tc.url, err, tc.want)
 		}
+	}
+}
+
+// A key set is fetched by the rules of every fetch: an https URL that
+// redirects to plain http, even on this machine, or more than three times,
+// is refused.
+func TestJWKSRedirects(t *testing.T) {
+	u, hits := edptest.ServeJWKS(t, edptest.NewES256(t, "k"))
+	origin, path, _ := strings.Cut(strings.TrimPrefix(u, "http://"), "/")
+	for _, tc := range []struct {
+		hops int
+		want string
+	}{{1, "redirect from https to http refused (" + u + ")"}, {4, "more than 3 redirects (the last to " + u + ")"}} {
+		from := tlstest.Redirector(t, "http://"+origin, tc.hops)("/" + path)
+		keys := NewKeys()
+		_, err := keys.JWKS(context.Background(), from)
+		keys.Close()
+		if err == nil || err.Error() != from+": "+tc.want {
+			t.Errorf("%d redirects: error %v, want %q", tc.hops, err, tc.want)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the plain http key set was fetched %d times", n)
 	}
 }
 

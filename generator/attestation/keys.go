@@ -22,9 +22,8 @@ import (
 
 // Bounds of a JWKS fetch: a key set is a few keys, a few KiB.
 const (
-	MaxJWKSBytes     = 1 << 20
-	JWKSTimeout      = 10 * time.Second
-	maxJWKSRedirects = 3
+	MaxJWKSBytes = 1 << 20
+	JWKSTimeout  = 10 * time.Second
 )
 
 // CheckJWKSURL allows https, and plain http only to this machine (a
@@ -56,7 +55,7 @@ type fetchedSet struct {
 // NewKeys returns an empty cache with its own HTTP client.
 func NewKeys() *Keys {
 	return &Keys{
-		client: httpget.New(JWKSTimeout, maxJWKSRedirects, MaxJWKSBytes, CheckJWKSURL),
+		client: httpget.New(JWKSTimeout, MaxJWKSBytes, CheckJWKSURL),
 		sets:   map[string]fetchedSet{},
 	}
 }
@@ -110,7 +109,11 @@ func ParsePEM(data []byte) (any, error) {
 		if k.Curve != elliptic.P256() {
 			return nil, fmt.Errorf("an ECDSA key on %s; ES256 uses P-256", k.Curve.Params().Name)
 		}
-	case ed25519.PublicKey, *rsa.PublicKey:
+	case *rsa.PublicKey:
+		if err := CheckKey(k); err != nil {
+			return nil, err
+		}
+	case ed25519.PublicKey:
 	default:
 		return nil, fmt.Errorf("a %T; want an ECDSA P-256, Ed25519 or RSA key", key)
 	}

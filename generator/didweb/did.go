@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/wellknown-dev/wellknown/generator/canonjson"
 )
 
 // DID returns the did:web identifier of a base URL.
@@ -100,7 +102,7 @@ func Check(data []byte, did string) []error {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return []error{fmt.Errorf("not a DID document: %v", err)}
 	}
-	var problems []error
+	problems := Ambiguities(data)
 	if doc.ID != did {
 		problems = append(problems, fmt.Errorf("id %q must equal %q", doc.ID, did))
 	}
@@ -118,6 +120,35 @@ func Check(data []byte, did string) []error {
 		if !ids[id] {
 			problems = append(problems, fmt.Errorf("assertionMethod[%d] %q names no verification method", i, id))
 		}
+	}
+	return problems
+}
+
+// Ambiguities returns what makes a DID document mean different things to
+// different readers though it is valid JSON: a key given twice in one
+// object (verificationMethod twice: some readers take the first, others
+// the last), or two verification methods with one id (a signature naming
+// it could be checked with either key).
+func Ambiguities(data []byte) []error {
+	if _, err := canonjson.Decode(data, canonjson.Limits{}); err != nil {
+		return []error{err}
+	}
+	var doc struct {
+		VerificationMethod []struct {
+			ID string `json:"id"`
+		} `json:"verificationMethod"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return nil // not a DID document: the caller says so
+	}
+	var problems []error
+	first := map[string]int{}
+	for i, vm := range doc.VerificationMethod {
+		if j, ok := first[vm.ID]; ok {
+			problems = append(problems, fmt.Errorf("verificationMethod[%d] has the id %q of verificationMethod[%d]", i, vm.ID, j))
+			continue
+		}
+		first[vm.ID] = i
 	}
 	return problems
 }

@@ -77,6 +77,43 @@ func TestDocument(t *testing.T) {
 	}
 }
 
+// A document that reads two ways is refused with the reason: a key twice
+// in one object (readers disagree on which one wins), or two verification
+// methods with one id.
+func TestAmbiguities(t *testing.T) {
+	pub := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{1}, 32)).Public().(ed25519.PublicKey)
+	evil := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{6}, 32)).Public().(ed25519.PublicKey)
+	did := "did:web:example.com"
+	good, _ := json.Marshal(NewDocument(did, []PublicKey{{"key-1", pub}}))
+	bad, _ := json.Marshal(NewDocument(did, []PublicKey{{"key-1", evil}}))
+	methods := func(doc []byte) string {
+		var d map[string]json.RawMessage
+		json.Unmarshal(doc, &d)
+		return string(d["verificationMethod"])
+	}
+	twice := []byte(strings.Replace(string(good), `"verificationMethod":`, `"verificationMethod":`+methods(bad)+`,"verificationMethod":`, 1))
+	var sameID Document
+	json.Unmarshal(good, &sameID)
+	sameID.VerificationMethod[1].ID = sameID.VerificationMethod[0].ID
+	sameIDData, _ := json.Marshal(sameID)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"verificationMethod twice", twice, `line 1: duplicate key "verificationMethod"`},
+		{"a method id twice", sameIDData, `verificationMethod[1] has the id "did:web:example.com#key-1" of verificationMethod[0]`},
+	} {
+		errs := Check(tc.data, did)
+		if len(errs) == 0 || errs[0].Error() != tc.want {
+			t.Errorf("%s: Check = %v, want first %q", tc.name, errs, tc.want)
+		}
+	}
+	if errs := Ambiguities(good); len(errs) != 0 {
+		t.Errorf("a document built here: %v", errs)
+	}
+}
+
 func TestParsePrivateKey(t *testing.T) {
 	seed := bytes.Repeat([]byte{9}, 32)
 	key := ed25519.NewKeyFromSeed(seed)

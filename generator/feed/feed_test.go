@@ -2,6 +2,8 @@ package feed
 
 import (
 	"crypto/ed25519"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +15,10 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/internal/tlstest"
 )
+
+func TestMain(m *testing.M) { tlstest.Main(m) }
 
 // announced is a timeline of one event: a server announced.
 func announced() *timeline.Timeline {
@@ -68,5 +73,28 @@ func TestAddAndCheckAppendOnly(t *testing.T) {
 	_, emptied := addFeed(t, &timeline.Timeline{})
 	if _, err := CheckAppendOnly(published, emptied.Entries); err == nil || !strings.Contains(err.Error(), "would disappear") {
 		t.Errorf("a published entry dropped: error %v, want one that says it would disappear", err)
+	}
+}
+
+// The previous feed is fetched by the rules of every fetch: an https URL
+// that redirects to plain http, even on this machine, or more than three
+// times, is refused, and nothing is compared.
+func TestPreviousRedirects(t *testing.T) {
+	b, out := addFeed(t, announced())
+	feed, _ := b.Get(paths.Feed)
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(feed.Body) }))
+	t.Cleanup(plain.Close)
+	for _, tc := range []struct {
+		hops int
+		want string
+	}{{1, "redirect from https to http refused ("}, {4, "more than 3 redirects (the last to "}} {
+		from := tlstest.Redirector(t, plain.URL, tc.hops)("/agent-feed.xml")
+		_, err := CheckAppendOnly(from, out.Entries)
+		if want := "--previous " + from + ": " + tc.want + plain.URL + "/agent-feed.xml)"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%d redirects: error %v, want %q", tc.hops, err, want)
+		}
+	}
+	if warnings, err := CheckAppendOnly(plain.URL+"/agent-feed.xml", out.Entries); err != nil || len(warnings) != 0 {
+		t.Errorf("plain http on this machine: warnings %q, error %v", warnings, err)
 	}
 }

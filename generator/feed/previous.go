@@ -20,11 +20,9 @@ import (
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
-// Bounds of the fetch of a previous feed for the append-only check.
-const (
-	maxPreviousFeed      = 64 << 20
-	maxPreviousRedirects = 3
-)
+// maxPreviousFeed caps the fetch of a previous feed for the append-only
+// check.
+const maxPreviousFeed = 64 << 20
 
 // checkFetchURL allows https, and plain http only to this machine: a feed
 // that guards what gets published must not come over a connection anyone
@@ -242,7 +240,7 @@ func newWebPublication() *webPublication {
 	return &webPublication{
 		ctx:    ctx,
 		cancel: cancel,
-		client: httpget.New(30*time.Second, maxPreviousRedirects, maxPreviousFeed, checkFetchURL),
+		client: httpget.New(30*time.Second, maxPreviousFeed, checkFetchURL),
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/httpget"
 )
 
 // ServerInfo is what a server says about itself in the handshake.
@@ -69,10 +70,10 @@ func fetch(ctx context.Context, src *Source, timeout time.Duration) (*listing, e
 func (c *conn) connect(ctx context.Context) error {
 	var t mcp.Transport
 	if c.src.endpoint != nil {
-		c.probe = &probe{base: http.DefaultTransport, src: c.src, life: ctx}
+		c.probe = &probe{src: c.src, life: ctx}
 		t = &mcp.StreamableClientTransport{
 			Endpoint:             c.src.endpoint.String(),
-			HTTPClient:           &http.Client{Transport: c.probe},
+			HTTPClient:           c.probe.client(),
 			DisableStandaloneSSE: true, // sync only needs answers to its own requests
 		}
 	} else {
@@ -134,6 +135,9 @@ func (c *conn) explain(ctx context.Context, doing string, err error) error {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		e = diag.Errorf("", 0, "%s did not complete %s within %v", c.src, doing, c.timeout).
 			WithHint("raise --timeout, or check that the server is healthy")
+	case c.probe != nil && c.probe.refusedRedirect() != nil:
+		e = diag.Errorf("", 0, "cannot reach %s: %v", c.src, c.probe.refusedRedirect()).
+			WithHint("give --url the address the server answers at: sync follows at most %d redirects, never from https to http, nor from another host to this machine", httpget.MaxRedirects)
 	case c.probe != nil && c.probe.networkError() != nil:
 		e = diag.Errorf("", 0, "cannot reach %s: %v", c.src, c.probe.networkError()).
 			WithHint("check --url, and that the server is running and reachable from here")
@@ -240,6 +244,33 @@ type probe struct {
 	protocolVersion string
 	refused         int // 401 or 403
 	netErr          error
+	redirectErr     error // the first redirect the rules refused
+}
+
+// client is the HTTP client of the session, with the rules of every fetch.
+func (p *probe) client() *http.Client {
+	client := httpget.NewSession(nil, func(base http.RoundTripper) http.RoundTripper {
+		p.base = base
+		return p
+	})
+	check := client.CheckRedirect
+	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		err := check(req, via)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if err != nil && p.redirectErr == nil {
+			p.redirectErr = err
+		}
+		return err
+	}
+	return client
+}
+
+// refusedRedirect returns the first redirect the rules refused, or nil.
+func (p *probe) refusedRedirect() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.redirectErr
 }
 
 func (p *probe) RoundTrip(req *http.Request) (*http.Response, error) {

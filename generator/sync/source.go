@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/wellknown-dev/wellknown/internal/httpget"
 )
 
 // Source is a way to reach an MCP server: a Streamable HTTP endpoint or a
@@ -30,6 +32,11 @@ func HTTP(rawURL string, headers []string, getenv func(string) string) (*Source,
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("--url %q is not an http or https URL", rawURL)
+	}
+	if err := httpget.CheckURL(u); err != nil {
+		// Tool schemas become signed history, and headers carry credentials:
+		// neither goes over a connection anyone on the way can read or rewrite.
+		return nil, fmt.Errorf("--url: %v", err)
 	}
 	s := &Source{endpoint: u, headers: http.Header{}}
 	if password, ok := u.User.Password(); ok {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -151,8 +152,34 @@ func checkTools(raws []json.RawMessage, dir string, src *Source) (*checked, erro
 		return nil, err
 	}
 	slices.SortFunc(c.valid, func(a, b toolFile) int { return strings.Compare(a.tool.Name, b.tool.Name) })
+	if err := checkCaseUnique(c.valid); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
+
+// checkCaseUnique refuses tool names that differ only in letter case (Ok,
+// ok): on macOS and Windows their files are one file, so one tool would
+// overwrite the other in a checkout there. Like a name listed twice, it is
+// an error whatever AllowInvalid says.
+func checkCaseUnique(valid []toolFile) error {
+	var problems []error
+	first := map[string]string{}
+	for _, f := range valid {
+		folded := strings.ToLower(f.tool.Name)
+		if other, ok := first[folded]; ok {
+			problems = append(problems, diag.Errorf("", 0, "tools %q and %q differ only in letter case: their files %s and %s are one file on macOS and Windows", other, f.tool.Name, fileName(other), fileName(f.tool.Name)).
+				WithHint("rename one of the tools on the server"))
+			continue
+		}
+		first[folded] = f.tool.Name
+	}
+	return errors.Join(problems...)
+}
+
+// reservedNames are the device names Windows reserves, with any
+// extension: a file named CON.json cannot be created there.
+var reservedNames = regexp.MustCompile(`(?i)^(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\.|$)`)
 
 func checkTool(label string, raw json.RawMessage, src *Source) (toolFile, error) {
 	data, err := encode(raw)
@@ -162,6 +189,9 @@ func checkTool(label string, raw json.RawMessage, src *Source) (toolFile, error)
 	t, err := tools.Parse(label, data)
 	if err != nil {
 		return toolFile{}, err
+	}
+	if reservedNames.MatchString(t.Name) {
+		return toolFile{}, diag.Errorf(label, 0, "tool %s: %s is a name Windows reserves for a device (CON, PRN, AUX, NUL, COM1-9, LPT1-9, with any extension), so its file cannot be written there", t.Name, fileName(t.Name))
 	}
 	if src.leaks(data) {
 		return toolFile{}, diag.Errorf(label, 0, "tool %s holds the value of a --header; it must not be written to a file", t.Name)

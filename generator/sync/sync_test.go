@@ -23,6 +23,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/sync/testdata/toolserver"
 	"github.com/wellknown-dev/wellknown/internal/prereq"
+	"github.com/wellknown-dev/wellknown/internal/tlstest"
 )
 
 // The server's tools before and after a release: get_forecast changes its
@@ -418,6 +419,37 @@ func TestToolOverLimits(t *testing.T) {
 	}
 }
 
+// TestUnportableNames: names whose files would collide on macOS and
+// Windows (Ok, ok), or that Windows reserves for devices (CON, nul.txt),
+// are refused with the reason; nothing is written.
+func TestUnportableNames(t *testing.T) {
+	tool := func(name string) string {
+		return `{"name": "` + name + `", "description": "D.", "inputSchema": {"type": "object"}}`
+	}
+	for _, tc := range []struct{ names, want string }{
+		{tool("Ok") + "," + tool("ok"), `tools "Ok" and "ok" differ only in letter case: their files Ok.json and ok.json are one file on macOS and Windows`},
+		{tool("get_alerts") + "," + tool("CON"), "tool CON: CON.json is a name Windows reserves for a device"},
+		{tool("nul.txt"), "tools/list item 1: tool nul.txt: nul.txt.json is a name Windows reserves"},
+		{tool("Com7"), "tool Com7: Com7.json is a name Windows reserves"},
+		{tool("lpt1.x"), "tool lpt1.x: lpt1.x.json is a name Windows reserves"},
+	} {
+		srv := newMCPServer(t, "["+tc.names+"]", "")
+		dir := t.TempDir()
+		_, err := Run(context.Background(), Options{Source: httpSource(t, srv.URL), Dir: dir})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.names, err, tc.want)
+		}
+		if names := listDir(t, dir); len(names) != 0 {
+			t.Errorf("wrote %q", names)
+		}
+	}
+	// Names that only start like a device are fine.
+	srv := newMCPServer(t, "["+tool("console")+","+tool("COM10")+","+tool("auxiliary.v2")+"]", "")
+	if _, err := Run(context.Background(), Options{Source: httpSource(t, srv.URL), Dir: t.TempDir()}); err != nil {
+		t.Errorf("console, COM10, auxiliary.v2: %v", err)
+	}
+}
+
 // TestInvalidToolKeepsItsFile: with AllowInvalid, the file of a tool that
 // has become invalid stays, since the server still lists the tool.
 func TestInvalidToolKeepsItsFile(t *testing.T) {
@@ -505,6 +537,29 @@ func TestAuthErrorIsRedacted(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "[redacted]") || strings.Contains(err.Error(), token) {
 		t.Errorf("error %q: want the echoed token redacted", err)
+	}
+}
+
+func TestMain(m *testing.M) { tlstest.Main(m) }
+
+// TestRedirectRules: sync over HTTP follows the rules of every fetch: never
+// from https to plain http, at most three redirects, and plain http only to
+// this machine.
+func TestRedirectRules(t *testing.T) {
+	target := newMCPServer(t, toolsV1, "")
+	for _, tc := range []struct {
+		hops int
+		msg  string
+	}{{1, "redirect from https to http refused"}, {4, "more than 3 redirects"}} {
+		u := tlstest.Redirector(t, target.URL, tc.hops)("")
+		_, err := Run(context.Background(), Options{Source: httpSource(t, u), Dir: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), "cannot reach "+u+": "+tc.msg) || !strings.Contains(diag.Hint(err), "redirects") {
+			t.Errorf("%d redirects from https: error %v, want %q and a hint about redirects", tc.hops, err, tc.msg)
+		}
+	}
+	const want = "--url: http://mcp.example.com/mcp: https is required (plain http only for localhost and loopback addresses)"
+	if _, err := HTTP("http://mcp.example.com/mcp", nil, os.Getenv); err == nil || err.Error() != want {
+		t.Errorf("plain http elsewhere: %v, want %q", err, want)
 	}
 }
 

@@ -345,7 +345,10 @@ func (c *checker) checkArchive() {
 		if json.Unmarshal(e.Content, &ref) != nil || ref.SchemaSHA256 == "" {
 			continue
 		}
-		if e.Type == agentfeed.TypeSchemaChange {
+		// The version is the signed payload's, by its own keys: af:type
+		// is not signed, and a relabelled entry is a type-mismatch of its
+		// own, not a reason to look for its archive elsewhere.
+		if ref.ToVersion != "" {
 			ref.Version = ref.ToVersion
 		}
 		bound = append(bound, binding{e.ID, ref})
@@ -367,8 +370,13 @@ func (c *checker) archived(ref archiveRef) (*url.URL, Severity, string) {
 		return nil, SeverityWarning, fmt.Sprintf("x-schema-sha256 on %s, which is not a tool (<server>#<tool>); not checked", ref.EndpointID)
 	}
 	slug := c.slugFor(serverName)
-	if !safeSegment.MatchString(slug) || !safeSegment.MatchString(tool) || !safeSegment.MatchString(ref.Version) {
-		return nil, SeverityError, fmt.Sprintf("cannot locate the archived schema of %s %s: the names are not safe path segments", ref.EndpointID, ref.Version)
+	if ref.Version == "" {
+		return nil, SeverityError, fmt.Sprintf("cannot locate the archived schema of %s: the payload names no version (version or to-version)", ref.EndpointID)
+	}
+	for _, seg := range []struct{ what, name string }{{"server folder", slug}, {"tool name", tool}, {"version", ref.Version}} {
+		if !safeSegment.MatchString(seg.name) {
+			return nil, SeverityError, fmt.Sprintf("cannot locate the archived schema of %s %s: the %s %q is not a safe path segment", ref.EndpointID, ref.Version, seg.what, seg.name)
+		}
 	}
 	return c.at(pathSchemas + slug + "/" + tool + "/" + ref.Version + ".json"), "", ""
 }

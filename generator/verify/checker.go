@@ -38,7 +38,7 @@ const (
 	codeFromVersion          = "from-version-mismatch"
 	codeTypeMismatch         = "type-mismatch"
 	codeDeprecationOfUnknown = "deprecation-of-unknown"
-	codeVanished             = "entry-vanished"
+	codeRollback             = "rollback"
 	codeNoSnapshot           = "no-snapshot"
 	codeSnapshotUnverified   = "snapshot-unverified"
 	codeSnapshotDisagreement = "snapshot-disagreement"

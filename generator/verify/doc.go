@@ -83,11 +83,14 @@
 // entry is not applied). A new id with a payload applied before under
 // another id is a duplicate-payload, and a new schema-change whose
 // from-version is not the version the applied entries left its endpoint at
-// is a from-version-mismatch (both failures; versions remembers those). A known id that is no longer in the feed is a
-// warning. A feed seen terminated or migrated revokes trust in its origin,
+// is a from-version-mismatch (both failures; versions remembers those). A
+// known id that is no longer in the feed, and an endpoint that replays to
+// another version than the one remembered, is a rollback: an older bundle
+// is genuinely signed, so serving it again is how a version is taken back.
+// Options.AllowRollback makes it a warning and forgets what is gone. A feed seen terminated or migrated revokes trust in its origin,
 // and a later run that finds it active again does not restore it: that
 // takes an operator's decision, Options.ResetTrust (or deleting the origin
-// from the file). Applied state is never deleted. Entries are recorded only
+// from the file). Applied state is deleted only with AllowRollback. Entries are recorded only
 // while the origin is trusted. An unknown status or spec version makes a
 // run distrust the feed without revoking trust in the file, since a newer
 // reader may understand it.
@@ -148,7 +151,8 @@
 // when one is concerned, a message and sometimes a hint. The codes:
 //
 //	did-mismatch            the DID document's id is not the origin's DID
-//	did-malformed           the DID document is not a JSON object with an id
+//	did-malformed           the DID document is not a JSON object with an id, or
+//	                        reads two ways (a key twice, a method id twice)
 //	key-unresolvable        the DID document has no usable Ed25519 key
 //	key-unusable            one verification method could not be read (warning)
 //	feed-malformed          the feed, or one of its archives, does not decode
@@ -169,7 +173,8 @@
 //	duplicate-payload       a payload applied before under another id
 //	from-version-mismatch   a schema-change not from the endpoint's current version
 //	deprecation-of-unknown  a deprecation of an endpoint never announced (warning)
-//	entry-vanished          an id applied on an earlier run is gone (warning)
+//	rollback                an id applied on an earlier run is gone, or an endpoint
+//	                        went back to another version (warning with AllowRollback)
 //	no-snapshot             no snapshot (warning)
 //	snapshot-unverified     the snapshot's signature does not verify
 //	snapshot-disagreement   the snapshot is not the state the feed replays to

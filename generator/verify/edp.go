@@ -79,6 +79,8 @@ func (c *checker) checkAttestation(doc string, ref site.EntityMCPRef, domain str
 	days := t.DaysLeft(c.now)
 	day := t.ExpiresAt.Format(time.DateOnly)
 	switch {
+	case t.Early(c.now) != "":
+		problem(SeverityError, codeEDPAttestation, "%s; registries see the entry at level 1", t.Early(c.now))
 	case t.Expired(c.now):
 		problem(SeverityError, codeEDPExpired, "expired on %s; registries see the entry at level 1", day)
 	case t.Expiring(c.now):

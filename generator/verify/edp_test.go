@@ -99,6 +99,8 @@ func TestVerifyBrokenAttestations(t *testing.T) {
 	pemFile := filepath.Join(t.TempDir(), "booking.pem")
 	write(t, pemFile, p.PEM(t))
 	otherJWKS, _ := edptest.ServeJWKS(t, other)
+	weak := edptest.NewWeakRS256(t, "booking-rs")
+	weakJWKS, _ := edptest.ServeJWKS(t, weak)
 	valid := bookingClaims(365 * 24 * time.Hour)
 	with := func(edit func(*edptest.Claims)) string {
 		c := bookingClaims(365 * 24 * time.Hour)
@@ -110,8 +112,25 @@ func TestVerifyBrokenAttestations(t *testing.T) {
 		name, token, key string
 		want             []string
 	}{
-		{"expired", with(func(c *edptest.Claims) { c.Expiry = edpNow.Add(-72 * time.Hour).Unix() }), pemFile,
+		{"expired", with(func(c *edptest.Claims) {
+			c.IssuedAt, c.Expiry = edpNow.Add(-96*time.Hour).Unix(), edpNow.Add(-72*time.Hour).Unix()
+		}), pemFile,
 			[]string{at + "expired on 2026-05-29; registries see the entry at level 1 (edp-expired)"}},
+		{"issued in 2100", with(func(c *edptest.Claims) {
+			c.IssuedAt = time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+			c.Expiry = c.IssuedAt + 1
+		}), pemFile,
+			[]string{at + "the token's iat 2100-01-01T00:00:00Z is in the future (more than 5m0s from now, 2026-06-01T12:00:00Z); registries see the entry at level 1 (edp-attestation)"}},
+		{"iat after exp", with(func(c *edptest.Claims) {
+			c.IssuedAt = edpNow.Add(-time.Hour).Unix()
+			c.Expiry = edpNow.Add(-2 * time.Hour).Unix()
+		}), pemFile,
+			[]string{at + "the token's iat 2026-06-01T11:00:00Z is after its exp 2026-06-01T10:00:00Z (edp-attestation)",
+				at + "expired on 2026-06-01; registries see the entry at level 1 (edp-expired)"}},
+		{"unknown crit", p.SignCritical(t, valid, []string{"urn:example:policy"}), pemFile,
+			[]string{at + `the token's header marks ["urn:example:policy"] critical (crit): extensions this check does not understand, so the token is refused (edp-attestation)`}},
+		{"1024-bit RSA key", weak.Sign(t, valid), weakJWKS,
+			[]string{at + "the provider's key: an RSA key of 1024 bits; at least 2048 are required (edp-attestation)"}},
 		{"wrong sub", with(func(c *edptest.Claims) { c.Subject = "evil.example" }), pemFile,
 			[]string{at + `the token's sub "evil.example" is not the card's domain "example.com" (edp-attestation)`}},
 		{"wrong iss", with(func(c *edptest.Claims) { c.Issuer = "other-provider" }), pemFile,

@@ -228,7 +228,7 @@ func (c *checker) replay(trusted bool) {
 		}
 		origin.Versions = strict.versions
 	}
-	c.reportVanished(doc, origin)
+	c.reportRollback(doc, origin, strict.versions, st, trusted && c.state != nil)
 }
 
 // reportSkipped reports the entries Replay passed over and returns the
@@ -252,9 +252,17 @@ func (c *checker) reportSkipped(doc string, kept []agentfeed.Entry, skipped []ag
 	return passed
 }
 
-// reportVanished warns about ids applied on an earlier run that the feed no
-// longer has: a published entry must never disappear.
-func (c *checker) reportVanished(doc string, origin *originState) {
+// reportRollback fails a feed that went back to an older bundle: an entry
+// applied on an earlier run is no longer in it, or an endpoint replays to
+// another version than the applied entries left it at. An old bundle is
+// genuinely signed, so only what a reader remembers can catch it. With
+// Options.AllowRollback they are warnings, and when record is set the state
+// forgets them, so that a deliberate reset is accepted once.
+func (c *checker) reportRollback(doc string, origin *originState, versions map[string]string, st *agentfeed.State, record bool) {
+	sev, hint := SeverityError, "if the publisher reset its feed on purpose, accept it once with --allow-rollback"
+	if c.opt.AllowRollback {
+		sev, hint = SeverityWarning, ""
+	}
 	present := map[string]bool{}
 	for _, e := range c.feed.Entries {
 		present[e.ID] = true
@@ -263,7 +271,21 @@ func (c *checker) reportVanished(doc string, origin *originState) {
 		if present[id] {
 			continue
 		}
-		c.add(Finding{Severity: SeverityWarning, Code: codeVanished, Document: doc, Entry: id,
+		c.add(Finding{Severity: sev, Code: codeRollback, Document: doc, Entry: id, Hint: hint,
 			Message: "applied on an earlier run, and no longer in the feed"})
+		if record && c.opt.AllowRollback {
+			delete(origin.Applied, id)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(versions)) {
+		ep, ok := st.Endpoint(id)
+		if !ok || ep.Version == versions[id] {
+			continue // an endpoint that is gone is reported by its entries
+		}
+		c.add(Finding{Severity: sev, Code: codeRollback, Document: doc, Hint: hint,
+			Message: fmt.Sprintf("%s is at version %s in the feed, but an earlier run left it at %s", id, ep.Version, versions[id])})
+		if record && c.opt.AllowRollback {
+			origin.Versions[id] = ep.Version
+		}
 	}
 }

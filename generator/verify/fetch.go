@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/httpget"
 )
 
 // Network limits.
@@ -27,7 +27,7 @@ const (
 	// DefaultTimeout bounds each request, redirects and body included.
 	DefaultTimeout = 30 * time.Second
 	// MaxRedirects is how many redirects a request may follow.
-	MaxRedirects = 3
+	MaxRedirects = httpget.MaxRedirects
 	// DefaultDeadline bounds a whole run: with MaxConcurrent requests at a
 	// time, it is four rounds of requests that each take DefaultTimeout.
 	DefaultDeadline = 2 * time.Minute
@@ -81,15 +81,10 @@ func notRegular(mode fs.FileMode) error {
 
 // checkScheme requires https, or http to this machine (a local preview).
 func checkScheme(u *url.URL) error {
-	switch {
-	case u.Host == "":
-		return &fetchError{codeInsecureURL, fmt.Sprintf("%s is not an absolute URL", u)}
-	case u.Scheme == "https":
-		return nil
-	case u.Scheme == "http" && site.IsThisMachine(u.Hostname()):
-		return nil
+	if err := httpget.CheckURL(u); err != nil {
+		return &fetchError{codeInsecureURL, err.Error()}
 	}
-	return &fetchError{codeInsecureURL, fmt.Sprintf("%s: https is required (http only for localhost and loopback addresses)", u)}
+	return nil
 }
 
 // dirSource reads a built site from a directory: the URL base + p is the
@@ -145,76 +140,36 @@ func (s *dirSource) file(rel string) (*response, error) {
 }
 
 // httpSource reads a live origin.
-type httpSource struct {
-	client *http.Client
-	max    int64
-}
+type httpSource struct{ client *httpget.Client }
 
 func newHTTPSource(max int64, timeout time.Duration) *httpSource {
-	return &httpSource{
-		client: &http.Client{
-			Timeout:       timeout,
-			Transport:     http.DefaultTransport.(*http.Transport).Clone(),
-			CheckRedirect: checkRedirect,
-		},
-		max: max,
-	}
-}
-
-// checkRedirect follows at most MaxRedirects redirects, never off https, and
-// never from another host to this machine.
-func checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) > MaxRedirects {
-		return &fetchError{codeTooManyRedirects, fmt.Sprintf("more than %d redirects (the last to %s)", MaxRedirects, req.URL)}
-	}
-	if err := checkScheme(req.URL); err != nil {
-		return err
-	}
-	if site.IsThisMachine(req.URL.Hostname()) && !site.IsThisMachine(via[0].URL.Hostname()) {
-		return &fetchError{codeInsecureURL, fmt.Sprintf("redirect from %s to this machine (%s)", via[0].URL.Host, req.URL)}
-	}
-	return nil
+	return &httpSource{httpget.New(timeout, max, nil)}
 }
 
 func (s *httpSource) get(ctx context.Context, u *url.URL, ifNoneMatch string) (*response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, &fetchError{codeUnreachable, err.Error()}
-	}
-	req.Header.Set("User-Agent", "wellknown-verify")
+	var header http.Header
 	if ifNoneMatch != "" {
-		req.Header.Set("If-None-Match", ifNoneMatch)
+		header = http.Header{"If-None-Match": {ifNoneMatch}}
 	}
-	resp, err := s.client.Do(req)
+	resp, err := s.client.Do(ctx, u.String(), header)
 	if err != nil {
 		return nil, classify(err)
 	}
-	defer resp.Body.Close()
-	if resp.ContentLength > s.max {
-		return nil, tooLarge(s.max)
-	}
-	body, err := readCapped(resp.Body, s.max)
-	if err != nil {
-		return nil, err
-	}
-	return &response{status: resp.StatusCode, body: body, header: resp.Header}, nil
+	return &response{status: resp.Status, body: resp.Body, header: resp.Header}, nil
 }
 
-// classify turns a client error into a fetchError, keeping the code of a
-// refused redirect.
+// classify gives a failed fetch its finding's code.
 func classify(err error) error {
-	var fe *fetchError
-	if errors.As(err, &fe) {
-		return fe
+	code := codeUnreachable
+	switch {
+	case errors.Is(err, httpget.ErrTooManyRedirects):
+		code = codeTooManyRedirects
+	case errors.Is(err, httpget.ErrRefused):
+		code = codeInsecureURL
+	case errors.Is(err, httpget.ErrTooLarge):
+		code = codeTooLarge
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) && ue.Timeout() {
-		return &fetchError{codeUnreachable, "timed out"}
-	}
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return &fetchError{codeUnreachable, err.Error()}
+	return &fetchError{code, err.Error()}
 }
 
 // readCapped reads at most max bytes, failing when there are more (a body

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
-	"net/http"
-	"net/url"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -205,22 +207,67 @@ func hostileCases() []hostileCase {
 				o.minimal(e[0], e[1], relabel(e[2], e[2].ID, "x-note"))
 			},
 			check: onlyEntry(codeTypeMismatch, "urn:af:test:3", "af:type is x-note, but its signed payload is of type schema-change")},
+		{name: "a schema change bound to its archived schema, relabelled as an announcement", errors: []string{codeTypeMismatch},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				schema := []byte(`{"inputSchema":{"type":"object"},"name":"get"}`) // in RFC 8785 form
+				sum := sha256.Sum256(schema)
+				e := entry(t, o.signer(), "urn:af:test:2", agentfeed.TypeSchemaChange, map[string]any{
+					"endpoint-id": "com.example/orders#get", "from-version": "1.0", "to-version": "1.1",
+					"effective-at": "2026-04-28T12:00:00Z", "migration": map[string]any{}, "x-schema-sha256": hex.EncodeToString(sum[:]),
+				})
+				o.minimal(announce(t, o.signer(), "urn:af:test:1", "com.example/orders#get", "1.0"), relabel(e, e.ID, agentfeed.TypeAnnouncement))
+				o.put(pathSchemas+"orders/get/1.1.json", schema, nil)
+			},
+			// The archive is found by the signed payload's version, not
+			// af:type's: the only error is the relabelling.
+			check: onlyEntry(codeTypeMismatch, "urn:af:test:2", "signed payload is of type schema-change")},
+		{name: "an archived schema whose version would leave the archive", errors: []string{codeInvalidPayload},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(entry(t, o.signer(), "urn:af:test:1", agentfeed.TypeAnnouncement, map[string]any{
+					"endpoint-id": "com.example/orders#get", "endpoint": "https://api.example.com/mcp", "protocol": "mcp-tool",
+					"version": "../../x", "asserted-at": "2026-04-27T12:00:00Z", "x-schema-sha256": strings.Repeat("0", 64),
+				}))
+			},
+			check: onlyEntry(codeInvalidPayload, "urn:af:test:1", `the version "../../x" is not a safe path segment`)},
+		{name: "did.json with verificationMethod twice, the second an attacker's key", errors: []string{codeDIDMalformed},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"))
+				var good, evil map[string]json.RawMessage
+				json.Unmarshal(didDoc(t, o.did(), testKey(1)), &good)
+				json.Unmarshal(didDoc(t, o.did(), testKey(2)), &evil)
+				doc := fmt.Sprintf(`{"id": %s, "verificationMethod": %s, "verificationMethod": %s}`, good["id"], good["verificationMethod"], evil["verificationMethod"])
+				o.put("/.well-known/did.json", []byte(doc), nil)
+			},
+			check: func(t *testing.T, rep *Report) {
+				if f := findings(rep, codeDIDMalformed); len(f) != 1 || !strings.Contains(f[0].Message, `duplicate key "verificationMethod"`) {
+					t.Errorf("did-malformed findings %+v", f)
+				}
+			}},
+		{name: "did.json with two methods of one id", errors: []string{codeDIDMalformed},
+			setup: func(t *testing.T, o *origin, _ *Options) {
+				o.minimal(announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"))
+				doc := didweb.NewDocument(o.did(), []didweb.PublicKey{{ID: "key-1", Key: testKey(1).Public().(ed25519.PublicKey)}, {ID: "key-1", Key: testKey(2).Public().(ed25519.PublicKey)}})
+				o.put("/.well-known/did.json", mustJSON(t, doc), nil)
+			},
+			check: func(t *testing.T, rep *Report) {
+				if f := findings(rep, codeDIDMalformed); len(f) != 2 || !strings.Contains(f[0].Message, `verificationMethod[2] has the id "`+rep.Origins[0].DID+`#key-1" of verificationMethod[0]`) {
+					t.Errorf("did-malformed findings %+v", f)
+				}
+			}},
 		{name: "an announcement relabelled as a deprecation", errors: []string{codeTypeMismatch},
 			setup: func(t *testing.T, o *origin, _ *Options) {
 				e := orders20(t, o)
 				o.minimal(e[0], relabel(e[0], "urn:af:test:9", agentfeed.TypeDeprecation))
 			},
 			check: onlyEntry(codeTypeMismatch, "urn:af:test:9", "signed payload is of type endpoint-announcement")},
-		{name: "across --state runs: a payload applied before, back under a new id", errors: []string{codeDuplicatePayload},
-			warnings: []string{codeVanished},
+		{name: "across --state runs: a payload applied before, back under a new id", errors: []string{codeDuplicatePayload, codeRollback},
 			setup: func(t *testing.T, o *origin, opt *Options) {
 				e := orders20(t, o)
 				ranBefore(t, o, opt, e...)
 				o.minimal(e[0], relabel(e[1], "urn:af:test:4", agentfeed.TypeSchemaChange))
 			},
 			check: onlyEntry(codeDuplicatePayload, "urn:af:test:4", "entry urn:af:test:2, applied on an earlier run")},
-		{name: "across --state runs: a schema change from a version an earlier run moved past", errors: []string{codeFromVersion},
-			warnings: []string{codeVanished},
+		{name: "across --state runs: a schema change from a version an earlier run moved past", errors: []string{codeFromVersion, codeRollback},
 			setup: func(t *testing.T, o *origin, opt *Options) {
 				e := orders20(t, o)
 				ranBefore(t, o, opt, e...)
@@ -490,28 +537,4 @@ func TestInsecureTargets(t *testing.T) {
 			t.Errorf("%s: %v", target, err)
 		}
 	}
-}
-
-// A redirect from another host to this machine is refused however the name
-// is written.
-func TestRedirectToThisMachine(t *testing.T) {
-	from := &http.Request{URL: mustURL(t, "https://example.com/.well-known/did.json")}
-	for _, to := range []string{"https://localhost/x", "https://LOCALHOST/x", "https://Preview.LocalHost/x", "https://127.0.0.1/x", "http://LOCALHOST/x"} {
-		err := checkRedirect(&http.Request{URL: mustURL(t, to)}, []*http.Request{from})
-		if fe, ok := err.(*fetchError); !ok || fe.code != codeInsecureURL {
-			t.Errorf("redirect to %s: %v, want insecure-url", to, err)
-		}
-	}
-	if err := checkRedirect(&http.Request{URL: mustURL(t, "https://www.example.com/x")}, []*http.Request{from}); err != nil {
-		t.Errorf("redirect to another https host: %v", err)
-	}
-}
-
-func mustURL(t *testing.T, s string) *url.URL {
-	t.Helper()
-	u, err := url.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u
 }

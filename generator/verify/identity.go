@@ -40,6 +40,13 @@ func (c *checker) resolveKeys() {
 		c.errorf(codeDIDMalformed, doc, "not a DID document (a JSON object with an id)")
 		return
 	}
+	// A document that reads two ways has no keys this reader can stand by.
+	if problems := didweb.Ambiguities(data); len(problems) > 0 {
+		for _, p := range problems {
+			c.errorf(codeDIDMalformed, doc, "%v: its keys are not used", p)
+		}
+		return
+	}
 	if *d.ID != c.did {
 		c.add(Finding{Severity: SeverityError, Code: codeDIDMismatch, Document: doc,
 			Message: fmt.Sprintf("id is %q, but the origin's DID is %q: its keys are not the origin's", *d.ID, c.did),

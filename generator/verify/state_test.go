@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
@@ -58,7 +59,9 @@ func TestStateReplayMismatch(t *testing.T) {
 	}
 }
 
-// An applied id that disappears is a warning, not a failure.
+// An applied id that disappears fails the run (rollback): an older bundle
+// is genuinely signed, and serving it again is how an endpoint is rolled
+// back.
 func TestStateVanishedEntry(t *testing.T) {
 	o := newOrigin(t, hostHeaders)
 	opt := Options{Target: o.base.String(), StatePath: statePath(t)}
@@ -69,11 +72,51 @@ func TestStateVanishedEntry(t *testing.T) {
 	run(t, opt)
 	o.minimal(announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"))
 	rep := run(t, opt)
-	if !rep.OK {
-		t.Fatalf("failed:%s", dump(rep))
+	if rep.OK {
+		t.Fatalf("a vanished entry passed:%s", dump(rep))
 	}
-	if f := findings(rep, codeVanished); len(f) != 1 || f[0].Entry != "urn:af:test:2" || f[0].Severity != SeverityWarning {
-		t.Errorf("entry-vanished findings = %+v", f)
+	if f := findings(rep, codeRollback); len(f) != 1 || f[0].Entry != "urn:af:test:2" || f[0].Severity != SeverityError {
+		t.Errorf("rollback findings = %+v", f)
+	}
+}
+
+// A feed served again as it was before a schema change takes the endpoint
+// back from 2.0 to 1.0: that fails, once for the entry that vanished and
+// once for the version. --allow-rollback accepts it as a warning and makes
+// the state forget what is gone, so the next run passes without it.
+func TestStateRollback(t *testing.T) {
+	o := newOrigin(t, hostHeaders)
+	opt := Options{Target: o.base.String(), StatePath: statePath(t)}
+	v1 := announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")
+	o.minimal(v1, change(t, o.signer(), "urn:af:test:2", "orders-api", "1.0", "2.0"))
+	if rep := run(t, opt); !rep.OK {
+		t.Fatalf("first run failed:%s", dump(rep))
+	}
+
+	o.minimal(v1)
+	rep := run(t, opt)
+	if got := codes(rep, SeverityError); !slices.Equal(got, []string{codeRollback}) {
+		t.Fatalf("errors = %v, want rollback:%s", got, dump(rep))
+	}
+	f := findings(rep, codeRollback)
+	if len(f) != 2 || f[0].Entry != "urn:af:test:2" || f[1].Message != "orders-api is at version 1.0 in the feed, but an earlier run left it at 2.0" {
+		t.Fatalf("rollback findings = %+v", f)
+	}
+	if !strings.Contains(f[0].Hint, "--allow-rollback") {
+		t.Errorf("no hint to --allow-rollback: %+v", f[0])
+	}
+	if got := readState(t, opt.StatePath).Origins[o.base.String()].Versions["orders-api"]; got != "2.0" {
+		t.Errorf("a failed run left orders-api at %q in the state, want 2.0", got)
+	}
+
+	reset := opt
+	reset.AllowRollback = true
+	rep = run(t, reset)
+	if !rep.OK || !slices.Contains(codes(rep, SeverityWarning), codeRollback) {
+		t.Fatalf("--allow-rollback:%s", dump(rep))
+	}
+	if rep := run(t, opt); !rep.OK {
+		t.Errorf("the run after the reset failed:%s", dump(rep))
 	}
 }
 

@@ -36,6 +36,11 @@ type Options struct {
 	// operator's explicit decision that a feed terminated once may be
 	// believed again.
 	ResetTrust bool
+	// AllowRollback accepts, once, a feed that went back to an older
+	// bundle (entries applied before are gone, or an endpoint's version
+	// went back): the operator's decision that the publisher reset it on
+	// purpose. The state file then forgets what the feed no longer says.
+	AllowRollback bool
 	// Follow verifies the origin a migrated feed moved to, at most MaxFollow
 	// times.
 	Follow bool

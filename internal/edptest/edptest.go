@@ -43,9 +43,15 @@ func NewES256(t testing.TB, kid string) *Provider {
 }
 
 // NewRS256 returns a provider with a new 2048-bit RSA key.
-func NewRS256(t testing.TB, kid string) *Provider {
+func NewRS256(t testing.TB, kid string) *Provider { return newRSA(t, kid, 2048) }
+
+// NewWeakRS256 returns a provider with a new 1024-bit RSA key, which
+// checks must refuse.
+func NewWeakRS256(t testing.TB, kid string) *Provider { return newRSA(t, kid, 1024) }
+
+func newRSA(t testing.TB, kid string, bits int) *Provider {
 	t.Helper()
-	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	k, err := rsa.GenerateKey(rand.Reader, bits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +75,7 @@ type Claims struct {
 	EntityID     string   `json:"entity_id,omitempty"`
 	Capabilities []string `json:"capabilities,omitempty"`
 	IssuedAt     int64    `json:"iat,omitempty"`
+	NotBefore    int64    `json:"nbf,omitempty"`
 	Expiry       int64    `json:"exp,omitempty"`
 }
 
@@ -81,7 +88,21 @@ func Valid(iss, sub string, now time.Time, lifetime time.Duration) Claims {
 // Sign returns the compact JWS of c.
 func (p *Provider) Sign(t testing.TB, c Claims) string {
 	t.Helper()
-	signingInput := segment(t, map[string]string{"alg": p.Alg, "typ": "JWT", "kid": p.KeyID}) + "." + segment(t, c)
+	return p.SignCritical(t, c, nil)
+}
+
+// SignCritical returns the compact JWS of c whose header marks the
+// extensions crit critical (none when crit is nil).
+func (p *Provider) SignCritical(t testing.TB, c Claims, crit []string) string {
+	t.Helper()
+	header := map[string]any{"alg": p.Alg, "typ": "JWT", "kid": p.KeyID}
+	if crit != nil {
+		header["crit"] = crit
+		for _, name := range crit {
+			header[name] = true
+		}
+	}
+	signingInput := segment(t, header) + "." + segment(t, c)
 	return signingInput + "." + base64.RawURLEncoding.EncodeToString(p.signature(t, signingInput))
 }
 

@@ -30,6 +30,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/internal/english"
+	"github.com/wellknown-dev/wellknown/internal/suggest"
 	"github.com/wellknown-dev/wellknown/internal/version"
 )
 
@@ -79,57 +80,42 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version", "-version", "-v":
 		return c.version(args[1:])
 	case "help":
-		if len(args) > 1 && slices.Contains(commands, args[1]) {
-			return run([]string{args[1], "-h"}, stdout, stderr)
-		}
-		fmt.Fprint(stdout, usage)
-		return 0
+		return c.help(args[1:])
 	case "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	c.errorf("unknown command %q", args[0])
-	if near := nearest(args[0], commands); near != "" {
-		c.hintf("did you mean %q?", near)
+	return c.unknownCommand(args[0])
+}
+
+// help prints the usage, or a command's usage and flags, on standard
+// output: help is what was asked for, and it pipes into a pager.
+func (c *cli) help(args []string) int {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(c.stdout, usage)
+		return 0
+	case len(args) > 1:
+		c.errorf("help takes one command (got %q)", strings.Join(args, " "))
+		return 2
+	case !slices.Contains(commands, args[0]):
+		return c.unknownCommand(args[0])
 	}
-	c.hintf(`run "wellknown -h" for the list of commands`)
-	return 2
+	return run([]string{args[0], "-h"}, c.stdout, c.stderr)
 }
 
 // commands are the subcommands run dispatches to.
 var commands = []string{"build", "serve", "keygen", "sync", "verify", "check", "init", "version"}
 
-// nearest returns the candidate at most two edits away from s (the closest
-// one), or "" when none is.
-func nearest(s string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, cand := range candidates {
-		if d := editDistance(s, cand); d < bestDist {
-			best, bestDist = cand, d
-		}
+// unknownCommand reports a command run does not know, with the one meant
+// when it is near one, and returns exit status 2.
+func (c *cli) unknownCommand(name string) int {
+	c.errorf("unknown command %q", name)
+	if near, ok := suggest.Closest(name, commands); ok {
+		c.hintf("did you mean %q?", near)
 	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	c.hintf(`run "wellknown -h" for the list of commands`)
+	return 2
 }
 
 func (c *cli) errorf(format string, args ...any) {
@@ -163,15 +149,15 @@ func (c *cli) fail(err error) int {
 }
 
 // newFlags returns a flag set whose -h prints the command's usage line and
-// its flags, written --flag as the docs write them.
+// its flags, written --flag as the docs write them, on standard output.
 func (c *cli) newFlags(name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	// The flag package's own messages are replaced by parse's one-line
 	// errors; -h still prints the usage.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
-		fmt.Fprintf(c.stderr, "Usage: wellknown %s %s\n", name, synopsis)
-		printFlags(c.stderr, fs)
+		fmt.Fprintf(c.stdout, "Usage: wellknown %s %s\n", name, synopsis)
+		printFlags(c.stdout, fs)
 	}
 	return fs
 }
@@ -218,6 +204,9 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) (int, bool) {
 			return 0, true
 		case err != nil:
 			c.errorf("%v", err)
+			if near, ok := closestFlag(fs, err); ok {
+				c.hintf("did you mean --%s?", near)
+			}
 			c.hintf(`run "wellknown %s -h" for its flags`, fs.Name())
 			return 2, true
 		}
@@ -234,6 +223,18 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) (int, bool) {
 	// Parsing "--" alone leaves exactly the positional arguments in fs.Args().
 	fs.Parse(append([]string{"--"}, positional...))
 	return 0, false
+}
+
+// closestFlag returns the flag of fs nearest to the one err says is not
+// defined, when one is near.
+func closestFlag(fs *flag.FlagSet, err error) (string, bool) {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return "", false
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return suggest.Closest(strings.TrimLeft(name, "-"), names)
 }
 
 // repeated is a flag that may be given several times.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
+	"github.com/wellknown-dev/wellknown/internal/suggest"
 )
 
 // Defaults for settings site.toml may leave out.
@@ -71,7 +72,8 @@ func Parse(path, src string, overrides []string) (*Config, error) {
 	return c, nil
 }
 
-// decodeError turns the TOML decoder's error into a one-line diag.Error.
+// decodeError turns the TOML decoder's error into a one-line diag.Error
+// that names the key, when the decoder knows it, and the line.
 func decodeError(path string, err error) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
@@ -80,11 +82,13 @@ func decodeError(path string, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "toml: ")
 	var line int
 	if n, _ := fmt.Sscanf(msg, "line %d", &line); n == 1 {
-		if _, rest, ok := strings.Cut(msg, ": "); ok {
-			msg = rest
-		}
+		msg = strings.TrimPrefix(msg, fmt.Sprintf("line %d ", line))
 	}
-	return diag.Errorf(path, line, "%s", msg)
+	key, rest, ok := cutLastKey(msg)
+	if !ok {
+		return diag.Errorf(path, line, "%s", msg)
+	}
+	return diag.Errorf(path, line, "%s", typeError(key, rest))
 }
 
 // unknownKeys reports every key the Config has no field for, at its line.
@@ -100,8 +104,13 @@ func (c *Config) unknownKeys(md toml.MetaData) error {
 		reported = append(reported, key)
 		var line int
 		line, from = c.lines.lineOfUnindexed(key, from)
-		problems = append(problems, diag.Errorf(c.File, line, "unknown key %q", key).
-			WithHint("keys are snake_case; every key is listed in the site.toml section of wellknown's README"))
+		d := diag.Errorf(c.File, line, "unknown key %q", key)
+		if near, ok := suggest.Closest(last(key), knownKeys(parent(key))); ok {
+			d.WithHint("did you mean %q?", join(parent(key), near))
+		} else {
+			d.WithHint("keys are snake_case; every key is listed in the site.toml section of wellknown's README")
+		}
+		problems = append(problems, d)
 	}
 	return errors.Join(problems...)
 }

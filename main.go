@@ -375,6 +375,8 @@ func isTerminal(f *os.File) bool {
 
 func (c *cli) reportKey(k didweb.SigningKey) {
 	switch {
+	case k.Missing != "":
+		c.noticef("%s is missing (a fresh clone has none): this preview is signed with the development key %s", k.Missing, didweb.DevKeyPath)
 	case k.Created:
 		c.noticef("created a development signing key at %s; output signed with it is for local previews only", didweb.DevKeyPath)
 		c.hintf("for a deploy, create a real key with: wellknown keygen -o signing.key (keep it out of git)")

@@ -13,21 +13,31 @@ import (
 )
 
 // wellknown serve binds 127.0.0.1 by default, prints its URL, serves the
-// site, warns when it listens beyond this machine, and stops cleanly on
-// Ctrl-C.
+// site, warns when it listens beyond this machine, signs with the
+// development key in a fresh clone that has no key file, and stops cleanly
+// on Ctrl-C.
 func TestServeCommand(t *testing.T) {
 	dir := t.TempDir()
 	if err := commitExampleSite(dir); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	t.Setenv("WELLKNOWN_SIGNING_KEY", testKey)
+	config, err := os.ReadFile("site.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	config = []byte(strings.Replace(string(config), `# key_file = "signing.key"`, `key_file = "signing.key"`, 1))
+	if err := os.WriteFile("site.toml", config, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
-		addr, url, warning string
+		addr, url, key, warning string
 	}{
-		{"", "http://127.0.0.1:1313/", ""},
-		{"0.0.0.0:0", "http://", "wellknown: warning: listening on 0.0.0.0:0, beyond this machine"},
+		{"", "http://127.0.0.1:1313/", testKey, ""},
+		{"0.0.0.0:0", "http://", testKey, "wellknown: warning: listening on 0.0.0.0:0, beyond this machine"},
+		{"127.0.0.1:0", "http://127.0.0.1:", "", "wellknown: notice: signing.key is missing (a fresh clone has none): this preview is signed with the development key .wellknown/dev.key\n"},
 	} {
+		t.Setenv("WELLKNOWN_SIGNING_KEY", tc.key)
 		args := []string{"serve"}
 		if tc.addr != "" {
 			args = append(args, "--addr", tc.addr)

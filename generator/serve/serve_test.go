@@ -276,6 +276,24 @@ func TestPreviewAllowsDevelopmentKey(t *testing.T) {
 	h.page("/.well-known/did.json")
 }
 
+// In a fresh clone the key file site.toml names is missing (it is never
+// committed): the preview signs with the development key and says which
+// file it stands in for, where a build fails.
+func TestPreviewStandsInForMissingKeyFile(t *testing.T) {
+	config := exampleSite(t)
+	editFile(t, config, `# key_file = "signing.key"`, `key_file = "signing.key"`)
+	noKey := func(string) string { return "" }
+	if _, err := generator.Build(generator.Options{ConfigPath: config, Getenv: noKey}); err == nil || !strings.Contains(diag.Hint(err), "restore the site's key") {
+		t.Fatalf("a build without its key file = %v (hint %q), want the error that says to restore it", err, diag.Hint(err))
+	}
+	h := serveSite(t, "", Options{Build: generator.Options{ConfigPath: config, Getenv: noKey}})
+	key := h.rebuilds()[0].Result.Key
+	if want := filepath.Join(filepath.Dir(config), "signing.key"); !key.Dev || key.Missing != want {
+		t.Errorf("the preview is signed with %s (dev %v), standing in for %q; want the development key for %s", key.Source, key.Dev, key.Missing, want)
+	}
+	h.page("/.well-known/did.json")
+}
+
 // Stopping ends open live-reload streams instead of waiting for them.
 func TestShutdownEndsStreams(t *testing.T) {
 	config := exampleSite(t)

@@ -197,6 +197,31 @@ func TestGitRefsRebuild(t *testing.T) {
 	}
 }
 
+// Serving a site before its git init, as the quick start does: the first
+// commit fills the feed, with no other edit.
+func TestGitInitWhileServing(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		prereq.Missing(t, "git is not installed (apt-get install git)")
+	}
+	config := exampleSite(t)
+	dir := filepath.Dir(config)
+	h := serveSite(t, config, Options{})
+	if n := h.rebuilds()[0].Result.Counts.Entries; n != 0 {
+		t.Fatalf("the feed has %d entries before any commit", n)
+	}
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "first")
+	eventually(t, "a rebuild whose feed has entries", func() error {
+		builds := h.rebuilds()
+		if last := builds[len(builds)-1]; last.Result == nil || last.Result.Counts.Entries == 0 {
+			return fmt.Errorf("builds: %v", builds)
+		}
+		return nil
+	})
+	h.awaitPage("/.well-known/agent-feed.xml", "<entry")
+}
+
 // Polling finds the same changes on file systems without events.
 func TestPollEdits(t *testing.T) {
 	config := exampleSite(t)

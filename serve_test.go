@@ -10,6 +10,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wellknown-dev/wellknown/generator"
+	"github.com/wellknown-dev/wellknown/generator/serve"
+	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
 // wellknown serve binds 127.0.0.1 by default, prints its URL, serves the
@@ -90,5 +94,24 @@ func TestServeCommand(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "public")); !os.IsNotExist(err) {
 			t.Errorf("serve wrote public/ (%v)", err)
 		}
+	}
+}
+
+// A rebuild prints only the warnings the build before it did not have: a
+// host's warning that holds for the whole session appears once, one that
+// comes back after it went away appears again.
+func TestServeWarningsOnce(t *testing.T) {
+	var stderr strings.Builder
+	p := &servePrinter{cli: &cli{io.Discard, &stderr}}
+	host, uncommitted := "GitHub Pages cannot set headers", "uncommitted changes are not in the change feed"
+	for _, warnings := range [][]string{{host}, {uncommitted, host}, {host}, {host, uncommitted}} {
+		res := &generator.Result{Config: &site.Config{BaseURL: "https://example.com/"}, Warnings: warnings}
+		p.build(serve.Build{Result: res, Changed: []string{"x"}})
+	}
+	want := "wellknown: warning: " + host + "\n" +
+		"wellknown: warning: " + uncommitted + "\n" +
+		"wellknown: warning: " + uncommitted + "\n"
+	if stderr.String() != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
 	}
 }

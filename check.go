@@ -126,6 +126,12 @@ func (c *cli) printEntries(res *check.Result) {
 	for _, b := range res.Repos {
 		since += fmt.Sprintf(", and in %s %s", b.Dir, describeBase(b))
 	}
+	if res.Base.AtHead {
+		since += ", which is HEAD itself"
+		// On the default branch, the merge base compares nothing: a team
+		// committing there needs the previous commit as the base.
+		c.hintf("HEAD is on %s or has no commits of its own, so no commit was compared; to check the last commit, run: wellknown check --base HEAD~1", res.Base.Ref)
+	}
 	if len(res.Entries) == 0 {
 		fmt.Fprintf(c.stdout, "no new feed entries since %s\n", since)
 		return

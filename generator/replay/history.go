@@ -214,11 +214,12 @@ func (h *historyReader) addRepo(repo *history.Repo) error {
 	}
 	if shallow {
 		e := diag.Errorf("", 0, "%s is a shallow clone: its history, and the change feed derived from it, would be cut off", dirName(repo.Root())).
-			WithHint("fetch the whole history (git fetch --unshallow; on GitHub Actions, actions/checkout with fetch-depth: 0), or pass --allow-shallow for a preview")
+			WithHint("fetch the whole history (git fetch --unshallow; on GitHub Actions, actions/checkout with fetch-depth: 0); " +
+				"wellknown build --allow-shallow and wellknown serve build a preview from it")
 		if !h.in.AllowShallow {
 			return e
 		}
-		h.out.Warnings = append(h.out.Warnings, e.Msg+" (--allow-shallow)")
+		h.out.Warnings = append(h.out.Warnings, e.Msg+" (a preview)")
 	}
 	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}})
 	return nil

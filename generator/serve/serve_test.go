@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -220,6 +221,27 @@ func TestGitInitWhileServing(t *testing.T) {
 		return nil
 	})
 	h.awaitPage("/.well-known/agent-feed.xml", "<entry")
+}
+
+// A shallow clone is previewed, with the build's warning, where a build
+// needs --allow-shallow.
+func TestShallowClonePreview(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		prereq.Missing(t, "git is not installed (apt-get install git)")
+	}
+	config := exampleSite(t)
+	dir := filepath.Dir(config)
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "first")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "second")
+	clone := filepath.Join(t.TempDir(), "clone")
+	git(t, dir, "clone", "-q", "--depth=1", "file://"+dir, clone)
+	h := serveSite(t, filepath.Join(clone, "site.toml"), Options{})
+	warnings := h.rebuilds()[0].Result.Warnings
+	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "is a shallow clone") }) {
+		t.Errorf("the preview of a shallow clone does not warn: %q", warnings)
+	}
 }
 
 // Polling finds the same changes on file systems without events.

@@ -198,7 +198,7 @@ func (c *Config) setDefaults() {
 	}
 	for i := range c.Agents {
 		if c.Agents[i].Slug == "" {
-			c.Agents[i].Slug = slugify(c.Agents[i].Name)
+			c.Agents[i].Slug = Slugify(c.Agents[i].Name)
 		}
 	}
 	for i := range c.Deploy.Redirects {
@@ -217,8 +217,9 @@ func (s *Server) slug() string {
 	return strings.ToLower(after)
 }
 
-// slugify turns a display name into a path segment.
-func slugify(name string) string {
+// Slugify turns a display name into a path segment: lower-case letters,
+// digits and single dashes.
+func Slugify(name string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(name) {

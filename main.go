@@ -43,7 +43,7 @@ Usage:
   wellknown sync    --url URL | --command CMD [flags]     write a running server's tools into tool files
   wellknown verify  [flags] DIR | https://origin          check a built site or a live origin against the agent-feed contract
   wellknown check   [--base REF] [flags]                  list the feed entries a branch adds; fail on an unacknowledged breaking change
-  wellknown init    [--host HOST] [flags] [DIR]           create a site, its signing key and a host's deploy files
+  wellknown init    [--host HOST] [--existing] [DIR]      create a site, its signing key and a host's deploy files (--existing: in a repository with tools)
   wellknown version                                       print the version, commit and date (also --version)
 
 Run "wellknown <command> -h" for a command's flags.

@@ -25,7 +25,8 @@ const (
 	DefaultFeedPageSize = 1000
 )
 
-// Load reads, decodes, completes and validates the site definition at path.
+// Load reads, decodes, completes and validates the site definition at path,
+// and checks that the repositories it names are there.
 // overrides are "key=value" settings applied after decoding (see Override).
 // The error lists every problem found, each a *diag.Error.
 func Load(path string, overrides []string) (*Config, error) {
@@ -34,7 +35,14 @@ func Load(path string, overrides []string) (*Config, error) {
 		return nil, diag.Errorf(path, 0, "cannot read the site definition: %v", diag.Cause(err)).
 			WithHint("pass --config FILE, or create a site with: wellknown init")
 	}
-	return Parse(path, string(src), overrides)
+	c, err := Parse(path, string(src), overrides)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkRepos(); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // Parse is Load for a definition already in memory; path names it in errors

@@ -199,7 +199,6 @@ func (c *Config) validateServers(v *validator) {
 		c.validateSlug(v, at, s.Slug, slugs, i)
 		c.validateVersion(v, at, s)
 		c.validateHistoryFrom(v, at+".history_from", s.HistoryFrom)
-		c.validateRepo(v, at+".repo", s.Repo)
 		for j, g := range s.Exclude {
 			if _, err := path.Match(strings.ReplaceAll(g, "**", "*"), ""); err != nil || g == "" {
 				v.add(c.Errorf(fmt.Sprintf("%s.exclude.%d", at, j), "exclude glob %q is malformed", g))
@@ -216,18 +215,23 @@ func (c *Config) validateServers(v *validator) {
 	}
 }
 
-// validateRepo requires a server's repo to be a directory: a path that
-// is not there is a clone not made yet (or made elsewhere), which git
-// would only report in its own words.
-func (c *Config) validateRepo(v *validator, at, repo string) {
-	if repo == "" {
-		return
+// checkRepos requires each server's repo to be a directory: a path that is
+// not there is a clone not made yet (or made elsewhere), which git would
+// only report in its own words. Load checks it, since Parse reads only the
+// definition.
+func (c *Config) checkRepos() error {
+	var v validator
+	for i, s := range c.Servers {
+		if s.Repo == "" {
+			continue
+		}
+		if info, err := os.Stat(c.Path(s.Repo)); err == nil && info.IsDir() {
+			continue
+		}
+		v.add(c.Errorf(fmt.Sprintf("servers.%d.repo", i), "repo %q is not a directory (it is resolved against the directory of %s)", s.Repo, filepath.Base(c.File)).
+			WithHint("repo names a local clone of the tools' repository: clone it there (in CI, check it out next to the site), or correct the path"))
 	}
-	if info, err := os.Stat(c.Path(repo)); err == nil && info.IsDir() {
-		return
-	}
-	v.add(c.Errorf(at, "repo %q is not a directory (it is resolved against the directory of %s)", repo, filepath.Base(c.File)).
-		WithHint("repo names a local clone of the tools' repository: clone it there (in CI, check it out next to the site), or correct the path"))
+	return errors.Join(v.problems...)
 }
 
 // validateVersion rejects a ${VAR} placeholder left in a version, typically

@@ -199,6 +199,7 @@ type repoHistory struct {
 	blobs   map[string][]byte     // blob id → content, for every blob the commits name
 	parsed  map[string]parsedTool // blob id → the tool file it holds
 	tags    map[string][]string   // commit → the release tags on it (see readReleaseTags)
+	shallow bool                  // a shallow clone, read with AllowShallow
 }
 
 // addRepo adds a repository (once) and checks it is not shallow.
@@ -221,7 +222,7 @@ func (h *historyReader) addRepo(repo *history.Repo) error {
 		}
 		h.out.Warnings = append(h.out.Warnings, e.Msg+" (a preview)")
 	}
-	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}})
+	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}, shallow: shallow})
 	return nil
 }
 

@@ -42,8 +42,8 @@ func (r *resumable) end() *timeline.Timeline {
 // repositories' histories are merged by time; and no server takes its
 // versions from tags or starts its history at history_from, which a new
 // commit or tag could move; no repository is a partial clone, whose
-// fetches the notices count, and shallow clones are not allowed (a fetch
-// may deepen one, which its state does not show). ok is false otherwise,
+// fetches the notices count, and no repository is a shallow clone (a
+// fetch may deepen one, which its state does not show). ok is false otherwise,
 // and on any error: a Read then replays the whole history, and reports the
 // error.
 //
@@ -56,7 +56,7 @@ func Resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 		return nil, false
 	}
 	h := r.st.h
-	if !h.siteStart.IsZero() || len(h.starts) > 0 || in.AllowShallow {
+	if !h.siteStart.IsZero() || len(h.starts) > 0 || slices.ContainsFunc(h.repos, func(rh *repoHistory) bool { return rh.shallow }) {
 		return nil, false
 	}
 	start := time.Now()

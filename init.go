@@ -40,6 +40,11 @@ func (c *cli) initSite(args []string) int {
 	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: release.InstallVersion(), SyncURL: *syncURL, Existing: *existing}
 	var tools []string
 	if *existing {
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			c.errorf("%s is not a directory: --existing adds a site to a repository that is there", dir)
+			c.hintf("to create a new site, run: wellknown init %s", dir)
+			return 2
+		}
 		var err error
 		if tools, err = scaffold.FindTools(dir); err != nil {
 			return c.fail(err)

@@ -127,6 +127,11 @@ func (c *cli) printEntries(res *check.Result) {
 	for _, b := range res.Repos {
 		since += fmt.Sprintf(", and in %s %s", b.Dir, describeBase(b))
 	}
+	if !slices.ContainsFunc(res.Repos, func(b check.Base) bool { return !b.AtHead }) && res.Base.AtHead {
+		// On the default branch, the merge base compares nothing: a team
+		// committing there needs the previous commit as the base.
+		c.hintf("HEAD is on %s or has no commits of its own, so no commit was compared; to check the last commit, run: wellknown check --base HEAD~1", res.Base.Ref)
+	}
 	if len(res.Entries) == 0 {
 		fmt.Fprintf(c.stdout, "no new feed entries since %s\n", since)
 		return
@@ -143,6 +148,9 @@ func (c *cli) printEntries(res *check.Result) {
 
 // describeBase names the revision a repository is compared at.
 func describeBase(b check.Base) string {
+	if b.AtHead {
+		return fmt.Sprintf("the merge base of HEAD and %s (%s), which is HEAD itself", b.Ref, b.ShortCommit())
+	}
 	if b.MergeBase {
 		return fmt.Sprintf("the merge base of HEAD and %s (%s)", b.Ref, b.ShortCommit())
 	}

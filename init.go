@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/scaffold"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/english"
 	"github.com/wellknown-dev/wellknown/internal/release"
 )
 
@@ -17,11 +20,12 @@ import (
 const exampleBaseURL = "https://example.com/"
 
 func (c *cli) initSite(args []string) int {
-	fs := c.newFlags("init", "[--host HOST] [--base-url URL] [--sync-url URL] [--force] [DIR]")
+	fs := c.newFlags("init", "[--host HOST] [--base-url URL] [--sync-url URL] [--existing] [--force] [DIR]")
 	host := fs.String("host", site.HostGitHubPages, "where the site is deployed: "+strings.Join(scaffold.Hosts, ", "))
 	baseURL := fs.String("base-url", exampleBaseURL, "the https origin the site will be published at")
 	syncURL := fs.String("sync-url", "", "add a daily workflow that syncs the tools from the server at this URL and opens a pull request when they changed")
-	force := fs.Bool("force", false, "overwrite files that exist (never a signing key)")
+	force := fs.Bool("force", false, "overwrite files that exist (never a signing key, never .gitignore, which is only extended)")
+	existing := fs.Bool("existing", false, "add a site to an existing repository: keep and extend its .gitignore, write no example tool, and read the tool files found in its history")
 	if code, done := c.parse(fs, args); done {
 		return code
 	}
@@ -33,18 +37,41 @@ func (c *cli) initSite(args []string) int {
 	if fs.NArg() == 1 {
 		dir = fs.Arg(0)
 	}
-	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: release.InstallVersion(), SyncURL: *syncURL}
+	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: release.InstallVersion(), SyncURL: *syncURL, Existing: *existing}
+	var tools []string
+	if *existing {
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			c.errorf("%s is not a directory: --existing adds a site to a repository that is there", dir)
+			c.hintf("to create a new site, run: wellknown init %s", dir)
+			return 2
+		}
+		var err error
+		if tools, err = scaffold.FindTools(dir); err != nil {
+			return c.fail(err)
+		}
+		opt.Tools, opt.Slug = scaffold.ToolsGlob(tools), serverSlug(dir)
+	} else if code, refused := c.refuseRepository(dir, *force); refused {
+		return code
+	}
 	files, err := scaffold.Files(opt)
 	if err != nil {
 		c.errorf("%v", err)
 		return 2
 	}
-	if err := scaffold.Write(dir, files, *force); err != nil {
+	ignored, err := scaffold.Write(dir, files, *force)
+	if err != nil {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.stdout, "created a site for %s in %s, deployed with %s:\n", *baseURL, dir, *host)
 	for _, f := range files {
-		fmt.Fprintf(c.stdout, "  %s\n", f.Path)
+		line := "  " + f.Path
+		if f.Path == scaffold.IgnoreFile && ignored != nil {
+			line += " (kept, with " + strings.Join(ignored, " ") + " added)"
+		}
+		fmt.Fprintln(c.stdout, line)
+	}
+	if *existing {
+		c.reportTools(tools, opt)
 	}
 	if err := c.initKey(filepath.Join(dir, scaffold.KeyFile), *host); err != nil {
 		return c.fail(err)
@@ -55,12 +82,69 @@ func (c *cli) initSite(args []string) int {
 	if *baseURL == exampleBaseURL {
 		c.noticef("the site's base URL is the placeholder %s; run init again with --base-url and --force, or edit site.toml and the deploy files", exampleBaseURL)
 	}
-	c.printNextSteps(dir, *host, *baseURL)
+	c.printNextSteps(dir, *host, *baseURL, commitStep(dir, files, *existing))
 	return 0
 }
 
+// refuseRepository refuses to create a new site where a repository's
+// .gitignore is and no site.toml (unless force): its rules belong to the
+// repository, and init --existing is the way to add a site to one. A site
+// that is there already gets the usual list of files that exist.
+func (c *cli) refuseRepository(dir string, force bool) (int, bool) {
+	_, ignoreErr := os.Lstat(filepath.Join(dir, scaffold.IgnoreFile))
+	_, siteErr := os.Lstat(filepath.Join(dir, "site.toml"))
+	if ignoreErr != nil || siteErr == nil || force {
+		return 0, false
+	}
+	c.errorf("%s already exists: %s looks like an existing repository", filepath.Join(dir, scaffold.IgnoreFile), dir)
+	c.hintf("add a site to it with: wellknown init --existing %s (it keeps .gitignore, adding only the lines it lacks, writes no example tool and finds the tool files)", dir)
+	return 1, true
+}
+
+// serverSlug names the server of an existing repository after its
+// directory.
+func serverSlug(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	return site.Slugify(filepath.Base(abs))
+}
+
+// reportTools says which tool files the site reads, or that none was
+// found and where they go.
+func (c *cli) reportTools(tools []string, opt scaffold.Options) {
+	if len(tools) == 0 {
+		c.noticef("found no tool files (JSON objects with name and inputSchema) in the repository; add one per tool under content/servers/%s/tools/, or set tools in site.toml to where they are", opt.Slug)
+		return
+	}
+	fmt.Fprintf(c.stdout, "\nfound %s in the repository's history and working tree; site.toml reads them with:\n  tools = %q\n", english.Count(len(tools), "tool file"), opt.Tools)
+	if len(tools) <= 5 {
+		for _, t := range tools {
+			fmt.Fprintf(c.stdout, "    %s\n", t)
+		}
+	}
+	c.hintf("if the glob matches files that are not this server's tools, list them in exclude (see the README's \"Adding wellknown to an existing repository\")")
+}
+
+// commitStep is the next step that commits the site: in an existing
+// repository, only the files init wrote; otherwise a new repository.
+func commitStep(dir string, files []scaffold.File, existing bool) string {
+	if _, err := history.Open(dir); err != nil || !existing {
+		return "git init -b main && git add -A && git commit -m \"the site\"   (the change feed is derived from commits)"
+	}
+	var top []string
+	for _, f := range files {
+		first, _, _ := strings.Cut(f.Path, "/")
+		if !slices.Contains(top, first) {
+			top = append(top, first)
+		}
+	}
+	return "git add " + strings.Join(top, " ") + " && git commit -m \"the site\"   (the feed already holds the repository's tool history)"
+}
+
 // printNextSteps lists what comes after init, from a preview to a deploy.
-func (c *cli) printNextSteps(dir, host, baseURL string) {
+func (c *cli) printNextSteps(dir, host, baseURL, commit string) {
 	setup := "follow DEPLOY.md to connect the repository to " + host
 	if host == site.HostGitHubPages {
 		setup = "on GitHub, set Settings → Pages → Source to \"GitHub Actions\" (DEPLOY.md has the details)"
@@ -72,7 +156,7 @@ func (c *cli) printNextSteps(dir, host, baseURL string) {
 	fmt.Fprintf(c.stdout, "\nnext steps:\n")
 	for i, step := range []string{
 		cd + "wellknown serve   (a preview that rebuilds as you edit)",
-		"git init -b main && git add -A && git commit -m \"the site\"   (the change feed is derived from commits)",
+		commit,
 		setup,
 		"create the secret " + site.DefaultKeyEnv + " there with the content of signing.key",
 		"push; the deploy builds the site, then check what is live with: wellknown verify " + strings.TrimSuffix(baseURL, "/"),

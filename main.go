@@ -44,7 +44,7 @@ Usage:
   wellknown verify  [flags] DIR | https://origin          check a built site or a live origin against the agent-feed contract
   wellknown check   [--base REF] [flags]                  list the feed entries a branch adds; fail on an unacknowledged breaking change
   wellknown diff    [--json] OLD NEW | --rev A..B FILE    classify the changes between two versions of a tool; exit 1 if breaking
-  wellknown init    [--host HOST] [flags] [DIR]           create a site, its signing key and a host's deploy files
+  wellknown init    [--host HOST] [--existing] [DIR]      create a site, its signing key and a host's deploy files (--existing: in a repository with tools)
   wellknown version                                       print the version, commit and date (also --version)
 
 Run "wellknown <command> -h" for a command's flags.
@@ -83,25 +83,43 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version", "-version", "-v":
 		return c.version(args[1:])
 	case "help":
-		if len(args) > 1 && slices.Contains(commands, args[1]) {
-			return run([]string{args[1], "-h"}, stdout, stderr)
-		}
-		fmt.Fprint(stdout, usage)
-		return 0
+		return c.help(args[1:])
 	case "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	c.errorf("unknown command %q", args[0])
-	if near, ok := suggest.Closest(args[0], commands); ok {
+	return c.unknownCommand(args[0])
+}
+
+// help prints the usage, or a command's usage and flags, on standard
+// output: help is what was asked for, and it pipes into a pager.
+func (c *cli) help(args []string) int {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(c.stdout, usage)
+		return 0
+	case len(args) > 1:
+		c.errorf("help takes one command (got %q)", strings.Join(args, " "))
+		return 2
+	case !slices.Contains(commands, args[0]):
+		return c.unknownCommand(args[0])
+	}
+	return run([]string{args[0], "-h"}, c.stdout, c.stderr)
+}
+
+// commands are the subcommands run dispatches to.
+var commands = []string{"build", "serve", "keygen", "sync", "verify", "check", "diff", "init", "version"}
+
+// unknownCommand reports a command run does not know, with the one meant
+// when it is near one, and returns exit status 2.
+func (c *cli) unknownCommand(name string) int {
+	c.errorf("unknown command %q", name)
+	if near, ok := suggest.Closest(name, commands); ok {
 		c.hintf("did you mean %q?", near)
 	}
 	c.hintf(`run "wellknown -h" for the list of commands`)
 	return 2
 }
-
-// commands are the subcommands run dispatches to.
-var commands = []string{"build", "serve", "keygen", "sync", "verify", "check", "diff", "init", "version"}
 
 func (c *cli) errorf(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "wellknown: error: "+format+"\n", args...)
@@ -134,15 +152,15 @@ func (c *cli) fail(err error) int {
 }
 
 // newFlags returns a flag set whose -h prints the command's usage line and
-// its flags, written --flag as the docs write them.
+// its flags, written --flag as the docs write them, on standard output.
 func (c *cli) newFlags(name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	// The flag package's own messages are replaced by parse's one-line
 	// errors; -h still prints the usage.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
-		fmt.Fprintf(c.stderr, "Usage: wellknown %s %s\n", name, synopsis)
-		printFlags(c.stderr, fs)
+		fmt.Fprintf(c.stdout, "Usage: wellknown %s %s\n", name, synopsis)
+		printFlags(c.stdout, fs)
 	}
 	return fs
 }
@@ -189,6 +207,9 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) (int, bool) {
 			return 0, true
 		case err != nil:
 			c.errorf("%v", err)
+			if near, ok := closestFlag(fs, err); ok {
+				c.hintf("did you mean --%s?", near)
+			}
 			c.hintf(`run "wellknown %s -h" for its flags`, fs.Name())
 			return 2, true
 		}
@@ -205,6 +226,18 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) (int, bool) {
 	// Parsing "--" alone leaves exactly the positional arguments in fs.Args().
 	fs.Parse(append([]string{"--"}, positional...))
 	return 0, false
+}
+
+// closestFlag returns the flag of fs nearest to the one err says is not
+// defined, when one is near.
+func closestFlag(fs *flag.FlagSet, err error) (string, bool) {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return "", false
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return suggest.Closest(strings.TrimLeft(name, "-"), names)
 }
 
 // repeated is a flag that may be given several times.
@@ -345,6 +378,8 @@ func isTerminal(f *os.File) bool {
 
 func (c *cli) reportKey(k didweb.SigningKey) {
 	switch {
+	case k.Missing != "":
+		c.noticef("%s is missing (a fresh clone has none): this preview is signed with the development key %s", k.Missing, didweb.DevKeyPath)
 	case k.Created:
 		c.noticef("created a development signing key at %s; output signed with it is for local previews only", didweb.DevKeyPath)
 		c.hintf("for a deploy, create a real key with: wellknown keygen -o signing.key (keep it out of git)")

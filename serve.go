@@ -65,7 +65,7 @@ func (c *cli) serve(args []string) int {
 type servePrinter struct {
 	*cli
 	siteDir  string
-	warnings []string
+	warnings []string // the last good build's
 }
 
 func (p *servePrinter) build(b serve.Build) {
@@ -82,12 +82,15 @@ func (p *servePrinter) build(b serve.Build) {
 	} else {
 		fmt.Fprintf(p.stdout, "rebuilt in %d ms after a change to %s\n", b.Elapsed.Milliseconds(), p.describe(b.Changed))
 	}
-	if !slices.Equal(res.Warnings, p.warnings) {
-		for _, w := range res.Warnings {
+	// Only what the last build did not say: a warning that holds for the
+	// whole session (the host's content types) is said once, while one an
+	// edit brings back (uncommitted changes) is said again.
+	for _, w := range res.Warnings {
+		if !slices.Contains(p.warnings, w) {
 			p.warnf("%s", w)
 		}
-		p.warnings = res.Warnings
 	}
+	p.warnings = res.Warnings
 }
 
 func (p *servePrinter) watchError(err error) { p.fail(err) }

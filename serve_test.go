@@ -10,24 +10,38 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wellknown-dev/wellknown/generator"
+	"github.com/wellknown-dev/wellknown/generator/serve"
+	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
 // wellknown serve binds 127.0.0.1 by default, prints its URL, serves the
-// site, warns when it listens beyond this machine, and stops cleanly on
-// Ctrl-C.
+// site, warns when it listens beyond this machine, signs with the
+// development key in a fresh clone that has no key file, and stops cleanly
+// on Ctrl-C.
 func TestServeCommand(t *testing.T) {
 	dir := t.TempDir()
 	if err := commitExampleSite(dir); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	t.Setenv("WELLKNOWN_SIGNING_KEY", testKey)
+	config, err := os.ReadFile("site.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	config = []byte(strings.Replace(string(config), `# key_file = "signing.key"`, `key_file = "signing.key"`, 1))
+	if err := os.WriteFile("site.toml", config, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
-		addr, url, warning string
+		addr, url, key, warning string
 	}{
-		{"", "http://127.0.0.1:1313/", ""},
-		{"0.0.0.0:0", "http://", "wellknown: warning: listening on 0.0.0.0:0, beyond this machine"},
+		{"", "http://127.0.0.1:1313/", testKey, ""},
+		{"0.0.0.0:0", "http://", testKey, "wellknown: warning: listening on 0.0.0.0:0, beyond this machine"},
+		{"127.0.0.1:0", "http://127.0.0.1:", "", "wellknown: notice: signing.key is missing (a fresh clone has none): this preview is signed with the development key .wellknown/dev.key\n"},
 	} {
+		t.Setenv("WELLKNOWN_SIGNING_KEY", tc.key)
 		args := []string{"serve"}
 		if tc.addr != "" {
 			args = append(args, "--addr", tc.addr)
@@ -80,5 +94,24 @@ func TestServeCommand(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "public")); !os.IsNotExist(err) {
 			t.Errorf("serve wrote public/ (%v)", err)
 		}
+	}
+}
+
+// A rebuild prints only the warnings the build before it did not have: a
+// host's warning that holds for the whole session appears once, one that
+// comes back after it went away appears again.
+func TestServeWarningsOnce(t *testing.T) {
+	var stderr strings.Builder
+	p := &servePrinter{cli: &cli{io.Discard, &stderr}}
+	host, uncommitted := "GitHub Pages cannot set headers", "uncommitted changes are not in the change feed"
+	for _, warnings := range [][]string{{host}, {uncommitted, host}, {host}, {host, uncommitted}} {
+		res := &generator.Result{Config: &site.Config{BaseURL: "https://example.com/"}, Warnings: warnings}
+		p.build(serve.Build{Result: res, Changed: []string{"x"}})
+	}
+	want := "wellknown: warning: " + host + "\n" +
+		"wellknown: warning: " + uncommitted + "\n" +
+		"wellknown: warning: " + uncommitted + "\n"
+	if stderr.String() != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
 	}
 }

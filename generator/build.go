@@ -51,6 +51,9 @@ type Options struct {
 	Overrides  []string // --set key=value
 	KeyFile    string   // --key-file
 	Strict     bool     // --strict: no development key, no uncommitted or missing history
+	// Preview is a build for serve: a missing signing.key_file falls back
+	// to the development key, as in a fresh clone, instead of failing.
+	Preview bool
 	// Rev is the commit of the site's repository whose history the feed is
 	// derived from; empty means HEAD.
 	Rev string
@@ -265,6 +268,7 @@ func loadKey(opt Options, cfg *site.Config, strict bool, getenv func(string) str
 		ConfigFile: cfg.Path(cfg.Signing.KeyFile),
 		SiteDir:    cfg.Dir,
 		Strict:     strict,
+		Preview:    opt.Preview,
 	})
 	if err != nil {
 		return key, err

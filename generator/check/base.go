@@ -38,7 +38,11 @@ func findBase(repo *history.Repo, ref string, getenv func(string) string) (Base,
 	if err != nil {
 		return Base{}, err
 	}
-	return Base{Ref: branch, Commit: commit, MergeBase: true}, nil
+	head, err := repo.Head()
+	if err != nil {
+		return Base{}, err
+	}
+	return Base{Ref: branch, Commit: commit, MergeBase: true, AtHead: commit == head}, nil
 }
 
 // defaultBranch returns the first candidate that names a commit.

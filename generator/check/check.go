@@ -89,6 +89,10 @@ type Base struct {
 	Ref       string `json:"ref"`           // as given, or the default branch found
 	Commit    string `json:"commit"`        // the commit compared with
 	MergeBase bool   `json:"merge_base"`    // Commit is the merge base of HEAD and Ref
+	// AtHead says the merge base is HEAD itself: the check runs on the
+	// default branch, or on a branch without commits of its own, so
+	// nothing committed was compared.
+	AtHead bool `json:"at_head,omitempty"`
 }
 
 // ShortCommit abbreviates Commit for people.

@@ -27,7 +27,9 @@ const DevKeyPath = ".wellknown/dev.key"
 // KeySources says where a build may find its signing key, in order of
 // precedence: a --key-file flag, an environment variable (a CI secret), a
 // key file named in site.toml, and, unless Strict, a development key that is
-// created on first use.
+// created on first use. A preview also falls back to the development key
+// when the key file named in site.toml is missing: a fresh clone has none,
+// since the key is never committed.
 type KeySources struct {
 	FlagFile   string // --key-file
 	EnvName    string // name of the environment variable
@@ -35,6 +37,7 @@ type KeySources struct {
 	ConfigFile string // signing.key_file, resolved against the site directory
 	SiteDir    string // where .wellknown/ lives
 	Strict     bool   // --strict or CI=true: never fall back to a development key
+	Preview    bool   // a preview (serve): a missing ConfigFile falls back to the development key
 }
 
 // SigningKey is a loaded private key and where it came from.
@@ -48,6 +51,9 @@ type SigningKey struct {
 	File string
 	// Warning is a problem that does not stop a build ("" when none).
 	Warning string
+	// Missing is the key file named in site.toml that a preview's
+	// development key stands in for ("" when none is).
+	Missing string
 }
 
 // maxKeyFile caps what is read of a key file: a PEM key is 119 bytes.
@@ -68,17 +74,28 @@ func LoadSigningKey(src KeySources) (SigningKey, error) {
 		}
 		return SigningKey{Private: key, Source: "$" + src.EnvName}, nil
 	case src.ConfigFile != "":
+		_, statErr := os.Lstat(src.ConfigFile)
+		missing := errors.Is(statErr, fs.ErrNotExist)
+		if missing && src.Preview && !src.Strict {
+			key, err := devKey(src.SiteDir)
+			key.Missing = src.ConfigFile
+			return key, err
+		}
 		key, err := loadFile(src.ConfigFile, "signing.key_file "+src.ConfigFile)
 		var d *diag.Error
-		if _, statErr := os.Lstat(src.ConfigFile); errors.As(err, &d) && errors.Is(statErr, fs.ErrNotExist) {
-			// Typically a deploy whose secret is not set: key_file is the
-			// local key, never committed.
-			d.WithHint("set $%s (in CI, the secret holding the key), or create the file with: wellknown keygen -o %s", src.EnvName, src.ConfigFile)
+		if missing && errors.As(err, &d) {
+			// Typically a deploy whose secret is not set, or a fresh clone:
+			// key_file is the local key, never committed. The key is the
+			// site's identity, so the fix is to restore it, not to make
+			// another one.
+			d.WithHint("restore the site's key: set $%s (in CI, the secret holding it), or copy it to %s from a backup; "+
+				"a new key is a new signing identity (README: Rotating the key), so run wellknown keygen -o %s only for a new site",
+				src.EnvName, src.ConfigFile, src.ConfigFile)
 		}
 		return key, err
 	case src.Strict:
 		return SigningKey{}, diag.Errorf("", 0, "no signing key: a strict or CI build does not use a development key").
-			WithHint("create one with: wellknown keygen -o signing.key; then pass --key-file, or store it in $%s as a CI secret", src.EnvName)
+			WithHint("give the site's key: store it in $%s as a CI secret, or pass --key-file; for a new site, create one with: wellknown keygen -o signing.key", src.EnvName)
 	}
 	return devKey(src.SiteDir)
 }

@@ -202,6 +202,7 @@ type repoHistory struct {
 	// patterns are the version_tags of the servers whose tool files it
 	// holds, in any configuration of the history.
 	patterns []string
+	shallow  bool // a shallow clone, read with AllowShallow
 }
 
 // addRepo adds a repository (once) and checks it is not shallow.
@@ -217,13 +218,14 @@ func (h *historyReader) addRepo(repo *history.Repo) error {
 	}
 	if shallow {
 		e := diag.Errorf("", 0, "%s is a shallow clone: its history, and the change feed derived from it, would be cut off", dirName(repo.Root())).
-			WithHint("fetch the whole history (git fetch --unshallow; on GitHub Actions, actions/checkout with fetch-depth: 0), or pass --allow-shallow for a preview")
+			WithHint("fetch the whole history (git fetch --unshallow; on GitHub Actions, actions/checkout with fetch-depth: 0); " +
+				"wellknown build --allow-shallow and wellknown serve build a preview from it")
 		if !h.in.AllowShallow {
 			return e
 		}
-		h.out.Warnings = append(h.out.Warnings, e.Msg+" (--allow-shallow)")
+		h.out.Warnings = append(h.out.Warnings, e.Msg+" (a preview)")
 	}
-	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}})
+	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}, shallow: shallow})
 	return nil
 }
 

@@ -42,9 +42,10 @@ func (r *resumable) end() *timeline.Timeline {
 // repositories' histories are merged by time, and the first does not land
 // with the last commit replayed (see history.Landings); and no repository
 // has release tags a server takes its versions from, and no server starts
-// its history at history_from, which a new commit or tag could move; no repository is a partial clone, whose
-// fetches the notices count, and shallow clones are not allowed (a fetch
-// may deepen one, which its state does not show). ok is false otherwise,
+// its history at history_from, which a new commit or tag could move; no
+// repository is a partial clone, whose
+// fetches the notices count, and no repository is a shallow clone (a
+// fetch may deepen one, which its state does not show). ok is false otherwise,
 // and on any error: a Read then replays the whole history, and reports the
 // error.
 //
@@ -57,7 +58,7 @@ func Resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 		return nil, false
 	}
 	h := r.st.h
-	if !h.siteStart.IsZero() || len(h.starts) > 0 || in.AllowShallow {
+	if !h.siteStart.IsZero() || len(h.starts) > 0 || slices.ContainsFunc(h.repos, func(rh *repoHistory) bool { return rh.shallow }) {
 		return nil, false
 	}
 	start := time.Now()

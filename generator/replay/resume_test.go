@@ -239,11 +239,13 @@ func TestResumeAcrossRepositories(t *testing.T) {
 
 // A server that takes its versions from tags, or a history_from, makes a
 // replay give up: a new commit may be tagged, or move where history starts.
-// So does a build that allows shallow clones.
+// So does a shallow clone, which a fetch may deepen; a build that merely
+// allows one resumes a whole clone.
 func TestResumeGivesUpOnReleaseTagsAndHistoryFrom(t *testing.T) {
 	for name, config := range map[string]string{
 		"version_tags":  strings.Replace(resumeSite, `version = "1.0.0"`, `version_tags = "v*"`, 1),
 		"history_from":  strings.Replace(resumeSite, `title = "T"`, "title = \"T\"\nhistory_from = \"2026-01-01\"", 1),
+		"shallow_clone": resumeSite,
 		"allow_shallow": resumeSite,
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -252,12 +254,21 @@ func TestResumeGivesUpOnReleaseTagsAndHistoryFrom(t *testing.T) {
 			g.Write("tools/a.json", toolJSON("a", "A."))
 			g.Commit("first")
 			g.Git("tag", "v1.0.0")
-			r := newResumer(t, g)
-			r.allowShallow = name == "allow_shallow"
+			if name == "shallow_clone" {
+				g.Write("tools/b.json", toolJSON("b", "B."))
+				g.Commit("second")
+				clone := filepath.Join(t.TempDir(), "clone")
+				g.Git("clone", "-q", "--depth=1", "file://"+g.Dir, clone)
+				when := g.When
+				g = gittest.New(t, clone) // git init leaves a repository as it is
+				g.When = when
+			}
+			r := &resumer{t: t, g: g, allowShallow: name == "allow_shallow" || name == "shallow_clone"}
+			r.prev, r.was = r.read()
 			r.step("a tool commit", func() {
 				g.Write("tools/a.json", toolJSON("a", "A.", "x"))
 				g.Commit("a: x")
-			}, false, 0)
+			}, name == "allow_shallow", 1)
 		})
 	}
 }

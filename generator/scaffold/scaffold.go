@@ -13,7 +13,9 @@ package scaffold
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -74,7 +76,17 @@ type Options struct {
 	// server at this URL lists with the committed tool files, and opens a
 	// pull request with the synced files when they differ.
 	SyncURL string
+	// Existing adds the site to a repository that has its tools already:
+	// no example tool, and the server reads Tools.
+	Existing bool
+	// Tools is the tools glob of an Existing repository's server ("" for
+	// the place a new site's tool files go), and Slug the server's name
+	// after the host ("" for hello).
+	Tools, Slug string
 }
+
+// exampleTool is the example tool file of a new site.
+const exampleTool = "content/servers/hello/tools/greet.json"
 
 // File is one file of a new site.
 type File struct {
@@ -84,19 +96,22 @@ type File struct {
 
 // data is what the templates see.
 type data struct {
-	Target     string // the host, as deploy.targets names it
-	BaseURL    string // with a trailing slash
-	Origin     string // BaseURL without it, as wellknown verify takes it
-	Hostname   string
-	Title      string
-	FeedURL    string
-	ServerName string // the example server's name: the reversed host name, then /hello
-	Module     string
-	Version    string // a release, or "latest"
-	Pinned     bool   // Version is a release
-	ActionRef  string // the Action at Version, or at main
-	Run        string // a shell command that installs Version and runs it, for hosts other than GitHub
-	SyncURL    string
+	Target      string // the host, as deploy.targets names it
+	BaseURL     string // with a trailing slash
+	Origin      string // BaseURL without it, as wellknown verify takes it
+	Hostname    string
+	Title       string
+	FeedURL     string
+	ServerName  string // the server's name: the reversed host name, then /hello or the slug
+	Slug        string
+	ServerTitle string
+	Tools       string // the server's tools glob, as a TOML string
+	Module      string
+	Version     string // a release, or "latest"
+	Pinned      bool   // Version is a release
+	ActionRef   string // the Action at Version, or at main
+	Run         string // a shell command that installs Version and runs it, for hosts other than GitHub
+	SyncURL     string
 }
 
 // Files returns the files of a new site, sorted by path. The site.toml among
@@ -121,6 +136,9 @@ func Files(opt Options) ([]File, error) {
 		}
 		out = append(out, rendered...)
 	}
+	if opt.Existing {
+		out = slices.DeleteFunc(out, func(f File) bool { return f.Path == exampleTool })
+	}
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	if err := checkSite(out); err != nil {
 		return nil, err
@@ -138,6 +156,8 @@ func newData(opt Options) (data, error) {
 	}
 	origin := "https://" + strings.ToLower(u.Host)
 	hostname := strings.ToLower(u.Hostname())
+	slug := cmp.Or(opt.Slug, "hello")
+	tools := cmp.Or(opt.Tools, "content/servers/"+slug+"/tools/*.json")
 	pinned := opt.Version != "latest"
 	actionRef, run := Action+"@main", "go run "+Module+"@latest"
 	if pinned {
@@ -146,20 +166,29 @@ func newData(opt Options) (data, error) {
 			opt.Version, opt.Version, installDir, installDir)
 	}
 	return data{
-		Target:     opt.Host,
-		BaseURL:    origin + "/",
-		Origin:     origin,
-		Hostname:   hostname,
-		Title:      hostname,
-		FeedURL:    origin + paths.Feed,
-		ServerName: reverseDNS(hostname) + "/hello",
-		Module:     Module,
-		Version:    opt.Version,
-		Pinned:     pinned,
-		ActionRef:  actionRef,
-		Run:        run,
-		SyncURL:    opt.SyncURL,
+		Target:      opt.Host,
+		BaseURL:     origin + "/",
+		Origin:      origin,
+		Hostname:    hostname,
+		Title:       hostname,
+		FeedURL:     origin + paths.Feed,
+		ServerName:  reverseDNS(hostname) + "/" + slug,
+		Slug:        slug,
+		ServerTitle: strings.ToUpper(slug[:1]) + slug[1:],
+		Tools:       tomlString(tools),
+		Module:      Module,
+		Version:     opt.Version,
+		Pinned:      pinned,
+		ActionRef:   actionRef,
+		Run:         run,
+		SyncURL:     opt.SyncURL,
 	}, nil
+}
+
+// tomlString quotes s as a TOML basic string, whose escapes are JSON's.
+func tomlString(s string) string {
+	b, _ := json.Marshal(s) // a string always marshals
+	return string(b)
 }
 
 // syncURL matches the URLs init writes into the drift workflow, in a
@@ -253,37 +282,56 @@ func Leftovers(dir string, opt Options) []string {
 	return out
 }
 
-// Write writes files into dir, creating directories as needed. Unless force,
-// it writes nothing when any of them exists, and lists each. Even with
+// IgnoreFile is the site's .gitignore. Write never replaces one that
+// exists, which holds the repository's own rules: it appends the lines it
+// lacks.
+const IgnoreFile = ".gitignore"
+
+// Write writes files into dir, creating directories as needed, and returns
+// the lines it added to an existing IgnoreFile. Unless force, it writes
+// nothing when any of the other files exists, and lists each. Even with
 // force, it writes nothing when a symlink stands where one of the files or
 // its directories goes: writing through it would change a file elsewhere.
-func Write(dir string, files []File, force bool) error {
+func Write(dir string, files []File, force bool) ([]string, error) {
 	if err := checkNoSymlinks(dir, files); err != nil {
-		return err
+		return nil, err
 	}
 	if !force {
 		var existing []error
 		for _, f := range files {
 			p := filepath.Join(dir, filepath.FromSlash(f.Path))
-			if _, err := os.Lstat(p); err == nil {
+			if _, err := os.Lstat(p); err == nil && f.Path != IgnoreFile {
 				existing = append(existing, diag.Errorf(p, 0, "already exists").
 					WithHint("wellknown init never overwrites a file unless you pass --force"))
 			}
 		}
 		if len(existing) > 0 {
-			return errors.Join(existing...)
+			return nil, errors.Join(existing...)
 		}
 	}
+	var added []string
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
+		data := f.Data
+		if f.Path == IgnoreFile {
+			old, err := os.ReadFile(p)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			if err == nil {
+				if data, added = MergeLines(old, f.Data); added == nil {
+					continue
+				}
+			}
 		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			return err
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return added, nil
 }
 
 // checkNoSymlinks lists every symlink among the paths files would be

@@ -182,14 +182,14 @@ func TestWriteNeverOverwritesUnlessForced(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "old.txt"), []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := Write(dir, files, false)
+	_, err := Write(dir, files, false)
 	if errs := diag.List(err); len(errs) != 1 || !strings.Contains(errs[0].Error(), "old.txt: already exists") {
 		t.Fatalf("Write = %v, want one error about old.txt", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a")); !os.IsNotExist(err) {
 		t.Error("a refused Write created files")
 	}
-	if err := Write(dir, files, true); err != nil {
+	if _, err := Write(dir, files, true); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
@@ -219,7 +219,7 @@ func TestWriteNeverWritesThroughSymlinks(t *testing.T) {
 				t.Fatal(err)
 			}
 			files := []File{{Path: "a/new.txt", Data: []byte("new")}, {Path: "old.txt", Data: []byte("new")}, {Path: "z.txt", Data: []byte("new")}}
-			err := Write(dir, files, true)
+			_, err := Write(dir, files, true)
 			want := filepath.Join(dir, tc.link) + ": is a symbolic link; wellknown init never writes through one"
 			if errs := diag.List(err); len(errs) != 1 || errs[0].Error() != want {
 				t.Fatalf("Write = %v, want one error: %s", err, want)
@@ -236,6 +236,56 @@ func TestWriteNeverWritesThroughSymlinks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An existing .gitignore is kept, even with force: the lines it lacks are
+// appended, once.
+func TestWriteExtendsGitignore(t *testing.T) {
+	dir := t.TempDir()
+	mine := "bin/\n*.log\n# secrets\n*.key"
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := []File{{Path: ".gitignore", Data: []byte("# ours\npublic/\n.wellknown/\n*.key\n")}}
+	for _, force := range []bool{false, true} {
+		added, err := Write(dir, files, force)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"public/", ".wellknown/"}; !force && !slices.Equal(added, want) {
+			t.Errorf("added %q, want %q", added, want)
+		}
+		if force && added != nil {
+			t.Errorf("a second Write added %q again", added)
+		}
+	}
+	got, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mine + "\n\n# Added by wellknown init: the build output, the development key and\n# every signing key stay out of git.\npublic/\n.wellknown/\n"
+	if string(got) != want {
+		t.Errorf(".gitignore:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// The tools glob covers the files found, as narrowly as one pattern can.
+func TestToolsGlob(t *testing.T) {
+	for _, tc := range []struct {
+		files []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"tools/a.json", "tools/b.json"}, "tools/*.json"},
+		{[]string{"pkg/x/snaps/a.json", "pkg/y/snaps/b.json"}, "pkg/**/*.json"},
+		{[]string{"pkg/a.json", "pkg/sub/b.json"}, "pkg/**/*.json"},
+		{[]string{"a.json", "tools/b.json"}, "**/*.json"},
+		{[]string{"a.json"}, "*.json"},
+	} {
+		if got := ToolsGlob(tc.files); got != tc.want {
+			t.Errorf("ToolsGlob(%q) = %q, want %q", tc.files, got, tc.want)
+		}
 	}
 }
 

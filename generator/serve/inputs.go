@@ -20,7 +20,9 @@ import (
 // feeds the build (a commit, checkout or rebase moves them) and its
 // shallow file (a fetch that deepens a shallow clone moves no ref). Git's
 // object store is left alone: objects change only along with a ref or the
-// shallow file.
+// shallow file. A directory not in a repository yet has its .git/HEAD and
+// .git/refs watched, so that a git init and first commit made while
+// serving fill the feed.
 func inputs(cfg *site.Config, keyFile string) watch.Targets {
 	t := watch.Targets{
 		Trees: []string{cfg.Path(cfg.ContentDir), cfg.Path(cfg.TemplatesDir)},
@@ -56,10 +58,13 @@ func inputs(cfg *site.Config, keyFile string) watch.Targets {
 		}
 	}
 	for _, r := range repos {
-		if head, common, ok := gitDirs(r); ok {
-			t.Files = append(t.Files, filepath.Join(head, "HEAD"), filepath.Join(common, "packed-refs"), filepath.Join(common, "shallow"))
-			t.Trees = append(t.Trees, filepath.Join(common, "refs"))
+		head, common, ok := gitDirs(r)
+		if !ok {
+			head = filepath.Join(r, ".git")
+			common = head
 		}
+		t.Files = append(t.Files, filepath.Join(head, "HEAD"), filepath.Join(common, "packed-refs"), filepath.Join(common, "shallow"))
+		t.Trees = append(t.Trees, filepath.Join(common, "refs"))
 	}
 	return t
 }

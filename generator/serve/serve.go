@@ -89,7 +89,9 @@ const (
 // Options configure a Server.
 type Options struct {
 	// Build says what to build. Strict is ignored and CI=true does not
-	// demand a real key: a preview may be signed with a development key.
+	// demand a real key: a preview may be signed with a development key,
+	// also when the key file site.toml names is missing (a fresh clone),
+	// and be built from a shallow clone.
 	Build    generator.Options
 	Addr     string        // host:port to listen on; "" means DefaultAddr
 	Poll     time.Duration // > 0: poll for changes at this interval instead of using file-system events
@@ -171,10 +173,11 @@ func New(opt Options) (_ *Server, err error) {
 }
 
 // previewBuild adapts build options to a preview: a development key is
-// always acceptable, and each build reuses what the one before made.
+// always acceptable, also in place of a missing key file, a shallow clone
+// is built with a warning, and each build reuses what the one before made.
 func previewBuild(opt generator.Options) generator.Options {
 	getenv := opt.Getenv
-	opt.Strict = false
+	opt.Strict, opt.Preview, opt.AllowShallow = false, true, true
 	if opt.Cache == nil {
 		opt.Cache = generator.NewCache()
 	}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -197,6 +198,52 @@ func TestGitRefsRebuild(t *testing.T) {
 	}
 }
 
+// Serving a site before its git init, as the quick start does: the first
+// commit fills the feed, with no other edit.
+func TestGitInitWhileServing(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		prereq.Missing(t, "git is not installed (apt-get install git)")
+	}
+	config := exampleSite(t)
+	dir := filepath.Dir(config)
+	h := serveSite(t, config, Options{})
+	if n := h.rebuilds()[0].Result.Counts.Entries; n != 0 {
+		t.Fatalf("the feed has %d entries before any commit", n)
+	}
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "first")
+	eventually(t, "a rebuild whose feed has entries", func() error {
+		builds := h.rebuilds()
+		if last := builds[len(builds)-1]; last.Result == nil || last.Result.Counts.Entries == 0 {
+			return fmt.Errorf("builds: %v", builds)
+		}
+		return nil
+	})
+	h.awaitPage("/.well-known/agent-feed.xml", "<entry")
+}
+
+// A shallow clone is previewed, with the build's warning, where a build
+// needs --allow-shallow.
+func TestShallowClonePreview(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		prereq.Missing(t, "git is not installed (apt-get install git)")
+	}
+	config := exampleSite(t)
+	dir := filepath.Dir(config)
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "first")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "second")
+	clone := filepath.Join(t.TempDir(), "clone")
+	git(t, dir, "clone", "-q", "--depth=1", "file://"+dir, clone)
+	h := serveSite(t, filepath.Join(clone, "site.toml"), Options{})
+	warnings := h.rebuilds()[0].Result.Warnings
+	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "is a shallow clone") }) {
+		t.Errorf("the preview of a shallow clone does not warn: %q", warnings)
+	}
+}
+
 // Polling finds the same changes on file systems without events.
 func TestPollEdits(t *testing.T) {
 	config := exampleSite(t)
@@ -272,6 +319,24 @@ func TestPreviewAllowsDevelopmentKey(t *testing.T) {
 	h := serveSite(t, "", Options{Build: generator.Options{ConfigPath: config, Strict: true, Getenv: ci}})
 	if key := h.rebuilds()[0].Result.Key; !key.Dev {
 		t.Errorf("the preview is signed with %s, want a development key", key.Source)
+	}
+	h.page("/.well-known/did.json")
+}
+
+// In a fresh clone the key file site.toml names is missing (it is never
+// committed): the preview signs with the development key and says which
+// file it stands in for, where a build fails.
+func TestPreviewStandsInForMissingKeyFile(t *testing.T) {
+	config := exampleSite(t)
+	editFile(t, config, `# key_file = "signing.key"`, `key_file = "signing.key"`)
+	noKey := func(string) string { return "" }
+	if _, err := generator.Build(generator.Options{ConfigPath: config, Getenv: noKey}); err == nil || !strings.Contains(diag.Hint(err), "restore the site's key") {
+		t.Fatalf("a build without its key file = %v (hint %q), want the error that says to restore it", err, diag.Hint(err))
+	}
+	h := serveSite(t, "", Options{Build: generator.Options{ConfigPath: config, Getenv: noKey}})
+	key := h.rebuilds()[0].Result.Key
+	if want := filepath.Join(filepath.Dir(config), "signing.key"); !key.Dev || key.Missing != want {
+		t.Errorf("the preview is signed with %s (dev %v), standing in for %q; want the development key for %s", key.Source, key.Dev, key.Missing, want)
 	}
 	h.page("/.well-known/did.json")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
+	"github.com/wellknown-dev/wellknown/internal/suggest"
 )
 
 // Defaults for settings site.toml may leave out.
@@ -24,7 +25,8 @@ const (
 	DefaultFeedPageSize = 1000
 )
 
-// Load reads, decodes, completes and validates the site definition at path.
+// Load reads, decodes, completes and validates the site definition at path,
+// and checks that the repositories it names are there.
 // overrides are "key=value" settings applied after decoding (see Override).
 // The error lists every problem found, each a *diag.Error.
 func Load(path string, overrides []string) (*Config, error) {
@@ -33,7 +35,14 @@ func Load(path string, overrides []string) (*Config, error) {
 		return nil, diag.Errorf(path, 0, "cannot read the site definition: %v", diag.Cause(err)).
 			WithHint("pass --config FILE, or create a site with: wellknown init")
 	}
-	return Parse(path, string(src), overrides)
+	c, err := Parse(path, string(src), overrides)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkRepos(); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // Parse is Load for a definition already in memory; path names it in errors
@@ -71,7 +80,8 @@ func Parse(path, src string, overrides []string) (*Config, error) {
 	return c, nil
 }
 
-// decodeError turns the TOML decoder's error into a one-line diag.Error.
+// decodeError turns the TOML decoder's error into a one-line diag.Error
+// that names the key, when the decoder knows it, and the line.
 func decodeError(path string, err error) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
@@ -80,11 +90,13 @@ func decodeError(path string, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "toml: ")
 	var line int
 	if n, _ := fmt.Sscanf(msg, "line %d", &line); n == 1 {
-		if _, rest, ok := strings.Cut(msg, ": "); ok {
-			msg = rest
-		}
+		msg = strings.TrimPrefix(msg, fmt.Sprintf("line %d ", line))
 	}
-	return diag.Errorf(path, line, "%s", msg)
+	key, rest, ok := cutLastKey(msg)
+	if !ok {
+		return diag.Errorf(path, line, "%s", msg)
+	}
+	return diag.Errorf(path, line, "%s", typeError(key, rest))
 }
 
 // unknownKeys reports every key the Config has no field for, at its line.
@@ -100,8 +112,13 @@ func (c *Config) unknownKeys(md toml.MetaData) error {
 		reported = append(reported, key)
 		var line int
 		line, from = c.lines.lineOfUnindexed(key, from)
-		problems = append(problems, diag.Errorf(c.File, line, "unknown key %q", key).
-			WithHint("keys are snake_case; every key is listed in the site.toml section of wellknown's README"))
+		d := diag.Errorf(c.File, line, "unknown key %q", key)
+		if near, ok := suggest.Closest(last(key), knownKeys(parent(key))); ok {
+			d.WithHint("did you mean %q?", join(parent(key), near))
+		} else {
+			d.WithHint("keys are snake_case; every key is listed in the site.toml section of wellknown's README")
+		}
+		problems = append(problems, d)
 	}
 	return errors.Join(problems...)
 }
@@ -189,7 +206,7 @@ func (c *Config) setDefaults() {
 	}
 	for i := range c.Agents {
 		if c.Agents[i].Slug == "" {
-			c.Agents[i].Slug = slugify(c.Agents[i].Name)
+			c.Agents[i].Slug = Slugify(c.Agents[i].Name)
 		}
 	}
 	for i := range c.Deploy.Redirects {
@@ -208,8 +225,9 @@ func (s *Server) slug() string {
 	return strings.ToLower(after)
 }
 
-// slugify turns a display name into a path segment.
-func slugify(name string) string {
+// Slugify turns a display name into a path segment: lower-case letters,
+// digits and single dashes.
+func Slugify(name string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(name) {

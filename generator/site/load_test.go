@@ -116,10 +116,33 @@ func TestUnknownKeys(t *testing.T) {
 	}
 }
 
+// A misspelt key gets the key of its table that was meant; a key far from
+// all of them gets the general hint.
+func TestUnknownKeyHints(t *testing.T) {
+	src := "base_url = \"https://example.com\"\ntitel = \"T\"\n[signing]\nkye_id = \"k\"\n[[servers]]\nname = \"a/b\"\ndescripton = \"d\"\ncolour = 1\n"
+	_, err := parse(t, src)
+	var got []string
+	for _, e := range diag.List(err) {
+		got = append(got, e.Error()+" / "+diag.Hint(e))
+	}
+	want := []string{
+		`site.toml:2: unknown key "titel" / did you mean "title"?`,
+		`site.toml:4: unknown key "signing.kye_id" / did you mean "signing.key_id"?`,
+		`site.toml:7: unknown key "servers.descripton" / did you mean "servers.description"?`,
+		`site.toml:8: unknown key "servers.colour" / keys are snake_case; every key is listed in the site.toml section of wellknown's README`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestDecodeErrorsAreLocated(t *testing.T) {
 	for src, want := range map[string]string{
 		"base_url = \"https://example.com\"\ntitle = \"unterminated\n": "site.toml:2: ",
-		"base_url = \"https://example.com\"\n[[servers]]\nname = 42\n": "site.toml:3: ",
+		// A value of the wrong type names its key and both types.
+		"base_url = \"https://example.com\"\n[[servers]]\nname = 42\n":       "site.toml:3: servers.name must be a string, not an integer",
+		"base_url = \"https://example.com\"\n[signing]\nkey_id = true\n":     "site.toml:3: signing.key_id must be a string, not a boolean",
+		"base_url = \"https://example.com\"\n[[servers]]\nversion = [1.5]\n": "site.toml:3: servers.version must be a string, not an array",
 	} {
 		_, err := parse(t, src)
 		if errs := diag.List(err); len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), want) {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -211,6 +213,25 @@ func (c *Config) validateServers(v *validator) {
 			}
 		}
 	}
+}
+
+// checkRepos requires each server's repo to be a directory: a path that is
+// not there is a clone not made yet (or made elsewhere), which git would
+// only report in its own words. Load checks it, since Parse reads only the
+// definition.
+func (c *Config) checkRepos() error {
+	var v validator
+	for i, s := range c.Servers {
+		if s.Repo == "" {
+			continue
+		}
+		if info, err := os.Stat(c.Path(s.Repo)); err == nil && info.IsDir() {
+			continue
+		}
+		v.add(c.Errorf(fmt.Sprintf("servers.%d.repo", i), "repo %q is not a directory (it is resolved against the directory of %s)", s.Repo, filepath.Base(c.File)).
+			WithHint("repo names a local clone of the tools' repository: clone it there (in CI, check it out next to the site), or correct the path"))
+	}
+	return errors.Join(v.problems...)
 }
 
 // validateVersion rejects a ${VAR} placeholder left in a version, typically

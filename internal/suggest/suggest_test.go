@@ -3,15 +3,19 @@ package suggest
 import "testing"
 
 func TestClosest(t *testing.T) {
-	commands := []string{"build", "serve", "check", "diff"}
+	commands := []string{"build", "serve", "keygen", "sync", "verify", "check", "init", "version"}
 	for _, tc := range []struct {
 		word, want string
 		ok         bool
 	}{
-		{"biuld", "build", true},
-		{"chek", "check", true},
-		{"dif", "diff", true},
-		{"deploy", "", false},
+		{"biuld", "build", true},    // a transposition is one edit
+		{"buidl", "build", true},    // two
+		{"serv", "serve", true},     // a missing letter
+		{"chek", "check", true},     // another
+		{"verson", "version", true}, // another
+		{"deploy", "", false},       // nothing near
+		{"in", "", false},           // two edits from init, but as many as its letters
+		{"x", "", false},
 		{"", "", false},
 	} {
 		got, ok := Closest(tc.word, commands)
@@ -19,17 +23,10 @@ func TestClosest(t *testing.T) {
 			t.Errorf("Closest(%q) = %q, %v; want %q, %v", tc.word, got, ok, tc.want, tc.ok)
 		}
 	}
-}
-
-func TestDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"tools", "tols", 1}, {"tools", "loots", 2}, {"kitten", "sitting", 3},
-	} {
-		if got := Distance(tc.a, tc.b); got != tc.want {
-			t.Errorf("Distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
+	if got, ok := Closest("strcit", []string{"strict", "set", "out"}); got != "strict" || !ok {
+		t.Errorf("Closest(strcit) = %q, %v", got, ok)
+	}
+	if got, ok := Closest("titel", nil); ok {
+		t.Errorf("Closest with no candidates = %q, %v", got, ok)
 	}
 }

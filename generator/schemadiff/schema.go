@@ -1,8 +1,10 @@
 package schemadiff
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -52,10 +54,6 @@ func (l location) property(name string) location {
 }
 
 func (l location) items() location { return location{l.pointer + "/items", l.name + "[]"} }
-
-func (l location) tupleItem(i int) location {
-	return location{l.pointer + "/items/" + strconv.Itoa(i), l.name + "[" + strconv.Itoa(i) + "]"}
-}
 
 func (l location) additional() location {
 	return location{l.pointer + "/additionalProperties", dotted(l.name, "*")}
@@ -163,6 +161,10 @@ func (d *schemaDiff) sameMeaning(before, after any) bool {
 func (d *schemaDiff) compareSchemas(loc location, before, after any) {
 	b, okBefore := deref(d.before, before)
 	a, okAfter := deref(d.after, after)
+	if okBefore && okAfter && (b == false || a == false) {
+		d.acceptsNothing(loc, b, a)
+		return
+	}
 	bm, isObjectBefore := b.(map[string]any)
 	am, isObjectAfter := a.(map[string]any)
 	if !okBefore || !okAfter || !isObjectBefore || !isObjectAfter {
@@ -172,16 +174,47 @@ func (d *schemaDiff) compareSchemas(loc location, before, after any) {
 	if loc.pointer == d.root {
 		d.definitions(loc)
 	}
-	d.types(loc, bm, am)
+	// A type spelled as a union of branches is described by what the
+	// schema accepts rather than by its type keyword.
+	spelledAsType := !hasUnion(bm) && !hasUnion(am)
+	bm, am = normalize(d.before, bm, maxNormalDepth), normalize(d.after, am, maxNormalDepth)
+	if d.wholeUnion(loc, bm, am) {
+		return
+	}
+	d.types(loc, bm, am, spelledAsType)
+	dropVacuous(bm, am)
 	d.enum(loc, bm, am)
-	d.constant(loc, bm, am)
 	d.properties(loc, bm, am)
 	d.additionalProperties(loc, bm, am)
+	d.patternProperties(loc, bm, am)
+	d.dependentRequired(loc, bm, am)
+	d.dependentSchemas(loc, bm, am)
 	d.items(loc, bm, am)
 	d.constraints(loc, bm, am)
 	d.defaultValue(loc, bm, am)
 	d.annotations(loc, bm, am)
+	d.unions(loc, bm, am)
+	d.combinator(loc, "allOf", bm, am, false)
+	d.not(loc, bm, am)
+	d.conditional(loc, bm, am)
+	d.subschemas(loc, bm, am)
 	d.otherKeywords(loc, bm, am)
+}
+
+func hasUnion(m map[string]any) bool {
+	return !isMissing(member(m, "anyOf")) || !isMissing(member(m, "oneOf"))
+}
+
+// acceptsNothing reports a schema that is or becomes false, which accepts
+// no value at all.
+func (d *schemaDiff) acceptsNothing(loc location, before, after any) {
+	switch {
+	case before == false && after == false:
+	case after == false:
+		d.note(loc.pointer, d.classify(narrowing), "%s no longer %s any value", d.subject(loc), d.accept(loc))
+	default:
+		d.note(loc.pointer, d.classify(widening), "%s now %s values (it accepted none)", d.subject(loc), d.accept(loc))
+	}
 }
 
 // classify turns an effect into a class for this side.
@@ -201,6 +234,9 @@ func (d *schemaDiff) unclassifiable(pointer, what string) {
 
 // subject names a schema in a text: "`address.zip`", or "input schema".
 func (d *schemaDiff) subject(loc location) string {
+	if array, ok := strings.CutSuffix(loc.name, "[]"); ok && array != "" {
+		return "items of `" + array + "`"
+	}
 	if loc.name != "" {
 		return "`" + loc.name + "`"
 	}
@@ -208,6 +244,14 @@ func (d *schemaDiff) subject(loc location) string {
 		return "input schema"
 	}
 	return "output schema"
+}
+
+// accept is "accepts", or "accept" after a plural subject ("items of `tags`").
+func (d *schemaDiff) accept(loc location) string {
+	if strings.HasPrefix(d.subject(loc), "items of ") {
+		return "accept"
+	}
+	return "accepts"
 }
 
 // schemaOf names a schema as a whole: "schema of `city`", or "input schema".
@@ -261,9 +305,16 @@ func (d *schemaDiff) used(pointer string) bool {
 	return isUsed(d.usedBefore, pointer) || isUsed(d.usedAfter, pointer)
 }
 
-func (d *schemaDiff) types(loc location, before, after map[string]any) {
-	typesBefore, okBefore := admittedTypes(before)
-	typesAfter, okAfter := admittedTypes(after)
+// types compares the admitted types. When only one side has an enum, its
+// values' types count, so that {"const":"a"} and {"type":"string"} differ
+// only in the values, not in the type.
+func (d *schemaDiff) types(loc location, before, after map[string]any, spelledAsType bool) {
+	typesOf := admittedTypes
+	if isMissing(member(before, "enum")) != isMissing(member(after, "enum")) {
+		typesOf = effectiveTypes
+	}
+	typesBefore, okBefore := typesOf(before)
+	typesAfter, okAfter := typesOf(after)
 	if !okBefore || !okAfter {
 		if !sameJSON(member(before, "type"), member(after, "type")) || !sameJSON(member(before, "nullable"), member(after, "nullable")) {
 			d.unclassifiable(loc.keyword("type"), "type of "+d.subject(loc))
@@ -283,9 +334,60 @@ func (d *schemaDiff) types(loc location, before, after map[string]any) {
 			class = Breaking
 		}
 	}
-	d.note(loc.pointer, class, "type of %s changed from %s to %s", d.subject(loc), describeTypes(typesBefore), describeTypes(typesAfter))
+	what := d.subject(loc) + " " + d.accept(loc)
+	if spelledAsType {
+		what = "`type` of " + d.subject(loc) + " accepts"
+	}
+	d.note(loc.pointer, class, "%s", typeChangeText(what, typesBefore, typesAfter))
 }
 
+// dropVacuous removes from both schemas the keywords for a type family
+// that one of them does not admit: on that side they assert nothing, and
+// the change of type already says that the family came or went.
+func dropVacuous(before, after map[string]any) {
+	typesBefore, okBefore := admittedTypes(before)
+	typesAfter, okAfter := admittedTypes(after)
+	if !okBefore || !okAfter {
+		return
+	}
+	for keyword, kind := range keywordKind {
+		if !admitsKind(typesBefore, kind) || !admitsKind(typesAfter, kind) {
+			delete(before, keyword)
+			delete(after, keyword)
+		}
+	}
+}
+
+// admitsKind reports whether a type set admits some type of a family.
+func admitsKind(types []string, kind string) bool {
+	return types == nil || slices.ContainsFunc(types, func(t string) bool { return kindOf(t) == kind })
+}
+
+// typeChangeText says what a type change lets in or keeps out, after what
+// names the schema and its verb: "`type` of `note` accepts" gives "`type`
+// of `note` now also accepts null".
+func typeChangeText(what string, before, after []string) string {
+	cut := strings.LastIndex(what, " ")
+	subject, verb := what[:cut], what[cut+1:]
+	gained, lost := typesOutside(after, before), typesOutside(before, after)
+	switch {
+	case before == nil:
+		return subject + " now " + verb + " only " + describeTypes(after)
+	case after == nil:
+		return subject + " now " + verb + " any value"
+	case len(lost) == 0:
+		return subject + " now also " + verb + " " + describeGap(gained, before)
+	case len(gained) == 0:
+		return subject + " no longer " + verb + " " + describeGap(lost, after)
+	case overlap(before, after):
+		return subject + " now also " + verb + " " + describeGap(gained, before) + " and no longer " + verb + " " + describeGap(lost, after)
+	default:
+		return "`type` of " + strings.TrimPrefix(subject, "`type` of ") + " changed from " + typeNames(before) + " to " + typeNames(after)
+	}
+}
+
+// enum compares the lists of admitted values; const arrives here as the
+// enum of its one value.
 func (d *schemaDiff) enum(loc location, before, after map[string]any) {
 	b, a := member(before, "enum"), member(after, "enum")
 	if sameJSON(b, a) {
@@ -295,10 +397,16 @@ func (d *schemaDiff) enum(loc location, before, after map[string]any) {
 	valuesBefore, listBefore := b.([]any)
 	valuesAfter, listAfter := a.([]any)
 	switch {
+	case isMissing(b) && listAfter && len(valuesAfter) == 1:
+		d.note(pointer, d.classify(narrowing), "%s now fixed to `%s`", subject, literal(valuesAfter[0]))
 	case isMissing(b) && listAfter:
 		d.note(pointer, d.classify(narrowing), "%s now restricted to the values %s", subject, literals(valuesAfter))
+	case listBefore && isMissing(a) && len(valuesBefore) == 1:
+		d.note(pointer, d.classify(widening), "%s no longer fixed to `%s`", subject, literal(valuesBefore[0]))
 	case listBefore && isMissing(a):
 		d.note(pointer, d.classify(widening), "%s no longer restricted to a list of values", subject)
+	case listBefore && listAfter && len(valuesBefore) == 1 && len(valuesAfter) == 1:
+		d.note(pointer, d.classify(altering), "value of %s changed from `%s` to `%s`", subject, literal(valuesBefore[0]), literal(valuesAfter[0]))
 	case listBefore && listAfter:
 		for _, v := range missingFrom(valuesBefore, valuesAfter) {
 			d.note(pointer, d.classify(narrowing), "enum value `%s` removed from %s", literal(v), subject)
@@ -334,22 +442,6 @@ func literals(values []any) string {
 		quoted[i] = "`" + literal(v) + "`"
 	}
 	return strings.Join(quoted, ", ")
-}
-
-func (d *schemaDiff) constant(loc location, before, after map[string]any) {
-	b, a := member(before, "const"), member(after, "const")
-	if sameJSON(b, a) {
-		return
-	}
-	pointer, subject := loc.keyword("const"), d.subject(loc)
-	switch {
-	case isMissing(b):
-		d.note(pointer, d.classify(narrowing), "%s now fixed to `%s`", subject, literal(a))
-	case isMissing(a):
-		d.note(pointer, d.classify(widening), "%s no longer fixed to `%s`", subject, literal(b))
-	default:
-		d.note(pointer, d.classify(altering), "constant value of %s changed from `%s` to `%s`", subject, literal(b), literal(a))
-	}
 }
 
 // properties compares the properties of an object schema and which of them
@@ -495,23 +587,41 @@ func (d *schemaDiff) additionalProperties(loc location, before, after map[string
 	}
 }
 
+// items compares the items of arrays: positional ones (prefixItems, or a
+// draft-07 items list) position by position, then the schema of the items
+// after them. A position one side lacks is held to that side's rest.
 func (d *schemaDiff) items(loc location, before, after map[string]any) {
-	b, a := member(before, "items"), member(after, "items")
-	if d.sameMeaning(b, a) {
-		return
-	}
-	tupleBefore, isTupleBefore := b.([]any)
-	tupleAfter, isTupleAfter := a.([]any)
-	switch {
-	case isTupleBefore && isTupleAfter && len(tupleBefore) == len(tupleAfter):
-		for i := range tupleBefore {
-			d.compare(loc.tupleItem(i), tupleBefore[i], tupleAfter[i])
+	posBefore, posKeyBefore, restBefore, restKeyBefore := arrayItems(before)
+	posAfter, posKeyAfter, restAfter, restKeyAfter := arrayItems(after)
+	for i := range max(len(posBefore), len(posAfter)) {
+		b, a, pointer := restBefore, restAfter, loc.keyword(restKeyAfter)
+		if i < len(posBefore) {
+			b = posBefore[i]
 		}
-	case isTupleBefore || isTupleAfter:
-		d.unclassifiable(loc.keyword("items"), "items of "+d.subject(loc))
-	default:
-		d.compare(loc.items(), orAnything(b), orAnything(a))
+		if i < len(posAfter) {
+			a, pointer = posAfter[i], loc.keyword(posKeyAfter)+"/"+strconv.Itoa(i)
+		} else if i < len(posBefore) {
+			pointer = loc.keyword(posKeyBefore) + "/" + strconv.Itoa(i)
+		}
+		d.compare(location{pointer, loc.name + "[" + strconv.Itoa(i) + "]"}, orAnything(b), orAnything(a))
 	}
+	rest := loc.items()
+	rest.pointer = loc.keyword(cmp.Or(restKeyAfter, restKeyBefore))
+	if !d.sameMeaning(restBefore, restAfter) {
+		d.compare(rest, orAnything(restBefore), orAnything(restAfter))
+	}
+}
+
+// arrayItems returns the positional item schemas of an array schema with
+// their keyword, and the schema of the items after them with its keyword.
+func arrayItems(m map[string]any) (positional []any, posKeyword string, rest any, restKeyword string) {
+	if list, ok := member(m, "prefixItems").([]any); ok {
+		return list, "prefixItems", member(m, "items"), "items"
+	}
+	if list, ok := member(m, "items").([]any); ok {
+		return list, "items", member(m, "additionalItems"), "additionalItems"
+	}
+	return nil, "", member(m, "items"), "items"
 }
 
 // bounds are the numeric range constraints; a lower bound admits fewer
@@ -525,6 +635,7 @@ var bounds = []struct {
 	{"minLength", true}, {"maxLength", false},
 	{"minItems", true}, {"maxItems", false},
 	{"minProperties", true}, {"maxProperties", false},
+	{"minContains", true}, {"maxContains", false},
 }
 
 // stringConstraints admit fewer values when added, more when removed, and
@@ -646,21 +757,28 @@ func (d *schemaDiff) stringConstraint(loc location, keyword string, before, afte
 	}
 }
 
-// defaultValue reports a changed default as compatible: a caller that sends
-// the value is unaffected, one that omits it gets a different but valid one.
+// defaultValue reports a changed or removed default of an input as
+// breaking: a call that omits the value now gets another one. Setting a
+// default documents what such a call gets, which is compatible. In an
+// output schema a default is only documentation.
 func (d *schemaDiff) defaultValue(loc location, before, after map[string]any) {
 	b, a := member(before, "default"), member(after, "default")
 	if sameJSON(b, a) {
 		return
 	}
 	pointer, subject := loc.keyword("default"), d.subject(loc)
+	class, setClass := Breaking, Compatible
+	removed, changed := ": a call that omits it may now behave differently", ": a call that omits it now behaves differently"
+	if d.side == output {
+		class, setClass, removed, changed = Cosmetic, Cosmetic, "", ""
+	}
 	switch {
 	case isMissing(b):
-		d.note(pointer, Compatible, "default of %s set to `%s`", subject, literal(a))
+		d.note(pointer, setClass, "default of %s set to `%s`", subject, literal(a))
 	case isMissing(a):
-		d.note(pointer, Compatible, "default of %s removed", subject)
+		d.note(pointer, class, "default of %s removed%s", subject, removed)
 	default:
-		d.note(pointer, Compatible, "default of %s changed from `%s` to `%s`", subject, literal(b), literal(a))
+		d.note(pointer, class, "default of %s changed from `%s` to `%s`%s", subject, literal(b), literal(a), changed)
 	}
 }
 
@@ -692,8 +810,11 @@ func (d *schemaDiff) annotations(loc location, before, after map[string]any) {
 // definitions apply only through $ref, which compare follows.
 var analysedKeywords = func() map[string]bool {
 	keywords := map[string]bool{
-		"type": true, "nullable": true, "enum": true, "const": true,
-		"properties": true, "required": true, "additionalProperties": true, "items": true,
+		"type": true, "nullable": true, "enum": true,
+		"properties": true, "required": true, "additionalProperties": true, "patternProperties": true,
+		"dependentRequired": true, "dependentSchemas": true,
+		"items": true, "prefixItems": true, "additionalItems": true, "contains": true, "propertyNames": true,
+		"anyOf": true, "oneOf": true, "allOf": true, "not": true, "if": true, "then": true, "else": true,
 		"multipleOf": true, "uniqueItems": true, "default": true, "deprecated": true,
 		"$defs": true, "definitions": true,
 	}
@@ -710,8 +831,8 @@ var analysedKeywords = func() map[string]bool {
 }()
 
 // otherKeywords reports every other keyword that changed as unclassifiable:
-// anyOf, not, if/then/else and the like can widen or narrow in ways a
-// structural diff cannot tell, so the honest answer is "breaking".
+// a keyword this package does not know may widen or narrow, so the honest
+// answer is "breaking".
 func (d *schemaDiff) otherKeywords(loc location, before, after map[string]any) {
 	for _, keyword := range sortedKeys(before, after) {
 		if analysedKeywords[keyword] {

@@ -67,7 +67,12 @@ func (d *schemaDiff) wholeUnion(loc location, before, after map[string]any) bool
 		if k != "" {
 			return d.branchesOf(doc, loc, k, m)
 		}
-		return []branch{{pointer: loc.pointer, schema: assertions(m), norm: assertions(m)}}
+		var out []branch
+		for _, b := range splitByKind(assertions(m)) {
+			lifted := d.lift(b)
+			out = append(out, branch{pointer: loc.pointer, schema: lifted, norm: lifted})
+		}
+		return out
 	}
 	d.annotations(loc, before, after)
 	d.defaultValue(loc, before, after)
@@ -77,6 +82,55 @@ func (d *schemaDiff) wholeUnion(loc location, before, after map[string]any) bool
 	}
 	d.pairBranches(loc, keyword, side(d.before, kb, before), side(d.after, ka, after), true)
 	return true
+}
+
+// lift returns one map for each schema value it is given, so that a
+// recursive $ref that brings the same lifted schema round again meets the
+// very same map, which ends the recursion.
+func (d *schemaDiff) lift(m map[string]any) map[string]any {
+	key := canonical(m)
+	if lifted, ok := d.lifted[key]; ok {
+		return lifted
+	}
+	d.lifted[key] = m
+	return m
+}
+
+// splitByKind writes a schema that admits several type families as the
+// union of one schema per family, each with the keywords for its family
+// and all the others: a value of a family meets the schema exactly when it
+// meets that family's branch.
+func splitByKind(m map[string]any) []map[string]any {
+	types, ok := admittedTypes(m)
+	if !ok || types == nil {
+		return []map[string]any{m}
+	}
+	var kinds []string
+	byKind := map[string][]any{}
+	for _, t := range types {
+		k := kindOf(t)
+		if byKind[k] == nil {
+			kinds = append(kinds, k)
+		}
+		byKind[k] = append(byKind[k], t)
+	}
+	if len(kinds) < 2 {
+		return []map[string]any{m}
+	}
+	out := make([]map[string]any, len(kinds))
+	for i, k := range kinds {
+		b := map[string]any{"type": byKind[k]}
+		if len(byKind[k]) == 1 {
+			b["type"] = byKind[k][0]
+		}
+		for key, v := range m {
+			if kind, specific := keywordKind[key]; key != "type" && key != "nullable" && (!specific || kind == k) {
+				b[key] = v
+			}
+		}
+		out[i] = b
+	}
+	return out
 }
 
 // assertions returns m without the keywords that assert nothing.
@@ -139,8 +193,14 @@ func (d *schemaDiff) pairBranches(loc location, keyword string, before, after []
 	pairs, leftBefore, leftAfter := d.pair(before, after)
 	for _, p := range pairs {
 		b, a := before[p[0]], after[p[1]]
+		if union && !d.covered(b, []branch{a}, false) && d.covered(b, after, false) {
+			// Another branch still accepts what b accepted; a is new.
+			leftAfter = append(leftAfter, p[1])
+			continue
+		}
 		d.compare(location{pointer: a.pointer, name: loc.name}, b.schema, a.schema)
 	}
+	slices.Sort(leftAfter)
 	for _, i := range leftBefore {
 		b := before[i]
 		if union && d.covered(b, after, false) {
@@ -248,16 +308,22 @@ func overlap(x, y []string) bool {
 
 // covered reports whether one of others accepts every value b accepts, so
 // that b coming or going changes nothing. inAfter says b belongs to the new
-// document. It compares on a scratch recorder, charging the main budget.
+// document. It compares on a scratch recorder, charging the main budget; a
+// check inside a check inside a check answers no, which at worst reports
+// a change that is not one.
 func (d *schemaDiff) covered(b branch, others []branch, inAfter bool) bool {
+	if d.probing >= 2 {
+		return false
+	}
 	for _, o := range others {
 		if d.budget <= 1 {
 			return false
 		}
 		scratch := &recorder{budget: d.budget}
-		probe := &schemaDiff{recorder: scratch, side: input, root: d.root, before: d.before, after: d.after, active: map[[2]string]bool{}}
+		probe := &schemaDiff{recorder: scratch, side: input, root: d.root, before: d.before, after: d.after,
+			active: d.active, lifted: d.lifted, probing: d.probing + 1}
 		if inAfter {
-			probe.before, probe.after = d.after, d.before
+			probe.before, probe.after, probe.active = d.after, d.before, map[[2]string]bool{}
 		}
 		probe.compare(location{pointer: b.pointer}, b.schema, o.schema)
 		d.budget = max(scratch.budget, 1)

@@ -56,6 +56,10 @@ func normalize(root any, schema map[string]any, depth int) map[string]any {
 		if !ok {
 			continue
 		}
+		if keyword == "anyOf" {
+			list = distinct(list)
+			out[keyword] = list
+		}
 		branches, ok := normalBranches(root, list, depth-1)
 		switch {
 		case !ok:
@@ -66,6 +70,18 @@ func normalize(root any, schema map[string]any, depth int) map[string]any {
 				delete(out, keyword)
 				maps.Copy(out, union)
 			}
+		}
+	}
+	return out
+}
+
+// distinct returns list without repeated schemas: a value matching one of
+// them twice is still accepted by anyOf (not by oneOf, which keeps them).
+func distinct(list []any) []any {
+	var out []any
+	for _, v := range list {
+		if !slices.ContainsFunc(out, func(w any) bool { return sameJSON(v, w) }) {
+			out = append(out, v)
 		}
 	}
 	return out

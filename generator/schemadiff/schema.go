@@ -78,10 +78,12 @@ type schemaDiff struct {
 	active        map[[2]string]bool
 	usedBefore    map[string]bool // $ref targets, computed when first needed
 	usedAfter     map[string]bool
+	lifted        map[string]map[string]any // see lift
+	probing       int                       // how many covered checks this one runs inside
 }
 
 func (r *recorder) schema(s side, pointer string, before, after any) {
-	d := &schemaDiff{recorder: r, side: s, root: pointer, before: before, after: after, active: map[[2]string]bool{}}
+	d := &schemaDiff{recorder: r, side: s, root: pointer, before: before, after: after, active: map[[2]string]bool{}, lifted: map[string]map[string]any{}}
 	d.compare(location{pointer: pointer}, before, after)
 }
 
@@ -161,13 +163,25 @@ func (d *schemaDiff) sameMeaning(before, after any) bool {
 func (d *schemaDiff) compareSchemas(loc location, before, after any) {
 	b, okBefore := deref(d.before, before)
 	a, okAfter := deref(d.after, after)
-	if okBefore && okAfter && (b == false || a == false) {
+	switch {
+	case !okBefore && !okAfter:
+		d.unclassifiable(loc.pointer, d.schemaOf(loc))
+		return
+	case !okBefore:
+		// A $ref that cannot be followed is compared as written with what
+		// the other side has: a union wrapping the same reference is no
+		// change.
+		b = before
+	case !okAfter:
+		a = after
+	}
+	if b == false || a == false {
 		d.acceptsNothing(loc, b, a)
 		return
 	}
 	bm, isObjectBefore := b.(map[string]any)
 	am, isObjectAfter := a.(map[string]any)
-	if !okBefore || !okAfter || !isObjectBefore || !isObjectAfter {
+	if !isObjectBefore || !isObjectAfter {
 		d.unclassifiable(loc.pointer, d.schemaOf(loc))
 		return
 	}
@@ -315,10 +329,15 @@ func (d *schemaDiff) types(loc location, before, after map[string]any, spelledAs
 	}
 	typesBefore, okBefore := typesOf(before)
 	typesAfter, okAfter := typesOf(after)
-	if !okBefore || !okAfter {
-		if !sameJSON(member(before, "type"), member(after, "type")) || !sameJSON(member(before, "nullable"), member(after, "nullable")) {
-			d.unclassifiable(loc.keyword("type"), "type of "+d.subject(loc))
-		}
+	switch {
+	case okBefore && okAfter:
+	case sameJSON(member(before, "type"), member(after, "type")) && sameJSON(member(before, "nullable"), member(after, "nullable")):
+		return
+	case okAfter && typesAfter == nil: // whatever it said, without it any type is accepted
+		d.note(loc.keyword("type"), d.classify(widening), "`type` of %s removed: accepts more", d.subject(loc))
+		return
+	default:
+		d.unclassifiable(loc.keyword("type"), "type of "+d.subject(loc))
 		return
 	}
 	widens, narrows := admitsAll(typesAfter, typesBefore), admitsAll(typesBefore, typesAfter)
@@ -403,7 +422,7 @@ func (d *schemaDiff) enum(loc location, before, after map[string]any) {
 		d.note(pointer, d.classify(narrowing), "%s now restricted to the values %s", subject, literals(valuesAfter))
 	case listBefore && isMissing(a) && len(valuesBefore) == 1:
 		d.note(pointer, d.classify(widening), "%s no longer fixed to `%s`", subject, literal(valuesBefore[0]))
-	case listBefore && isMissing(a):
+	case isMissing(a): // whatever it said, without it more is accepted
 		d.note(pointer, d.classify(widening), "%s no longer restricted to a list of values", subject)
 	case listBefore && listAfter && len(valuesBefore) == 1 && len(valuesAfter) == 1:
 		d.note(pointer, d.classify(altering), "value of %s changed from `%s` to `%s`", subject, literal(valuesBefore[0]), literal(valuesAfter[0]))
@@ -457,6 +476,10 @@ func (d *schemaDiff) properties(loc location, before, after map[string]any) {
 	}
 	requiredBefore, okBefore := stringSet(member(before, "required"))
 	requiredAfter, okAfter := stringSet(member(after, "required"))
+	if !okBefore && okAfter && len(requiredAfter) == 0 {
+		d.note(loc.keyword("required"), d.classify(widening), "`required` of %s removed: accepts more", d.subject(loc))
+		requiredBefore, okBefore = requiredAfter, true
+	}
 	if !okBefore || !okAfter {
 		if !sameJSON(member(before, "required"), member(after, "required")) {
 			d.unclassifiable(loc.keyword("required"), "required properties of "+d.subject(loc))
@@ -664,7 +687,7 @@ func (d *schemaDiff) bound(loc location, keyword string, lower bool, before, aft
 	switch {
 	case isMissing(b) && numberAfter:
 		d.note(pointer, d.classify(narrowing), "%s set to %s", what, literal(a))
-	case numberBefore && isMissing(a):
+	case isMissing(a): // whatever it said, without it more is accepted
 		d.note(pointer, d.classify(widening), "%s removed", what)
 	case numberBefore && numberAfter:
 		raised := valueAfter > valueBefore
@@ -692,7 +715,7 @@ func (d *schemaDiff) multipleOf(loc location, before, after map[string]any) {
 	switch {
 	case isMissing(b) && numberAfter:
 		d.note(pointer, d.classify(narrowing), "%s set to %s", what, literal(a))
-	case numberBefore && isMissing(a):
+	case isMissing(a): // whatever it said, without it more is accepted
 		d.note(pointer, d.classify(widening), "%s removed", what)
 	case numberBefore && numberAfter && valueBefore > 0 && valueAfter > 0:
 		// Multiples of 4 are multiples of 2: a new step that is a multiple
@@ -748,7 +771,7 @@ func (d *schemaDiff) stringConstraint(loc location, keyword string, before, afte
 	switch {
 	case isMissing(b) && stringAfter:
 		d.note(pointer, d.classify(narrowing), "%s set to `%s`", what, literal(a))
-	case stringBefore && isMissing(a):
+	case isMissing(a): // whatever it said, without it more is accepted
 		d.note(pointer, d.classify(widening), "%s removed", what)
 	case stringBefore && stringAfter:
 		d.note(pointer, d.classify(altering), "%s changed from `%s` to `%s`", what, literal(b), literal(a))
@@ -838,7 +861,8 @@ func (d *schemaDiff) otherKeywords(loc location, before, after map[string]any) {
 		if analysedKeywords[keyword] {
 			continue
 		}
-		if !d.sameMeaning(member(before, keyword), member(after, keyword)) {
+		// A schema such a keyword refers to counts where it is applied.
+		if !sameJSON(member(before, keyword), member(after, keyword)) {
 			d.unclassifiable(loc.keyword(keyword), fmt.Sprintf("`%s` of %s", keyword, d.subject(loc)))
 		}
 	}

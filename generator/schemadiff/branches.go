@@ -80,8 +80,32 @@ func (d *schemaDiff) wholeUnion(loc location, before, after map[string]any) bool
 	if kb != "" && ka != "" && kb != ka {
 		d.unionKind(loc, kb, ka)
 	}
-	d.pairBranches(loc, keyword, side(d.before, kb, before), side(d.after, ka, after), true)
+	branchesBefore, branchesAfter := side(d.before, kb, before), side(d.after, ka, after)
+	from, hasFrom := typeToken(unionTypes(branchesBefore))
+	to, hasTo := typeToken(unionTypes(branchesAfter))
+	if hasFrom && hasTo && from != to {
+		d.retype(loc.pointer, from, to)
+	}
+	d.pairBranches(loc, keyword, branchesBefore, branchesAfter, true)
 	return true
+}
+
+// unionTypes returns the types the branches admit together; nil (every
+// type) when one of them admits every type or cannot be read.
+func unionTypes(branches []branch) []string {
+	var types []string
+	for _, b := range branches {
+		if b.norm == nil {
+			return nil
+		}
+		t, ok := effectiveTypes(b.norm)
+		if !ok || t == nil {
+			return nil
+		}
+		types = append(types, t...)
+	}
+	slices.SortFunc(types, compareTypeNames)
+	return slices.Compact(types)
 }
 
 // lift returns one map for each schema value it is given, so that a

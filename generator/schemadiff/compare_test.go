@@ -709,10 +709,11 @@ var compareCases = []compareCase{
 		},
 	},
 	{
-		name:   "nullable anyOf added",
-		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"issue_type":{"type":"string","enum":["bug","task"]}}}}`,
-		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"issue_type":{"anyOf":[{"type":"string","enum":["bug","task"]},{"type":"null"}]}}}}`,
-		class:  Compatible,
+		name:      "nullable anyOf added",
+		before:    `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"issue_type":{"type":"string","enum":["bug","task"]}}}}`,
+		after:     `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"issue_type":{"anyOf":[{"type":"string","enum":["bug","task"]},{"type":"null"}]}}}}`,
+		class:     Compatible,
+		migration: Migration{Retype: map[string]Retype{"/inputSchema/properties/issue_type": {"string", "nullable<string>"}}},
 		changes: []Change{
 			{"/inputSchema/properties/issue_type/anyOf/1", Compatible, "`issue_type` now also accepts null"},
 		},
@@ -869,7 +870,7 @@ var compareCases = []compareCase{
 		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","dependentSchemas":{"a":{"required":["b"]}}}}`,
 		class:  Breaking,
 		changes: []Change{
-			{"/inputSchema/dependentSchemas/a", Breaking, "schema of input schema for when `a` is present added: accepts less"},
+			{"/inputSchema/dependentSchemas/a", Breaking, "`dependentSchemas` entry `a` of input schema added: accepts less"},
 		},
 	},
 	{
@@ -1034,7 +1035,7 @@ var compareCases = []compareCase{
 		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object"}}`,
 		class:  Compatible,
 		changes: []Change{
-			{"/inputSchema/dependentSchemas/a", Compatible, "schema of input schema for when `a` is present removed: accepts more"},
+			{"/inputSchema/dependentSchemas/a", Compatible, "`dependentSchemas` entry `a` of input schema removed: accepts more"},
 		},
 	},
 	{
@@ -1154,6 +1155,70 @@ var compareCases = []compareCase{
 		class:  Compatible,
 		changes: []Change{
 			{"/inputSchema/properties/pair/items/1", Compatible, "`type` of `pair[1]` now accepts any value"},
+		},
+	},
+
+	{
+		name:   "oneOf to anyOf",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"string","maxLength":2}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"string","maxLength":2}]}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a/anyOf", Compatible, "`oneOf` of `a` became `anyOf`: a value matching several branches is now accepted"},
+		},
+	},
+	{
+		name:   "else tightened",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","if":{"required":["a"]},"else":{"maxProperties":2}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","if":{"required":["a"]},"else":{"maxProperties":1}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/else/maxProperties", Breaking, "`maxProperties` of input schema lowered from 2 to 1"},
+		},
+	},
+	{
+		name:   "patternProperties narrowed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","patternProperties":{"^x-":{"type":["string","number"]}}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","patternProperties":{"^x-":{"type":"string"}}}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/m/patternProperties/^x-", Breaking, "`type` of `m./^x-/` no longer accepts a number"},
+		},
+	},
+	{
+		name:   "allOf written out",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"allOf":[{"type":"string"},{"maxLength":3}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string","maxLength":3}}}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/inputSchema/properties/a", Cosmetic, "schema of `a` rewritten without a change in meaning"},
+		},
+	},
+	{
+		name:   "prefixItems shorter",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}],"items":false}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"}],"items":false}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/p/prefixItems/1", Breaking, "`p[1]` no longer accepts any value"},
+		},
+	},
+	{
+		name:   "ref into defs narrowed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"anyOf":[{"type":"string"}]}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a", Breaking, "`a` no longer accepts an integer"},
+		},
+	},
+	{
+		name:   "propertyNames added",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","propertyNames":{"maxLength":8}}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/m/propertyNames", Breaking, "`propertyNames` of `m` added: accepts less"},
 		},
 	},
 

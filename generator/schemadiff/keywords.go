@@ -77,7 +77,7 @@ func (d *schemaDiff) dependentSchemas(loc location, before, after map[string]any
 		return
 	}
 	for _, key := range sortedKeys(b, a) {
-		d.subschema(loc, fmt.Sprintf("schema of %s for when `%s` is present", d.subject(loc), key), member(b, key), member(a, key), "dependentSchemas", key)
+		d.subschema(loc, fmt.Sprintf("`dependentSchemas` entry `%s` of %s", key, d.subject(loc)), member(b, key), member(a, key), "dependentSchemas", key)
 	}
 }
 

@@ -485,7 +485,7 @@ var compareCases = []compareCase{
 		class:  Breaking,
 		changes: []Change{
 			{"/inputSchema/properties/at/format", Compatible, "`format` of `at` removed"},
-			{"/inputSchema/properties/code/pattern", Breaking, "`pattern` of `code` changed from `^[A-Z]+$` to `^[A-Z0-9]+$`"},
+			{"/inputSchema/properties/code/pattern", Breaking, "`pattern` of `code` changed from `^[A-Z]+$` to `^[A-Z0-9]+$`: whether one admits all the other does can't be decided"},
 			{"/inputSchema/properties/day/format", Breaking, "`format` of `day` set to `date`"},
 		},
 	},

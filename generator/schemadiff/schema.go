@@ -774,7 +774,7 @@ func (d *schemaDiff) stringConstraint(loc location, keyword string, before, afte
 	case isMissing(a): // whatever it said, without it more is accepted
 		d.note(pointer, d.classify(widening), "%s removed", what)
 	case stringBefore && stringAfter:
-		d.note(pointer, d.classify(altering), "%s changed from `%s` to `%s`", what, literal(b), literal(a))
+		d.note(pointer, d.classify(altering), "%s changed from `%s` to `%s`: whether one admits all the other does can't be decided", what, literal(b), literal(a))
 	default:
 		d.unclassifiable(pointer, what)
 	}

@@ -152,6 +152,7 @@ func (r *recorder) text(pointer, what string, before, after any) {
 	}
 }
 
+// hint is one MCP tool annotation that describes behaviour.
 type hint struct {
 	key            string
 	absent, safe   bool
@@ -160,9 +161,9 @@ type hint struct {
 }
 
 // hints are the MCP tool annotations that describe behaviour, in the order
-// they are reported, with the value a client assumes when one is absent,
-// the value that is the safer promise, and the texts for becoming safer and
-// less safe.
+// they are reported (readOnlyHint first: the others are read after it),
+// with the value a client assumes when one is absent, the value that is the
+// safer promise, and the texts for becoming safer and less safe.
 var hints = []hint{
 	{"readOnlyHint", false, true, "tool is now read-only", "tool is no longer read-only", false},
 	{"destructiveHint", true, false, "tool is no longer destructive", "tool may now be destructive", true},

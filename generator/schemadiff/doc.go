@@ -124,7 +124,7 @@
 //     was none documents what such a call gets, and is compatible.
 //   - Changes to description, title, examples, $comment and deprecated are
 //     cosmetic.
-//   - Any other keyword that changed ($schema aside) is breaking, and its
+//   - Any other keyword that changed ($schema too) is breaking, and its
 //     text says it "can't be classified automatically". A schema this
 //     package cannot read at all (a string, a $ref it cannot follow on
 //     either side) is treated the same way.

@@ -13,7 +13,7 @@ const maxNormalDepth = 8
 // definitions, or (default) only matter when a value is absent.
 var metaKeywords = map[string]bool{
 	"title": true, "description": true, "examples": true, "$comment": true, "deprecated": true,
-	"default": true, "$schema": true, "$id": true, "$defs": true, "definitions": true,
+	"default": true, "$defs": true, "definitions": true,
 }
 
 // keywordKind names the one JSON type family an assertion keyword applies

@@ -86,6 +86,7 @@ func (d *schemaDiff) wholeUnion(loc location, before, after map[string]any) bool
 	if hasFrom && hasTo && from != to {
 		d.retype(loc.pointer, from, to)
 	}
+	d.oneOfOverlaps(loc, kb, ka, branchesBefore, branchesAfter)
 	d.pairBranches(loc, keyword, branchesBefore, branchesAfter, true)
 	return true
 }
@@ -203,7 +204,9 @@ func (d *schemaDiff) combinator(loc location, keyword string, before, after map[
 	case listBefore && isMissing(a):
 		d.note(pointer, d.classify(widening), "`%s` of %s removed: accepts more", keyword, subject)
 	case listBefore && listAfter:
-		d.pairBranches(loc, keyword, d.branchesOf(d.before, loc, keyword, before), d.branchesOf(d.after, loc, keyword, after), union)
+		branchesBefore, branchesAfter := d.branchesOf(d.before, loc, keyword, before), d.branchesOf(d.after, loc, keyword, after)
+		d.oneOfOverlaps(loc, keyword, keyword, branchesBefore, branchesAfter)
+		d.pairBranches(loc, keyword, branchesBefore, branchesAfter, union)
 	default:
 		d.unclassifiable(pointer, fmt.Sprintf("`%s` of %s", keyword, subject))
 	}
@@ -217,10 +220,15 @@ func (d *schemaDiff) pairBranches(loc location, keyword string, before, after []
 	pairs, leftBefore, leftAfter := d.pair(before, after)
 	for _, p := range pairs {
 		b, a := before[p[0]], after[p[1]]
-		if union && !d.covered(b, []branch{a}, false) && d.covered(b, after, false) {
-			// Another branch still accepts what b accepted; a is new.
-			leftAfter = append(leftAfter, p[1])
-			continue
+		if union && !d.sameMeaning(b.schema, a.schema) {
+			inA := d.covered(b, []branch{a}, false)
+			switch {
+			case inA && d.covered(a, before, true):
+				continue // nothing lost, and what a adds the old branches accepted
+			case !inA && d.covered(b, after, false):
+				leftAfter = append(leftAfter, p[1]) // the new branches still accept b; a stands alone
+				continue
+			}
 		}
 		d.compare(location{pointer: a.pointer, name: loc.name}, b.schema, a.schema)
 	}
@@ -330,32 +338,33 @@ func overlap(x, y []string) bool {
 	return false
 }
 
-// covered reports whether one of others accepts every value b accepts, so
-// that b coming or going changes nothing. inAfter says b belongs to the new
-// document. It compares on a scratch recorder, charging the main budget; a
-// check inside a check inside a check answers no, which at worst reports
-// a change that is not one.
+// covered reports whether others together accept every value b accepts,
+// so that b coming or going changes nothing. inAfter says b belongs to the
+// new document. It compares b with the one other, or with the anyOf of
+// them all, on a scratch recorder, charging the main budget; a check
+// inside a check inside a check answers no, which at worst reports a
+// change that is not one.
 func (d *schemaDiff) covered(b branch, others []branch, inAfter bool) bool {
-	if d.probing >= 2 {
+	if d.probing >= 2 || d.budget <= 1 || len(others) == 0 {
 		return false
 	}
-	for _, o := range others {
-		if d.budget <= 1 {
-			return false
+	var union any = others[0].schema
+	if len(others) > 1 {
+		schemas := make([]any, len(others))
+		for i, o := range others {
+			schemas[i] = o.schema
 		}
-		scratch := &recorder{budget: d.budget}
-		probe := &schemaDiff{recorder: scratch, side: input, root: d.root, before: d.before, after: d.after,
-			active: d.active, lifted: d.lifted, probing: d.probing + 1}
-		if inAfter {
-			probe.before, probe.after, probe.active = d.after, d.before, map[[2]string]bool{}
-		}
-		probe.compare(location{pointer: b.pointer}, b.schema, o.schema)
-		d.budget = max(scratch.budget, 1)
-		if r := scratch.result(); r.Class != Breaking {
-			return true
-		}
+		union = map[string]any{"anyOf": schemas}
 	}
-	return false
+	scratch := &recorder{budget: d.budget}
+	probe := &schemaDiff{recorder: scratch, side: input, root: d.root, before: d.before, after: d.after,
+		active: d.active, lifted: d.lifted, probing: d.probing + 1}
+	if inAfter {
+		probe.before, probe.after, probe.active = d.after, d.before, map[[2]string]bool{}
+	}
+	probe.compare(location{pointer: b.pointer}, b.schema, union)
+	d.budget = max(scratch.budget, 1)
+	return scratch.result().Class != Breaking
 }
 
 // describeBranch names the values a branch admits: "an object", "null",
@@ -376,4 +385,88 @@ func describeBranch(keyword string, b branch) string {
 		return describeTypes(types)
 	}
 	return fmt.Sprintf("%s matching branch %d of `%s`", describeTypes(types), b.index, keyword)
+}
+
+// oneOfOverlaps reports the types whose every value matches several
+// branches of a oneOf on one side and not on the other, where the other
+// side accepts the type: oneOf rejects a value that matches more than one
+// branch, so such values come or go.
+// Only branches that accept every value of a type are counted; whether
+// two branches with more conditions overlap is not decided here.
+func (d *schemaDiff) oneOfOverlaps(loc location, kb, ka string, before, after []branch) {
+	overlapBefore, overlapAfter := map[string]bool{}, map[string]bool{}
+	if kb == "oneOf" {
+		overlapBefore = overlapping(before)
+	}
+	if ka == "oneOf" {
+		overlapAfter = overlapping(after)
+	}
+	typesBefore, typesAfter := unionTypes(before), unionTypes(after)
+	for _, t := range typeOrder {
+		what := describeTypes([]string{t})
+		if t == "number" {
+			what = "a non-integer number"
+		}
+		switch {
+		case overlapAfter[t] && !overlapBefore[t] && admitsAll(typesBefore, []string{t}):
+			d.note(loc.keyword("oneOf"), d.classify(narrowing), "%s: %s now matches several branches of `oneOf`, which rejects it", d.subject(loc), what)
+		case overlapBefore[t] && !overlapAfter[t] && admitsAll(typesAfter, []string{t}):
+			d.note(loc.keyword("oneOf"), d.classify(widening), "%s: %s no longer matches several branches of `oneOf`, which rejected it", d.subject(loc), what)
+		}
+	}
+}
+
+// overlapping returns the types (integer and non-integer number apart)
+// that at least two of the branches accept in full.
+func overlapping(branches []branch) map[string]bool {
+	count := map[string]int{}
+	for _, b := range branches {
+		types := wholeTypes(b.norm)
+		slices.Sort(types)
+		for _, t := range slices.Compact(types) {
+			count[t]++
+		}
+	}
+	out := map[string]bool{}
+	for t, n := range count {
+		out[t] = n > 1
+	}
+	return out
+}
+
+// wholeTypes returns the types every value of which a schema accepts: its
+// types, less those it constrains further, with number split into integer
+// and number. A keyword that is not about one type family makes it none.
+func wholeTypes(m map[string]any) []string {
+	if m == nil {
+		return nil
+	}
+	types, ok := admittedTypes(m)
+	if !ok {
+		return nil
+	}
+	if types == nil {
+		types = slices.Clone(typeOrder)
+	}
+	constrained := map[string]bool{}
+	for k := range m {
+		switch kind, specific := keywordKind[k]; {
+		case k == "type" || k == "nullable" || metaKeywords[k]:
+		case specific:
+			constrained[kind] = true
+		default:
+			return nil
+		}
+	}
+	var out []string
+	for _, t := range types {
+		if constrained[kindOf(t)] {
+			continue
+		}
+		out = append(out, t)
+		if t == "number" {
+			out = append(out, "integer")
+		}
+	}
+	return out
 }

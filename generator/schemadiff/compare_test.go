@@ -1222,6 +1222,25 @@ var compareCases = []compareCase{
 		},
 	},
 
+	{
+		name:   "null added to a second oneOf branch",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":["string","null"]},{"type":"object"}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":["string","null"]},{"type":["object","null"]}]}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a/oneOf", Breaking, "`a`: null now matches several branches of `oneOf`, which rejects it"},
+		},
+	},
+	{
+		name:   "null removed from a second oneOf branch",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":["string","null"]},{"type":["object","null"]}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":["string","null"]},{"type":"object"}]}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a/oneOf", Compatible, "`a`: null no longer matches several branches of `oneOf`, which rejected it"},
+		},
+	},
+
 	// Output schema.
 	{
 		name:      "output schema appears",

@@ -87,16 +87,23 @@
 //     matter. Old and new branches are paired: first those with the same
 //     meaning, in order; then by likeness (the same types, then overlapping
 //     types, then shared property names), most alike first, ties in order.
-//     A paired branch is compared like any schema. A branch added is
-//     compatible and a branch removed breaking, unless another branch
-//     already accepts what it accepts. A schema that is nothing but a union
+//     A paired branch is compared like any schema, unless the comparison
+//     would mislead: when the new branches together still accept what the
+//     old one did, it is not a narrowing, and when what the new one adds the
+//     old branches together accepted, it is not a widening. A branch added
+//     is compatible and a branch removed breaking, unless the branches of
+//     the other side together already accept what it accepts. A schema that is nothing but a union
 //     is compared with one that is not as the union of that schema's type
 //     families, so {"type":"string"} → {"oneOf":[{"type":"string"},
 //     {"type":"object"}]} is an object branch added. anyOf becoming oneOf is
 //     breaking (a value matching two branches is now rejected), and back
-//     compatible. oneOf branches are taken as the disjoint alternatives
-//     they are written as: an added branch that overlaps another is still
-//     compatible.
+//     compatible. oneOf rejects a value that matches two branches: when
+//     every value of a type (null, say) comes to match two branches that
+//     accept it in full, as when null is added to a second branch, it is
+//     breaking, and the other way round compatible. Whether branches with
+//     further conditions overlap is not decided: they are taken as the
+//     disjoint alternatives they are written as, so an added branch that
+//     overlaps another in part is still compatible.
 //   - A union, allOf, not, contains or propertyNames next to other
 //     keywords is one more condition: one that appears (and accepts less
 //     than everything) is breaking, one that goes compatible. allOf

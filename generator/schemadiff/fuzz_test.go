@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -104,7 +105,11 @@ func eachSchema(root any, f func(map[string]any) any) {
 		if !ok {
 			return
 		}
-		for _, keyword := range []string{"properties", "$defs", "definitions"} {
+		keywords := []string{"properties", "$defs", "definitions"}
+		if strings.Contains(jsonText(root), `"oneOf"`) {
+			keywords = keywords[:1] // a definition may be a oneOf branch
+		}
+		for _, keyword := range keywords {
 			if children, ok := m[keyword].(map[string]any); ok {
 				for _, name := range sortedKeys(children) {
 					visit(children, name)
@@ -113,7 +118,9 @@ func eachSchema(root any, f func(map[string]any) any) {
 		}
 		visit(m, "items")
 		visit(m, "additionalProperties")
-		for _, keyword := range []string{"anyOf", "oneOf"} {
+		// Not into oneOf: a branch that accepts more may now overlap
+		// another, and oneOf rejects what matches twice.
+		for _, keyword := range []string{"anyOf"} {
 			if list, ok := m[keyword].([]any); ok {
 				for i := range list {
 					holder := map[string]any{"b": list[i]}
@@ -179,9 +186,9 @@ func widen(m map[string]any, edit int) any {
 		})
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
-		// A repeated oneOf branch would make the values it admits match
-		// twice, which oneOf rejects.
-		if list, ok := m[k].([]any); ok && !slices.ContainsFunc(list, func(b any) bool { return sameJSON(b, map[string]any{"type": "null"}) }) {
+		// A null branch in a oneOf that accepts null elsewhere would make
+		// null match twice, which oneOf rejects.
+		if list, ok := m[k].([]any); ok && (k == "anyOf" || !acceptsNull(list)) {
 			add(func() any {
 				c := cloneMap(m)
 				c[k] = append(append([]any{}, list...), map[string]any{"type": "null"})
@@ -193,6 +200,14 @@ func widen(m map[string]any, edit int) any {
 		return nil
 	}
 	return candidates[edit]()
+}
+
+// acceptsNull reports whether a branch of list accepts every null.
+func acceptsNull(list []any) bool {
+	return slices.ContainsFunc(list, func(b any) bool {
+		m, _ := b.(map[string]any)
+		return slices.Contains(wholeTypes(m), "null")
+	})
 }
 
 func cloneMap(m map[string]any) map[string]any {

@@ -116,7 +116,7 @@ func effectiveTypes(schema map[string]any) (types []string, ok bool) {
 	if !ok || !isList {
 		return types, ok
 	}
-	var ofValues []string
+	ofValues := []string{} // not nil, which would be every type
 	for _, v := range list {
 		if t := valueType(v); admitsAll(types, []string{t}) {
 			ofValues = append(ofValues, t)

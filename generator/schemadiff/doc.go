@@ -73,9 +73,9 @@
 //   - patternProperties: the schemas of a pattern present on both sides are
 //     compared. A pattern that appears takes the properties it matches away
 //     from additionalProperties, so its schema is compared with that one;
-//     a pattern that goes hands them back. Two different patterns are never
-//     compared with each other, since whether two regular expressions match
-//     the same names is not decided here.
+//     a pattern that goes hands them back. Patterns that go while others
+//     come are breaking, and the text says why: whether two regular
+//     expressions match the same names is not decided here.
 //   - dependentRequired: a name that must now come along with a property is
 //     breaking, one that no longer must compatible. dependentSchemas: each
 //     is a condition, compared as below.

@@ -5,9 +5,9 @@ import "fmt"
 // patternProperties compares the schemas for properties whose names match
 // a pattern. A pattern that appears takes over the matching properties from
 // additionalProperties, so its schema is compared with that; one that goes
-// hands them back. Two different patterns are never compared with each
-// other: whether two regular expressions match the same names is not
-// decided here.
+// hands them back. Patterns that go while others come are breaking:
+// whether two regular expressions match the same names is not decided
+// here.
 func (d *schemaDiff) patternProperties(loc location, before, after map[string]any) {
 	b, okBefore := objectOrEmpty(member(before, "patternProperties"))
 	a, okAfter := objectOrEmpty(member(after, "patternProperties"))
@@ -18,10 +18,17 @@ func (d *schemaDiff) patternProperties(loc location, before, after map[string]an
 		return
 	}
 	restBefore, restAfter := orAnything(member(before, "additionalProperties")), orAnything(member(after, "additionalProperties"))
+	gone, arrived := onlyIn(b, a), onlyIn(a, b)
+	replaced := len(gone) > 0 && len(arrived) > 0
+	if replaced {
+		d.note(loc.keyword("patternProperties"), Breaking, "property name patterns of %s changed from %s to %s: whether one matches the names the other does can't be decided",
+			d.subject(loc), literals(gone), literals(arrived))
+	}
 	for _, pattern := range sortedKeys(b, a) {
 		child := location{loc.keyword("patternProperties") + "/" + pointerToken(pattern), dotted(loc.name, "/"+pattern+"/")}
 		sb, sa := member(b, pattern), member(a, pattern)
 		switch {
+		case replaced && (isMissing(sb) || isMissing(sa)):
 		case isMissing(sb):
 			d.compare(child, restBefore, sa)
 		case isMissing(sa):
@@ -30,6 +37,18 @@ func (d *schemaDiff) patternProperties(loc location, before, after map[string]an
 			d.compare(child, sb, sa)
 		}
 	}
+}
+
+// onlyIn returns the keys of m that others lacks, sorted, as values for
+// literals.
+func onlyIn(m, others map[string]any) []any {
+	var out []any
+	for _, k := range sortedKeys(m) {
+		if _, ok := others[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // dependentRequired compares the properties that must come along when a

@@ -3,6 +3,7 @@ package schemadiff
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Class is how serious a change is; it decides the semantic version bump.
@@ -151,7 +152,33 @@ func (r *recorder) text(pointer, what string, before, after any) {
 	}
 }
 
-// annotations reports each changed annotation; they are hints, so cosmetic.
+// hint is one MCP tool annotation that describes behaviour.
+type hint struct {
+	key            string
+	absent, safe   bool
+	safer, riskier string
+	aboutWrites    bool // only meaningful for a tool that is not read-only
+}
+
+// hints are the MCP tool annotations that describe behaviour, in the order
+// they are reported (readOnlyHint first: the others are read after it),
+// with the value a client assumes when one is absent, the value that is the
+// safer promise, and the texts for becoming safer and less safe.
+var hints = []hint{
+	{"readOnlyHint", false, true, "tool is now read-only", "tool is no longer read-only", false},
+	{"destructiveHint", true, false, "tool is no longer destructive", "tool may now be destructive", true},
+	{"idempotentHint", false, true, "tool is now idempotent", "tool is no longer idempotent", true},
+	{"openWorldHint", true, false, "tool no longer reaches outside its own domain", "tool may now reach outside its own domain", false},
+}
+
+// annotations compares the hints by the value a client acts on: an absent
+// hint has its default, and a read-only tool is neither destructive nor
+// anything but idempotent, since it changes nothing; when read-only
+// changes, that is the one change reported for the three. A tool that
+// promises less safety is breaking, because clients decide on these hints
+// whether to ask before a call; one that promises more is compatible.
+// Hints written out with the value they had, the title and any other
+// member are cosmetic.
 func (r *recorder) annotations(before, after any) {
 	mark := len(r.changes)
 	defer r.noteIfSilent(mark, "/annotations", before, after, "annotations "+verb(before, after))
@@ -160,21 +187,68 @@ func (r *recorder) annotations(before, after any) {
 	if !okBefore || !okAfter {
 		return
 	}
-	for _, key := range sortedKeys(b, a) {
-		bv, av := member(b, key), member(a, key)
-		pointer := "/annotations/" + pointerToken(key)
+	effectiveBefore, readBefore := effectiveHints(b)
+	effectiveAfter, readAfter := effectiveHints(a)
+	var rewritten []string
+	for i, h := range hints {
+		pointer := "/annotations/" + h.key
+		bv, av := member(b, h.key), member(a, h.key)
 		switch {
 		case sameJSON(bv, av):
-		case key == "title":
-			r.text(pointer, "annotation title", bv, av)
-		case isMissing(bv):
-			r.note(pointer, Cosmetic, "annotation `%s` set to %s", key, literal(av))
-		case isMissing(av):
-			r.note(pointer, Cosmetic, "annotation `%s` removed", key)
+		case !readBefore[h.key] || !readAfter[h.key]:
+			r.note(pointer, Cosmetic, "annotation `%s` %s", h.key, verb(bv, av))
+		case effectiveBefore[i] == effectiveAfter[i]:
+			rewritten = append(rewritten, "`"+h.key+"`")
+		case h.aboutWrites && effectiveBefore[0] != effectiveAfter[0]:
+			// Whether the tool writes at all is the one change; how it
+			// writes follows from it.
+		case effectiveAfter[i] == h.safe:
+			r.note(pointer, Compatible, "%s", h.safer)
 		default:
-			r.note(pointer, Cosmetic, "annotation `%s` changed from %s to %s", key, literal(bv), literal(av))
+			r.note(pointer, Breaking, "%s", h.riskier)
 		}
 	}
+	if len(rewritten) > 0 && len(r.changes) == mark {
+		r.note("/annotations", Cosmetic, "annotations %s written differently without a change in meaning", strings.Join(rewritten, ", "))
+	}
+	for _, key := range sortedKeys(b, a) {
+		bv, av := member(b, key), member(a, key)
+		if isHint(key) || sameJSON(bv, av) {
+			continue
+		}
+		if key == "title" {
+			r.text("/annotations/title", "annotation title", bv, av)
+		} else {
+			r.note("/annotations/"+pointerToken(key), Cosmetic, "annotation `%s` %s", key, verb(bv, av))
+		}
+	}
+}
+
+// effectiveHints returns the value of each hint a client acts on, in the
+// order of hints, and which hints were readable (absent or a boolean).
+func effectiveHints(annotations map[string]any) ([]bool, map[string]bool) {
+	values := make([]bool, len(hints))
+	readable := map[string]bool{}
+	for i, h := range hints {
+		v, ok := member(annotations, h.key).(bool)
+		readable[h.key] = ok || isMissing(member(annotations, h.key))
+		values[i] = h.absent
+		if ok {
+			values[i] = v
+		}
+	}
+	if values[0] { // read-only: nothing to destroy, and every repeat is harmless
+		for i, h := range hints {
+			if h.aboutWrites {
+				values[i] = h.safe
+			}
+		}
+	}
+	return values, readable
+}
+
+func isHint(key string) bool {
+	return slices.ContainsFunc(hints, func(h hint) bool { return h.key == key })
 }
 
 // outputSchema reports an output schema appearing or disappearing, and

@@ -76,11 +76,9 @@ var compareCases = []compareCase{
 		name:   "annotation hints and title",
 		before: `{"name":"w","inputSchema":{"type":"object"},"annotations":{"title":"W","readOnlyHint":false,"openWorldHint":true}}`,
 		after:  `{"name":"w","inputSchema":{"type":"object"},"annotations":{"title":"Weather","readOnlyHint":true,"idempotentHint":true}}`,
-		class:  Cosmetic,
+		class:  Compatible,
 		changes: []Change{
-			{"/annotations/idempotentHint", Cosmetic, "annotation `idempotentHint` set to true"},
-			{"/annotations/openWorldHint", Cosmetic, "annotation `openWorldHint` removed"},
-			{"/annotations/readOnlyHint", Cosmetic, "annotation `readOnlyHint` changed from false to true"},
+			{"/annotations/readOnlyHint", Compatible, "tool is now read-only"},
 			{"/annotations/title", Cosmetic, "annotation title changed"},
 		},
 	},
@@ -247,7 +245,7 @@ var compareCases = []compareCase{
 		migration: Migration{Remove: []string{"/inputSchema/properties/tags/items/properties/label"}, Retype: map[string]Retype{"/inputSchema/properties/tags/items/properties/weight": {"number", "string"}}},
 		changes: []Change{
 			{"/inputSchema/properties/tags/items/properties/label", Breaking, "parameter `tags[].label` removed"},
-			{"/inputSchema/properties/tags/items/properties/weight", Breaking, "type of `tags[].weight` changed from number to string"},
+			{"/inputSchema/properties/tags/items/properties/weight", Breaking, "`type` of `tags[].weight` changed from number to string"},
 		},
 	},
 	{
@@ -256,7 +254,9 @@ var compareCases = []compareCase{
 		after:     in(object(`"ids":{"type":"array","items":{"type":"string"}}`)),
 		class:     Breaking,
 		migration: Migration{Retype: map[string]Retype{"/inputSchema/properties/ids/items": {"number", "string"}}},
-		changes:   []Change{{"/inputSchema/properties/ids/items", Breaking, "type of `ids[]` changed from integer to string"}},
+		changes: []Change{
+			{"/inputSchema/properties/ids/items", Breaking, "`type` of items of `ids` changed from integer to string"},
+		},
 	},
 	{
 		name:      "pointer escaping",
@@ -274,21 +274,27 @@ var compareCases = []compareCase{
 		after:     in(object(`"count":{"type":"number"}`)),
 		class:     Breaking,
 		migration: Migration{Retype: map[string]Retype{"/inputSchema/properties/count": {"string", "number"}}},
-		changes:   []Change{{"/inputSchema/properties/count", Breaking, "type of `count` changed from string to number"}},
+		changes: []Change{
+			{"/inputSchema/properties/count", Breaking, "`type` of `count` changed from string to number"},
+		},
 	},
 	{
-		name:    "integer widens to number with the same token",
-		before:  in(object(`"count":{"type":"integer"}`)),
-		after:   in(object(`"count":{"type":"number"}`)),
-		class:   Compatible,
-		changes: []Change{{"/inputSchema/properties/count", Compatible, "type of `count` changed from integer to number"}},
+		name:   "integer widens to number with the same token",
+		before: in(object(`"count":{"type":"integer"}`)),
+		after:  in(object(`"count":{"type":"number"}`)),
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/count", Compatible, "`type` of `count` now also accepts a non-integer number"},
+		},
 	},
 	{
-		name:    "number narrows to integer",
-		before:  in(object(`"count":{"type":"number"}`)),
-		after:   in(object(`"count":{"type":"integer"}`)),
-		class:   Breaking,
-		changes: []Change{{"/inputSchema/properties/count", Breaking, "type of `count` changed from number to integer"}},
+		name:   "number narrows to integer",
+		before: in(object(`"count":{"type":"number"}`)),
+		after:  in(object(`"count":{"type":"integer"}`)),
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/count", Breaking, "`type` of `count` no longer accepts a non-integer number"},
+		},
 	},
 	{
 		name:      "type array adds null",
@@ -296,7 +302,9 @@ var compareCases = []compareCase{
 		after:     in(object(`"note":{"type":["string","null"]}`)),
 		class:     Compatible,
 		migration: Migration{Retype: map[string]Retype{"/inputSchema/properties/note": {"string", "nullable<string>"}}},
-		changes:   []Change{{"/inputSchema/properties/note", Compatible, "type of `note` changed from string to string or null"}},
+		changes: []Change{
+			{"/inputSchema/properties/note", Compatible, "`type` of `note` now also accepts null"},
+		},
 	},
 	{
 		name:      "OpenAPI nullable",
@@ -304,7 +312,9 @@ var compareCases = []compareCase{
 		after:     in(object(`"count":{"type":"integer"}`)),
 		class:     Breaking,
 		migration: Migration{Retype: map[string]Retype{"/inputSchema/properties/count": {"nullable<number>", "number"}}},
-		changes:   []Change{{"/inputSchema/properties/count", Breaking, "type of `count` changed from integer or null to integer"}},
+		changes: []Change{
+			{"/inputSchema/properties/count", Breaking, "`type` of `count` no longer accepts null"},
+		},
 	},
 	{
 		name:    "nullable spelled two ways means the same",
@@ -314,32 +324,40 @@ var compareCases = []compareCase{
 		changes: []Change{{"/inputSchema/properties/note", Cosmetic, "schema of `note` rewritten without a change in meaning"}},
 	},
 	{
-		name:    "union of types widens without a token",
-		before:  in(object(`"id":{"type":["string","integer"]}`)),
-		after:   in(object(`"id":{"type":["string","integer","boolean"]}`)),
-		class:   Compatible,
-		changes: []Change{{"/inputSchema/properties/id", Compatible, "type of `id` changed from string or integer to string or integer or boolean"}},
+		name:   "union of types widens without a token",
+		before: in(object(`"id":{"type":["string","integer"]}`)),
+		after:  in(object(`"id":{"type":["string","integer","boolean"]}`)),
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/id", Compatible, "`type` of `id` now also accepts a boolean"},
+		},
 	},
 	{
-		name:    "union of types narrows to one type",
-		before:  in(object(`"id":{"type":["string","integer"]}`)),
-		after:   in(object(`"id":{"type":"string"}`)),
-		class:   Breaking,
-		changes: []Change{{"/inputSchema/properties/id", Breaking, "type of `id` changed from string or integer to string"}},
+		name:   "union of types narrows to one type",
+		before: in(object(`"id":{"type":["string","integer"]}`)),
+		after:  in(object(`"id":{"type":"string"}`)),
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/id", Breaking, "`type` of `id` no longer accepts an integer"},
+		},
 	},
 	{
-		name:    "type added where any was allowed",
-		before:  in(object(`"value":{}`)),
-		after:   in(object(`"value":{"type":"string"}`)),
-		class:   Breaking,
-		changes: []Change{{"/inputSchema/properties/value", Breaking, "type of `value` changed from any type to string"}},
+		name:   "type added where any was allowed",
+		before: in(object(`"value":{}`)),
+		after:  in(object(`"value":{"type":"string"}`)),
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/value", Breaking, "`type` of `value` now accepts only a string"},
+		},
 	},
 	{
-		name:    "type removed",
-		before:  in(object(`"value":{"type":"string"}`)),
-		after:   in(object(`"value":{}`)),
-		class:   Compatible,
-		changes: []Change{{"/inputSchema/properties/value", Compatible, "type of `value` changed from string to any type"}},
+		name:   "type removed",
+		before: in(object(`"value":{"type":"string"}`)),
+		after:  in(object(`"value":{}`)),
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/value", Compatible, "`type` of `value` now accepts any value"},
+		},
 	},
 
 	// enum and const.
@@ -365,11 +383,13 @@ var compareCases = []compareCase{
 		changes: []Change{{"/inputSchema/properties/units/enum", Breaking, "`units` now restricted to the values `celsius`, `kelvin`"}},
 	},
 	{
-		name:    "enum dropped",
-		before:  in(object(`"units":{"type":"string","enum":["celsius"]}`)),
-		after:   in(object(`"units":{"type":"string"}`)),
-		class:   Compatible,
-		changes: []Change{{"/inputSchema/properties/units/enum", Compatible, "`units` no longer restricted to a list of values"}},
+		name:   "enum dropped",
+		before: in(object(`"units":{"type":"string","enum":["celsius"]}`)),
+		after:  in(object(`"units":{"type":"string"}`)),
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/units/enum", Compatible, "`units` no longer fixed to `celsius`"},
+		},
 	},
 	{
 		name:    "enum reordered",
@@ -379,18 +399,22 @@ var compareCases = []compareCase{
 		changes: []Change{{"/inputSchema/properties/units", Cosmetic, "schema of `units` rewritten without a change in meaning"}},
 	},
 	{
-		name:    "const changed",
-		before:  in(object(`"kind":{"const":"v1"}`)),
-		after:   in(object(`"kind":{"const":"v2"}`)),
-		class:   Breaking,
-		changes: []Change{{"/inputSchema/properties/kind/const", Breaking, "constant value of `kind` changed from `v1` to `v2`"}},
+		name:   "const changed",
+		before: in(object(`"kind":{"const":"v1"}`)),
+		after:  in(object(`"kind":{"const":"v2"}`)),
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/kind/enum", Breaking, "value of `kind` changed from `v1` to `v2`"},
+		},
 	},
 	{
-		name:    "const removed",
-		before:  in(object(`"kind":{"type":"string","const":"v1"}`)),
-		after:   in(object(`"kind":{"type":"string"}`)),
-		class:   Compatible,
-		changes: []Change{{"/inputSchema/properties/kind/const", Compatible, "`kind` no longer fixed to `v1`"}},
+		name:   "const removed",
+		before: in(object(`"kind":{"type":"string","const":"v1"}`)),
+		after:  in(object(`"kind":{"type":"string"}`)),
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/kind/enum", Compatible, "`kind` no longer fixed to `v1`"},
+		},
 	},
 
 	// additionalProperties.
@@ -414,7 +438,9 @@ var compareCases = []compareCase{
 		after:     in(object(`"labels":{"type":"object","additionalProperties":{"type":"number"}}`)),
 		class:     Breaking,
 		migration: Migration{Retype: map[string]Retype{"/inputSchema/properties/labels/additionalProperties": {"string", "number"}}},
-		changes:   []Change{{"/inputSchema/properties/labels/additionalProperties", Breaking, "type of `labels.*` changed from string to number"}},
+		changes: []Change{
+			{"/inputSchema/properties/labels/additionalProperties", Breaking, "`type` of `labels.*` changed from string to number"},
+		},
 	},
 	{
 		name:    "additionalProperties true spelled out",
@@ -459,7 +485,7 @@ var compareCases = []compareCase{
 		class:  Breaking,
 		changes: []Change{
 			{"/inputSchema/properties/at/format", Compatible, "`format` of `at` removed"},
-			{"/inputSchema/properties/code/pattern", Breaking, "`pattern` of `code` changed from `^[A-Z]+$` to `^[A-Z0-9]+$`"},
+			{"/inputSchema/properties/code/pattern", Breaking, "`pattern` of `code` changed from `^[A-Z]+$` to `^[A-Z0-9]+$`: whether one admits all the other does can't be decided"},
 			{"/inputSchema/properties/day/format", Breaking, "`format` of `day` set to `date`"},
 		},
 	},
@@ -479,10 +505,10 @@ var compareCases = []compareCase{
 		name:   "default changes",
 		before: in(object(`"units":{"type":"string","default":"metric"},"days":{"type":"integer"}`)),
 		after:  in(object(`"units":{"type":"string","default":"imperial"},"days":{"type":"integer","default":3}`)),
-		class:  Compatible,
+		class:  Breaking,
 		changes: []Change{
 			{"/inputSchema/properties/days/default", Compatible, "default of `days` set to `3`"},
-			{"/inputSchema/properties/units/default", Compatible, "default of `units` changed from `metric` to `imperial`"},
+			{"/inputSchema/properties/units/default", Breaking, "default of `units` changed from `metric` to `imperial`: a call that omits it now behaves differently"},
 		},
 	},
 	{
@@ -508,8 +534,8 @@ var compareCases = []compareCase{
 		class:     Breaking,
 		migration: Migration{Retype: map[string]Retype{"/inputSchema/properties/home/properties/zip": {"string", "number"}, "/inputSchema/properties/office/properties/zip": {"string", "number"}}},
 		changes: []Change{
-			{"/inputSchema/properties/home/properties/zip", Breaking, "type of `home.zip` changed from string to integer"},
-			{"/inputSchema/properties/office/properties/zip", Breaking, "type of `office.zip` changed from string to integer"},
+			{"/inputSchema/properties/home/properties/zip", Breaking, "`type` of `home.zip` changed from string to integer"},
+			{"/inputSchema/properties/office/properties/zip", Breaking, "`type` of `office.zip` changed from string to integer"},
 		},
 	},
 	{
@@ -572,34 +598,646 @@ var compareCases = []compareCase{
 		changes: []Change{{"/inputSchema/properties/a", Breaking, "schema of `a` changed in a way that can't be classified automatically"}},
 	},
 
-	// Keywords that are not analysed.
+	// Combinators and the other keywords, by accepted values.
 	{
-		name:    "anyOf changed",
-		before:  in(object(`"when":{"anyOf":[{"type":"string"},{"type":"number"}]}`)),
-		after:   in(object(`"when":{"anyOf":[{"type":"string"},{"type":"boolean"}]}`)),
-		class:   Breaking,
-		changes: []Change{{"/inputSchema/properties/when/anyOf", Breaking, "`anyOf` of `when` changed in a way that can't be classified automatically"}},
+		name:   "anyOf one branch equals its branch",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/inputSchema/properties/a", Cosmetic, "schema of `a` rewritten without a change in meaning"},
+		},
 	},
 	{
-		name:    "anyOf whose referenced definition changed",
-		before:  in(`{"type":"object","properties":{"a":{"oneOf":[{"$ref":"#/$defs/d"},{"type":"null"}]}},"$defs":{"d":{"type":"string"}}}`),
-		after:   in(`{"type":"object","properties":{"a":{"oneOf":[{"$ref":"#/$defs/d"},{"type":"null"}]}},"$defs":{"d":{"type":"number"}}}`),
-		class:   Breaking,
-		changes: []Change{{"/inputSchema/properties/a/oneOf", Breaking, "`oneOf` of `a` changed in a way that can't be classified automatically"}},
+		name:   "anyOf reordered",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"string","maxLength":3},{"type":"array"}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"array"},{"type":"string","maxLength":3}]}}}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/inputSchema/properties/a", Cosmetic, "schema of `a` rewritten without a change in meaning"},
+		},
 	},
 	{
-		name:    "if then else at the root",
-		before:  in(`{"type":"object","if":{"required":["a"]},"then":{"required":["b"]}}`),
-		after:   in(`{"type":"object","if":{"required":["a"]},"then":{"required":["c"]}}`),
-		class:   Breaking,
-		changes: []Change{{"/inputSchema/then", Breaking, "`then` of input schema changed in a way that can't be classified automatically"}},
+		name:   "minimum dropped into one-branch anyOf",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"integer","minimum":1}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"integer"}]}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a/minimum", Compatible, "`minimum` of `a` removed"},
+		},
 	},
 	{
-		name:    "tuple items",
-		before:  in(object(`"pair":{"type":"array","items":[{"type":"string"},{"type":"number"}]}`)),
-		after:   in(object(`"pair":{"type":"array","items":[{"type":"string"}]}`)),
-		class:   Breaking,
-		changes: []Change{{"/inputSchema/properties/pair/items", Breaking, "items of `pair` changed in a way that can't be classified automatically"}},
+		name:   "const to type",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"const":"hello"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a/enum", Compatible, "`a` no longer fixed to `hello`"},
+		},
+	},
+	{
+		name:   "type to const",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"const":"hello"}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a/enum", Breaking, "`a` now fixed to `hello`"},
+		},
+	},
+	{
+		name:   "items widened to oneOf",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"labels":{"type":"array","items":{"type":"string"}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"labels":{"type":"array","items":{"oneOf":[{"type":"string"},{"type":"object","properties":{"name":{"type":"string"}}}]}}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/labels/items", Compatible, "items of `labels` now also accept an object"},
+		},
+	},
+	{
+		name:   "items narrowed from oneOf",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"labels":{"type":"array","items":{"oneOf":[{"type":"string"},{"type":"object","properties":{"name":{"type":"string"}}}]}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"labels":{"type":"array","items":{"type":"string"}}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/labels/items", Breaking, "items of `labels` no longer accept an object"},
+		},
+	},
+	{
+		name:      "optional field in oneOf branch",
+		before:    `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"p":{"oneOf":[{"type":"object","properties":{"kind":{"const":"a"}},"required":["kind"]},{"type":"object","properties":{"kind":{"const":"b"}},"required":["kind"]}]}}}}`,
+		after:     `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"p":{"oneOf":[{"type":"object","properties":{"kind":{"const":"a"}},"required":["kind"]},{"type":"object","properties":{"kind":{"const":"b"},"note":{"type":"string"}},"required":["kind"]}]}}}}`,
+		class:     Compatible,
+		migration: Migration{Add: []string{"/inputSchema/properties/p/oneOf/1/properties/note"}},
+		changes: []Change{
+			{"/inputSchema/properties/p/oneOf/1/properties/note", Compatible, "new optional parameter `p.note`"},
+		},
+	},
+	{
+		name:   "anyOf constraint removed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"body":{"type":"string"},"file":{"type":"string"}},"anyOf":[{"required":["body"]},{"required":["file"]}]}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"body":{"type":"string"},"file":{"type":"string"}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/anyOf", Compatible, "`anyOf` of input schema removed: accepts more"},
+		},
+	},
+	{
+		name:   "anyOf constraint added",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"body":{"type":"string"},"file":{"type":"string"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"body":{"type":"string"},"file":{"type":"string"}},"anyOf":[{"required":["body"]},{"required":["file"]}]}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/anyOf", Breaking, "`anyOf` of input schema added: accepts less"},
+		},
+	},
+	{
+		name:   "nullable three ways a",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"t":{"type":["string","null"]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"t":{"anyOf":[{"type":"string"},{"type":"null"}]}}}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/inputSchema/properties/t", Cosmetic, "schema of `t` rewritten without a change in meaning"},
+		},
+	},
+	{
+		name:   "nullable three ways b",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"t":{"anyOf":[{"type":"string"},{"type":"null"}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"t":{"type":"string","nullable":true}}}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/inputSchema/properties/t", Cosmetic, "schema of `t` rewritten without a change in meaning"},
+		},
+	},
+	{
+		name:      "nullable anyOf added",
+		before:    `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"issue_type":{"type":"string","enum":["bug","task"]}}}}`,
+		after:     `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"issue_type":{"anyOf":[{"type":"string","enum":["bug","task"]},{"type":"null"}]}}}}`,
+		class:     Compatible,
+		migration: Migration{Retype: map[string]Retype{"/inputSchema/properties/issue_type": {"string", "nullable<string>"}}},
+		changes: []Change{
+			{"/inputSchema/properties/issue_type/anyOf/1", Compatible, "`issue_type` now also accepts null"},
+		},
+	},
+	{
+		name:   "anyOf branch removed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"object"},{"type":"number"}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"object"}]}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a", Breaking, "`a` no longer accepts a number"},
+		},
+	},
+	{
+		name:   "anyOf branch narrowed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"object","properties":{"x":{"type":"string"}}}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]}]}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a/properties/x", Breaking, "parameter `a.x` is now required"},
+		},
+	},
+	{
+		name:   "anyOf to oneOf",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"string","maxLength":2}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"string","maxLength":2}]}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a/oneOf", Breaking, "`anyOf` of `a` became `oneOf`: a value matching several branches is now rejected"},
+		},
+	},
+	{
+		name:   "subsumed branch removed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"string","maxLength":2},{"type":"null"}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"null"}]}}}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/inputSchema/properties/a", Cosmetic, "schema of `a` rewritten without a change in meaning"},
+		},
+	},
+	{
+		name:   "allOf condition added",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}},"allOf":[{"properties":{"a":{"maxLength":3}}}]}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/allOf", Breaking, "`allOf` of input schema added: accepts less"},
+		},
+	},
+	{
+		name:   "allOf clashing conditions",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"allOf":[{"type":"string"},{"type":["string","null"],"maxLength":5}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"allOf":[{"type":"string"},{"type":["string","null"]}]}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a/allOf/1/maxLength", Compatible, "`maxLength` of `a` removed"},
+		},
+	},
+	{
+		name:   "not added",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string","not":{"const":"x"}}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a/not", Breaking, "`not` of `a` added: accepts less"},
+		},
+	},
+	{
+		name:   "not narrowed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string","not":{"enum":["x","y"]}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string","not":{"enum":["x"]}}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a/not/enum", Compatible, "enum value `y` removed from `a`"},
+		},
+	},
+	{
+		name:   "not widened",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string","not":{"enum":["x"]}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string","not":{"enum":["x","y"]}}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a/not/enum", Breaking, "enum value `y` added to `a`"},
+		},
+	},
+	{
+		name:   "if then added",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{},"b":{}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{},"b":{}},"if":{"required":["a"]},"then":{"required":["b"]}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/then", Breaking, "`then` of input schema added: accepts less"},
+		},
+	},
+	{
+		name:   "if then removed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{},"b":{}},"if":{"required":["a"]},"then":{"required":["b"]}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{},"b":{}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/then", Compatible, "`then` of input schema removed: accepts more"},
+		},
+	},
+	{
+		name:   "if changed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","if":{"required":["a"]},"then":{"required":["b"]}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","if":{"required":["c"]},"then":{"required":["b"]}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/if", Breaking, "condition `if` of input schema changed: which values `then` and `else` apply to can't be compared"},
+		},
+	},
+	{
+		name:   "else loosened",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","if":{"required":["a"]},"else":{"maxProperties":1}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","if":{"required":["a"]},"else":{"maxProperties":2}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/else/maxProperties", Compatible, "`maxProperties` of input schema raised from 1 to 2"},
+		},
+	},
+	{
+		name:   "dependentRequired",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","dependentRequired":{"a":["b"]}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","dependentRequired":{"a":["b","c"],"d":["e"]}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/dependentRequired/a", Breaking, "`c` now required in input schema whenever `a` is present"},
+			{"/inputSchema/dependentRequired/d", Breaking, "`e` now required in input schema whenever `d` is present"},
+		},
+	},
+	{
+		name:   "dependentRequired dropped",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","dependentRequired":{"a":["b","c"]}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object"}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/dependentRequired/a", Compatible, "`b` no longer required in input schema whenever `a` is present"},
+			{"/inputSchema/dependentRequired/a", Compatible, "`c` no longer required in input schema whenever `a` is present"},
+		},
+	},
+	{
+		name:   "dependencies draft7 same",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","dependencies":{"a":["b"]}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","dependentRequired":{"a":["b"]}}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/inputSchema", Cosmetic, "input schema rewritten without a change in meaning"},
+		},
+	},
+	{
+		name:   "dependentSchemas added",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object"}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","dependentSchemas":{"a":{"required":["b"]}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/dependentSchemas/a", Breaking, "`dependentSchemas` entry `a` of input schema added: accepts less"},
+		},
+	},
+	{
+		name:   "dependentSchemas loosened",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","dependentSchemas":{"a":{"properties":{"b":{"maxLength":1}}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","dependentSchemas":{"a":{"properties":{"b":{"maxLength":2}}}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/dependentSchemas/a/properties/b/maxLength", Compatible, "`maxLength` of `b` raised from 1 to 2"},
+		},
+	},
+	{
+		name:   "patternProperties added open",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","patternProperties":{"^x-":{"type":"string"}}}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/m/patternProperties/^x-", Breaking, "`type` of `m./^x-/` now accepts only a string"},
+		},
+	},
+	{
+		name:   "patternProperties added closed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","additionalProperties":false}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","additionalProperties":false,"patternProperties":{"^x-":{"type":"string"}}}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/m/patternProperties/^x-", Compatible, "`m./^x-/` now accepts values (it accepted none)"},
+		},
+	},
+	{
+		name:   "patternProperties widened",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","patternProperties":{"^x-":{"type":"string"}}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","patternProperties":{"^x-":{"type":["string","number"]}}}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/m/patternProperties/^x-", Compatible, "`type` of `m./^x-/` now also accepts a number"},
+		},
+	},
+	{
+		name:   "pattern regex changed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","additionalProperties":false,"patternProperties":{"^x-":{"type":"string"}}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","additionalProperties":false,"patternProperties":{"^y-":{"type":"string"}}}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/m/patternProperties", Breaking, "property name patterns of `m` changed from `^x-` to `^y-`: whether one matches the names the other does can't be decided"},
+		},
+	},
+	{
+		name:   "prefixItems longer",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"}],"items":false}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}],"items":false}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/p/prefixItems/1", Compatible, "`p[1]` now accepts values (it accepted none)"},
+		},
+	},
+	{
+		name:   "prefixItems narrowed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}]}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/p/prefixItems/1", Breaking, "`type` of `p[1]` no longer accepts a non-integer number"},
+		},
+	},
+	{
+		name:   "ref into defs widened",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"anyOf":[{"type":"string"}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a", Compatible, "`a` now also accepts an integer"},
+		},
+	},
+	{
+		name:   "ref replaced by its target",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/definitions/a"}},"definitions":{"a":{"type":"string"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/inputSchema/properties/a", Cosmetic, "schema of `a` rewritten without a change in meaning"},
+		},
+	},
+	{
+		name:   "readOnly flip",
+		before: `{"name":"w","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`,
+		after:  `{"name":"w","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/annotations/readOnlyHint", Breaking, "tool is no longer read-only"},
+		},
+	},
+	{
+		name:   "defaults written",
+		before: `{"name":"w","inputSchema":{"type":"object"}}`,
+		after:  `{"name":"w","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":true}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/annotations", Cosmetic, "annotations `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint` written differently without a change in meaning"},
+		},
+	},
+	{
+		name:   "destructive",
+		before: `{"name":"w","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false,"openWorldHint":false}}`,
+		after:  `{"name":"w","inputSchema":{"type":"object"},"annotations":{"openWorldHint":true}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/annotations/destructiveHint", Breaking, "tool may now be destructive"},
+			{"/annotations/openWorldHint", Breaking, "tool may now reach outside its own domain"},
+		},
+	},
+	{
+		name:   "readonly idempotent noise",
+		before: `{"name":"w","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`,
+		after:  `{"name":"w","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true, "destructiveHint":true}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/annotations", Cosmetic, "annotations `destructiveHint` written differently without a change in meaning"},
+		},
+	},
+	{
+		name:      "output anyOf branch added",
+		before:    `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"r":{"anyOf":[{"type":"string"}]}}}}`,
+		after:     `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"r":{"anyOf":[{"type":"string"},{"type":"null"}]}}}}`,
+		class:     Breaking,
+		migration: Migration{Retype: map[string]Retype{"/outputSchema/properties/r": {"string", "nullable<string>"}}},
+		changes: []Change{
+			{"/outputSchema/properties/r", Breaking, "`r` now also accepts null"},
+		},
+	},
+	{
+		name:   "contains",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"array"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"array","contains":{"const":1}}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a/contains", Breaking, "`contains` of `a` added: accepts less"},
+		},
+	},
+	{
+		name:   "not removed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string","not":{"const":"x"}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a/not", Compatible, "`not` of `a` removed: accepts more"},
+		},
+	},
+	{
+		name:   "allOf condition removed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}},"allOf":[{"properties":{"a":{"maxLength":3}}}]}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/allOf", Compatible, "`allOf` of input schema removed: accepts more"},
+		},
+	},
+	{
+		name:   "dependentSchemas removed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","dependentSchemas":{"a":{"required":["b"]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object"}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/dependentSchemas/a", Compatible, "`dependentSchemas` entry `a` of input schema removed: accepts more"},
+		},
+	},
+	{
+		name:   "patternProperties removed open",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","patternProperties":{"^x-":{"type":"string"}}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object"}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/m/patternProperties/^x-", Compatible, "`type` of `m./^x-/` now accepts any value"},
+		},
+	},
+	{
+		name:   "oneOf branch added",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"object","properties":{"id":{"type":"string"}}}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"object","properties":{"id":{"type":"string"}}},{"type":"array","items":{"type":"string"}}]}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a", Compatible, "`a` now also accepts an array"},
+		},
+	},
+	{
+		name:   "oneOf branch of the same type added",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}]}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a/oneOf/1", Compatible, "`a` now also accepts an object matching branch 2 of `oneOf`"},
+		},
+	},
+	{
+		name:   "propertyNames removed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","propertyNames":{"maxLength":8}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object"}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/m/propertyNames", Compatible, "`propertyNames` of `m` removed: accepts more"},
+		},
+	},
+	{
+		name:   "output default changed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"r":{"type":"string","default":"a"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"r":{"type":"string","default":"b"}}}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/outputSchema/properties/r/default", Cosmetic, "default of `r` changed from `a` to `b`"},
+		},
+	},
+	{
+		name:   "default removed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"r":{"type":"string","default":"a"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"r":{"type":"string"}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/r/default", Breaking, "default of `r` removed: a call that omits it may now behave differently"},
+		},
+	},
+	{
+		name:   "idempotent lost",
+		before: `{"name":"w","inputSchema":{"type":"object"},"annotations":{"idempotentHint":true}}`,
+		after:  `{"name":"w","inputSchema":{"type":"object"}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/annotations/idempotentHint", Breaking, "tool is no longer idempotent"},
+		},
+	},
+	{
+		name:   "closed world",
+		before: `{"name":"w","inputSchema":{"type":"object"}}`,
+		after:  `{"name":"w","inputSchema":{"type":"object"},"annotations":{"openWorldHint":false}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/annotations/openWorldHint", Compatible, "tool no longer reaches outside its own domain"},
+		},
+	},
+	{
+		name:   "false",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":false}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a", Compatible, "`a` now accepts values (it accepted none)"},
+		},
+	},
+	{
+		name:   "anyOf changed",
+		before: in(object(`"when":{"anyOf":[{"type":"string"},{"type":"number"}]}`)),
+		after:  in(object(`"when":{"anyOf":[{"type":"string"},{"type":"boolean"}]}`)),
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/when", Breaking, "`when` now also accepts a boolean and no longer accepts a number"},
+		},
+	},
+	{
+		name:      "anyOf whose referenced definition changed",
+		before:    in(`{"type":"object","properties":{"a":{"oneOf":[{"$ref":"#/$defs/d"},{"type":"null"}]}},"$defs":{"d":{"type":"string"}}}`),
+		after:     in(`{"type":"object","properties":{"a":{"oneOf":[{"$ref":"#/$defs/d"},{"type":"null"}]}},"$defs":{"d":{"type":"number"}}}`),
+		class:     Breaking,
+		migration: Migration{Retype: map[string]Retype{"/inputSchema/properties/a": {"nullable<string>", "nullable<number>"}}},
+		changes: []Change{
+			{"/inputSchema/properties/a", Breaking, "`a` now also accepts a number and no longer accepts a string"},
+		},
+	},
+	{
+		name:   "if then else at the root",
+		before: in(`{"type":"object","if":{"required":["a"]},"then":{"required":["b"]}}`),
+		after:  in(`{"type":"object","if":{"required":["a"]},"then":{"required":["c"]}}`),
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/then/properties/b", Compatible, "parameter `b` is now optional"},
+			{"/inputSchema/then/properties/c", Breaking, "parameter `c` is now required"},
+		},
+	},
+	{
+		name:   "tuple items",
+		before: in(object(`"pair":{"type":"array","items":[{"type":"string"},{"type":"number"}]}`)),
+		after:  in(object(`"pair":{"type":"array","items":[{"type":"string"}]}`)),
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/pair/items/1", Compatible, "`type` of `pair[1]` now accepts any value"},
+		},
+	},
+
+	{
+		name:   "oneOf to anyOf",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"string","maxLength":2}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"string","maxLength":2}]}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a/anyOf", Compatible, "`oneOf` of `a` became `anyOf`: a value matching several branches is now accepted"},
+		},
+	},
+	{
+		name:   "else tightened",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","if":{"required":["a"]},"else":{"maxProperties":2}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","if":{"required":["a"]},"else":{"maxProperties":1}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/else/maxProperties", Breaking, "`maxProperties` of input schema lowered from 2 to 1"},
+		},
+	},
+	{
+		name:   "patternProperties narrowed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","patternProperties":{"^x-":{"type":["string","number"]}}}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","patternProperties":{"^x-":{"type":"string"}}}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/m/patternProperties/^x-", Breaking, "`type` of `m./^x-/` no longer accepts a number"},
+		},
+	},
+	{
+		name:   "allOf written out",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"allOf":[{"type":"string"},{"maxLength":3}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string","maxLength":3}}}}`,
+		class:  Cosmetic,
+		changes: []Change{
+			{"/inputSchema/properties/a", Cosmetic, "schema of `a` rewritten without a change in meaning"},
+		},
+	},
+	{
+		name:   "prefixItems shorter",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}],"items":false}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"p":{"type":"array","prefixItems":[{"type":"string"}],"items":false}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/p/prefixItems/1", Breaking, "`p[1]` no longer accepts any value"},
+		},
+	},
+	{
+		name:   "ref into defs narrowed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"anyOf":[{"type":"string"}]}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a", Breaking, "`a` no longer accepts an integer"},
+		},
+	},
+	{
+		name:   "propertyNames added",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object"}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"m":{"type":"object","propertyNames":{"maxLength":8}}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/m/propertyNames", Breaking, "`propertyNames` of `m` added: accepts less"},
+		},
+	},
+
+	{
+		name:   "null added to a second oneOf branch",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":["string","null"]},{"type":"object"}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":["string","null"]},{"type":["object","null"]}]}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a/oneOf", Breaking, "`a`: null now matches several branches of `oneOf`, which rejects it"},
+		},
+	},
+	{
+		name:   "null removed from a second oneOf branch",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":["string","null"]},{"type":["object","null"]}]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"oneOf":[{"type":["string","null"]},{"type":"object"}]}}}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/inputSchema/properties/a/oneOf", Compatible, "`a`: null no longer matches several branches of `oneOf`, which rejected it"},
+		},
 	},
 
 	// Output schema.
@@ -649,21 +1287,27 @@ var compareCases = []compareCase{
 		after:     out(object(`"temp":{"type":"number"}`)),
 		class:     Breaking,
 		migration: Migration{Retype: map[string]Retype{"/outputSchema/properties/temp": {"nullable<number>", "number"}}},
-		changes:   []Change{{"/outputSchema/properties/temp", Breaking, "type of `temp` changed from number or null to number"}},
+		changes: []Change{
+			{"/outputSchema/properties/temp", Breaking, "`type` of `temp` no longer accepts null"},
+		},
 	},
 	{
-		name:    "output integer widens to number",
-		before:  out(object(`"count":{"type":"integer"}`)),
-		after:   out(object(`"count":{"type":"number"}`)),
-		class:   Breaking,
-		changes: []Change{{"/outputSchema/properties/count", Breaking, "type of `count` changed from integer to number"}},
+		name:   "output integer widens to number",
+		before: out(object(`"count":{"type":"integer"}`)),
+		after:  out(object(`"count":{"type":"number"}`)),
+		class:  Breaking,
+		changes: []Change{
+			{"/outputSchema/properties/count", Breaking, "`type` of `count` now also accepts a non-integer number"},
+		},
 	},
 	{
-		name:    "output number narrows to integer",
-		before:  out(object(`"count":{"type":"number"}`)),
-		after:   out(object(`"count":{"type":"integer"}`)),
-		class:   Compatible,
-		changes: []Change{{"/outputSchema/properties/count", Compatible, "type of `count` changed from number to integer"}},
+		name:   "output number narrows to integer",
+		before: out(object(`"count":{"type":"number"}`)),
+		after:  out(object(`"count":{"type":"integer"}`)),
+		class:  Compatible,
+		changes: []Change{
+			{"/outputSchema/properties/count", Compatible, "`type` of `count` no longer accepts a non-integer number"},
+		},
 	},
 	{
 		name:   "output enum values",
@@ -744,11 +1388,13 @@ var compareCases = []compareCase{
 		changes: []Change{{"/inputSchema/properties/a/enum", Breaking, "enum of `a` changed in a way that can't be classified automatically"}},
 	},
 	{
-		name:    "boolean property schemas",
-		before:  in(object(`"a":true`)),
-		after:   in(object(`"a":false`)),
-		class:   Breaking,
-		changes: []Change{{"/inputSchema/properties/a", Breaking, "schema of `a` changed in a way that can't be classified automatically"}},
+		name:   "boolean property schemas",
+		before: in(object(`"a":true`)),
+		after:  in(object(`"a":false`)),
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a", Breaking, "`a` no longer accepts any value"},
+		},
 	},
 	{
 		name:    "annotations that are not an object",

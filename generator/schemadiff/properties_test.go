@@ -39,6 +39,12 @@ func TestCompareIsDeterministic(t *testing.T) {
 	}
 }
 
+func TestWideningIsNeverBreaking(t *testing.T) {
+	for _, tool := range corpus(t) {
+		checkWidenings(t, tool[0])
+	}
+}
+
 func TestCompareReportsEveryDifference(t *testing.T) {
 	tools := corpus(t)
 	for _, a := range tools {

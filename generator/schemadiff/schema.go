@@ -1,8 +1,10 @@
 package schemadiff
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -53,10 +55,6 @@ func (l location) property(name string) location {
 
 func (l location) items() location { return location{l.pointer + "/items", l.name + "[]"} }
 
-func (l location) tupleItem(i int) location {
-	return location{l.pointer + "/items/" + strconv.Itoa(i), l.name + "[" + strconv.Itoa(i) + "]"}
-}
-
 func (l location) additional() location {
 	return location{l.pointer + "/additionalProperties", dotted(l.name, "*")}
 }
@@ -80,10 +78,12 @@ type schemaDiff struct {
 	active        map[[2]string]bool
 	usedBefore    map[string]bool // $ref targets, computed when first needed
 	usedAfter     map[string]bool
+	lifted        map[string]map[string]any // see lift
+	probing       int                       // how many covered checks this one runs inside
 }
 
 func (r *recorder) schema(s side, pointer string, before, after any) {
-	d := &schemaDiff{recorder: r, side: s, root: pointer, before: before, after: after, active: map[[2]string]bool{}}
+	d := &schemaDiff{recorder: r, side: s, root: pointer, before: before, after: after, active: map[[2]string]bool{}, lifted: map[string]map[string]any{}}
 	d.compare(location{pointer: pointer}, before, after)
 }
 
@@ -163,25 +163,72 @@ func (d *schemaDiff) sameMeaning(before, after any) bool {
 func (d *schemaDiff) compareSchemas(loc location, before, after any) {
 	b, okBefore := deref(d.before, before)
 	a, okAfter := deref(d.after, after)
+	switch {
+	case !okBefore && !okAfter:
+		d.unclassifiable(loc.pointer, d.schemaOf(loc))
+		return
+	case !okBefore:
+		// A $ref that cannot be followed is compared as written with what
+		// the other side has: a union wrapping the same reference is no
+		// change.
+		b = before
+	case !okAfter:
+		a = after
+	}
+	if b == false || a == false {
+		d.acceptsNothing(loc, b, a)
+		return
+	}
 	bm, isObjectBefore := b.(map[string]any)
 	am, isObjectAfter := a.(map[string]any)
-	if !okBefore || !okAfter || !isObjectBefore || !isObjectAfter {
+	if !isObjectBefore || !isObjectAfter {
 		d.unclassifiable(loc.pointer, d.schemaOf(loc))
 		return
 	}
 	if loc.pointer == d.root {
 		d.definitions(loc)
 	}
-	d.types(loc, bm, am)
+	// A type spelled as a union of branches is described by what the
+	// schema accepts rather than by its type keyword.
+	spelledAsType := !hasUnion(bm) && !hasUnion(am)
+	bm, am = normalize(d.before, bm, maxNormalDepth), normalize(d.after, am, maxNormalDepth)
+	if d.wholeUnion(loc, bm, am) {
+		return
+	}
+	d.types(loc, bm, am, spelledAsType)
+	dropVacuous(bm, am)
 	d.enum(loc, bm, am)
-	d.constant(loc, bm, am)
 	d.properties(loc, bm, am)
 	d.additionalProperties(loc, bm, am)
+	d.patternProperties(loc, bm, am)
+	d.dependentRequired(loc, bm, am)
+	d.dependentSchemas(loc, bm, am)
 	d.items(loc, bm, am)
 	d.constraints(loc, bm, am)
 	d.defaultValue(loc, bm, am)
 	d.annotations(loc, bm, am)
+	d.unions(loc, bm, am)
+	d.combinator(loc, "allOf", bm, am, false)
+	d.not(loc, bm, am)
+	d.conditional(loc, bm, am)
+	d.subschemas(loc, bm, am)
 	d.otherKeywords(loc, bm, am)
+}
+
+func hasUnion(m map[string]any) bool {
+	return !isMissing(member(m, "anyOf")) || !isMissing(member(m, "oneOf"))
+}
+
+// acceptsNothing reports a schema that is or becomes false, which accepts
+// no value at all.
+func (d *schemaDiff) acceptsNothing(loc location, before, after any) {
+	switch {
+	case before == false && after == false:
+	case after == false:
+		d.note(loc.pointer, d.classify(narrowing), "%s no longer %s any value", d.subject(loc), d.accept(loc))
+	default:
+		d.note(loc.pointer, d.classify(widening), "%s now %s values (it accepted none)", d.subject(loc), d.accept(loc))
+	}
 }
 
 // classify turns an effect into a class for this side.
@@ -201,6 +248,9 @@ func (d *schemaDiff) unclassifiable(pointer, what string) {
 
 // subject names a schema in a text: "`address.zip`", or "input schema".
 func (d *schemaDiff) subject(loc location) string {
+	if array, ok := strings.CutSuffix(loc.name, "[]"); ok && array != "" {
+		return "items of `" + array + "`"
+	}
 	if loc.name != "" {
 		return "`" + loc.name + "`"
 	}
@@ -208,6 +258,14 @@ func (d *schemaDiff) subject(loc location) string {
 		return "input schema"
 	}
 	return "output schema"
+}
+
+// accept is "accepts", or "accept" after a plural subject ("items of `tags`").
+func (d *schemaDiff) accept(loc location) string {
+	if strings.HasPrefix(d.subject(loc), "items of ") {
+		return "accept"
+	}
+	return "accepts"
 }
 
 // schemaOf names a schema as a whole: "schema of `city`", or "input schema".
@@ -261,13 +319,25 @@ func (d *schemaDiff) used(pointer string) bool {
 	return isUsed(d.usedBefore, pointer) || isUsed(d.usedAfter, pointer)
 }
 
-func (d *schemaDiff) types(loc location, before, after map[string]any) {
-	typesBefore, okBefore := admittedTypes(before)
-	typesAfter, okAfter := admittedTypes(after)
-	if !okBefore || !okAfter {
-		if !sameJSON(member(before, "type"), member(after, "type")) || !sameJSON(member(before, "nullable"), member(after, "nullable")) {
-			d.unclassifiable(loc.keyword("type"), "type of "+d.subject(loc))
-		}
+// types compares the admitted types. When only one side has an enum, its
+// values' types count, so that {"const":"a"} and {"type":"string"} differ
+// only in the values, not in the type.
+func (d *schemaDiff) types(loc location, before, after map[string]any, spelledAsType bool) {
+	typesOf := admittedTypes
+	if isMissing(member(before, "enum")) != isMissing(member(after, "enum")) {
+		typesOf = effectiveTypes
+	}
+	typesBefore, okBefore := typesOf(before)
+	typesAfter, okAfter := typesOf(after)
+	switch {
+	case okBefore && okAfter:
+	case sameJSON(member(before, "type"), member(after, "type")) && sameJSON(member(before, "nullable"), member(after, "nullable")):
+		return
+	case okAfter && typesAfter == nil: // whatever it said, without it any type is accepted
+		d.note(loc.keyword("type"), d.classify(widening), "`type` of %s removed: accepts more", d.subject(loc))
+		return
+	default:
+		d.unclassifiable(loc.keyword("type"), "type of "+d.subject(loc))
 		return
 	}
 	widens, narrows := admitsAll(typesAfter, typesBefore), admitsAll(typesBefore, typesAfter)
@@ -283,9 +353,60 @@ func (d *schemaDiff) types(loc location, before, after map[string]any) {
 			class = Breaking
 		}
 	}
-	d.note(loc.pointer, class, "type of %s changed from %s to %s", d.subject(loc), describeTypes(typesBefore), describeTypes(typesAfter))
+	what := d.subject(loc) + " " + d.accept(loc)
+	if spelledAsType {
+		what = "`type` of " + d.subject(loc) + " accepts"
+	}
+	d.note(loc.pointer, class, "%s", typeChangeText(what, typesBefore, typesAfter))
 }
 
+// dropVacuous removes from both schemas the keywords for a type family
+// that one of them does not admit: on that side they assert nothing, and
+// the change of type already says that the family came or went.
+func dropVacuous(before, after map[string]any) {
+	typesBefore, okBefore := admittedTypes(before)
+	typesAfter, okAfter := admittedTypes(after)
+	if !okBefore || !okAfter {
+		return
+	}
+	for keyword, kind := range keywordKind {
+		if !admitsKind(typesBefore, kind) || !admitsKind(typesAfter, kind) {
+			delete(before, keyword)
+			delete(after, keyword)
+		}
+	}
+}
+
+// admitsKind reports whether a type set admits some type of a family.
+func admitsKind(types []string, kind string) bool {
+	return types == nil || slices.ContainsFunc(types, func(t string) bool { return kindOf(t) == kind })
+}
+
+// typeChangeText says what a type change lets in or keeps out, after what
+// names the schema and its verb: "`type` of `note` accepts" gives "`type`
+// of `note` now also accepts null".
+func typeChangeText(what string, before, after []string) string {
+	cut := strings.LastIndex(what, " ")
+	subject, verb := what[:cut], what[cut+1:]
+	gained, lost := typesOutside(after, before), typesOutside(before, after)
+	switch {
+	case before == nil:
+		return subject + " now " + verb + " only " + describeTypes(after)
+	case after == nil:
+		return subject + " now " + verb + " any value"
+	case len(lost) == 0:
+		return subject + " now also " + verb + " " + describeGap(gained, before)
+	case len(gained) == 0:
+		return subject + " no longer " + verb + " " + describeGap(lost, after)
+	case overlap(before, after):
+		return subject + " now also " + verb + " " + describeGap(gained, before) + " and no longer " + verb + " " + describeGap(lost, after)
+	default:
+		return "`type` of " + strings.TrimPrefix(subject, "`type` of ") + " changed from " + typeNames(before) + " to " + typeNames(after)
+	}
+}
+
+// enum compares the lists of admitted values; const arrives here as the
+// enum of its one value.
 func (d *schemaDiff) enum(loc location, before, after map[string]any) {
 	b, a := member(before, "enum"), member(after, "enum")
 	if sameJSON(b, a) {
@@ -295,10 +416,16 @@ func (d *schemaDiff) enum(loc location, before, after map[string]any) {
 	valuesBefore, listBefore := b.([]any)
 	valuesAfter, listAfter := a.([]any)
 	switch {
+	case isMissing(b) && listAfter && len(valuesAfter) == 1:
+		d.note(pointer, d.classify(narrowing), "%s now fixed to `%s`", subject, literal(valuesAfter[0]))
 	case isMissing(b) && listAfter:
 		d.note(pointer, d.classify(narrowing), "%s now restricted to the values %s", subject, literals(valuesAfter))
-	case listBefore && isMissing(a):
+	case listBefore && isMissing(a) && len(valuesBefore) == 1:
+		d.note(pointer, d.classify(widening), "%s no longer fixed to `%s`", subject, literal(valuesBefore[0]))
+	case isMissing(a): // whatever it said, without it more is accepted
 		d.note(pointer, d.classify(widening), "%s no longer restricted to a list of values", subject)
+	case listBefore && listAfter && len(valuesBefore) == 1 && len(valuesAfter) == 1:
+		d.note(pointer, d.classify(altering), "value of %s changed from `%s` to `%s`", subject, literal(valuesBefore[0]), literal(valuesAfter[0]))
 	case listBefore && listAfter:
 		for _, v := range missingFrom(valuesBefore, valuesAfter) {
 			d.note(pointer, d.classify(narrowing), "enum value `%s` removed from %s", literal(v), subject)
@@ -336,22 +463,6 @@ func literals(values []any) string {
 	return strings.Join(quoted, ", ")
 }
 
-func (d *schemaDiff) constant(loc location, before, after map[string]any) {
-	b, a := member(before, "const"), member(after, "const")
-	if sameJSON(b, a) {
-		return
-	}
-	pointer, subject := loc.keyword("const"), d.subject(loc)
-	switch {
-	case isMissing(b):
-		d.note(pointer, d.classify(narrowing), "%s now fixed to `%s`", subject, literal(a))
-	case isMissing(a):
-		d.note(pointer, d.classify(widening), "%s no longer fixed to `%s`", subject, literal(b))
-	default:
-		d.note(pointer, d.classify(altering), "constant value of %s changed from `%s` to `%s`", subject, literal(b), literal(a))
-	}
-}
-
 // properties compares the properties of an object schema and which of them
 // are required.
 func (d *schemaDiff) properties(loc location, before, after map[string]any) {
@@ -365,6 +476,10 @@ func (d *schemaDiff) properties(loc location, before, after map[string]any) {
 	}
 	requiredBefore, okBefore := stringSet(member(before, "required"))
 	requiredAfter, okAfter := stringSet(member(after, "required"))
+	if !okBefore && okAfter && len(requiredAfter) == 0 {
+		d.note(loc.keyword("required"), d.classify(widening), "`required` of %s removed: accepts more", d.subject(loc))
+		requiredBefore, okBefore = requiredAfter, true
+	}
 	if !okBefore || !okAfter {
 		if !sameJSON(member(before, "required"), member(after, "required")) {
 			d.unclassifiable(loc.keyword("required"), "required properties of "+d.subject(loc))
@@ -495,23 +610,41 @@ func (d *schemaDiff) additionalProperties(loc location, before, after map[string
 	}
 }
 
+// items compares the items of arrays: positional ones (prefixItems, or a
+// draft-07 items list) position by position, then the schema of the items
+// after them. A position one side lacks is held to that side's rest.
 func (d *schemaDiff) items(loc location, before, after map[string]any) {
-	b, a := member(before, "items"), member(after, "items")
-	if d.sameMeaning(b, a) {
-		return
-	}
-	tupleBefore, isTupleBefore := b.([]any)
-	tupleAfter, isTupleAfter := a.([]any)
-	switch {
-	case isTupleBefore && isTupleAfter && len(tupleBefore) == len(tupleAfter):
-		for i := range tupleBefore {
-			d.compare(loc.tupleItem(i), tupleBefore[i], tupleAfter[i])
+	posBefore, posKeyBefore, restBefore, restKeyBefore := arrayItems(before)
+	posAfter, posKeyAfter, restAfter, restKeyAfter := arrayItems(after)
+	for i := range max(len(posBefore), len(posAfter)) {
+		b, a, pointer := restBefore, restAfter, loc.keyword(restKeyAfter)
+		if i < len(posBefore) {
+			b = posBefore[i]
 		}
-	case isTupleBefore || isTupleAfter:
-		d.unclassifiable(loc.keyword("items"), "items of "+d.subject(loc))
-	default:
-		d.compare(loc.items(), orAnything(b), orAnything(a))
+		if i < len(posAfter) {
+			a, pointer = posAfter[i], loc.keyword(posKeyAfter)+"/"+strconv.Itoa(i)
+		} else if i < len(posBefore) {
+			pointer = loc.keyword(posKeyBefore) + "/" + strconv.Itoa(i)
+		}
+		d.compare(location{pointer, loc.name + "[" + strconv.Itoa(i) + "]"}, orAnything(b), orAnything(a))
 	}
+	rest := loc.items()
+	rest.pointer = loc.keyword(cmp.Or(restKeyAfter, restKeyBefore))
+	if !d.sameMeaning(restBefore, restAfter) {
+		d.compare(rest, orAnything(restBefore), orAnything(restAfter))
+	}
+}
+
+// arrayItems returns the positional item schemas of an array schema with
+// their keyword, and the schema of the items after them with its keyword.
+func arrayItems(m map[string]any) (positional []any, posKeyword string, rest any, restKeyword string) {
+	if list, ok := member(m, "prefixItems").([]any); ok {
+		return list, "prefixItems", member(m, "items"), "items"
+	}
+	if list, ok := member(m, "items").([]any); ok {
+		return list, "items", member(m, "additionalItems"), "additionalItems"
+	}
+	return nil, "", member(m, "items"), "items"
 }
 
 // bounds are the numeric range constraints; a lower bound admits fewer
@@ -525,6 +658,7 @@ var bounds = []struct {
 	{"minLength", true}, {"maxLength", false},
 	{"minItems", true}, {"maxItems", false},
 	{"minProperties", true}, {"maxProperties", false},
+	{"minContains", true}, {"maxContains", false},
 }
 
 // stringConstraints admit fewer values when added, more when removed, and
@@ -553,7 +687,7 @@ func (d *schemaDiff) bound(loc location, keyword string, lower bool, before, aft
 	switch {
 	case isMissing(b) && numberAfter:
 		d.note(pointer, d.classify(narrowing), "%s set to %s", what, literal(a))
-	case numberBefore && isMissing(a):
+	case isMissing(a): // whatever it said, without it more is accepted
 		d.note(pointer, d.classify(widening), "%s removed", what)
 	case numberBefore && numberAfter:
 		raised := valueAfter > valueBefore
@@ -581,7 +715,7 @@ func (d *schemaDiff) multipleOf(loc location, before, after map[string]any) {
 	switch {
 	case isMissing(b) && numberAfter:
 		d.note(pointer, d.classify(narrowing), "%s set to %s", what, literal(a))
-	case numberBefore && isMissing(a):
+	case isMissing(a): // whatever it said, without it more is accepted
 		d.note(pointer, d.classify(widening), "%s removed", what)
 	case numberBefore && numberAfter && valueBefore > 0 && valueAfter > 0:
 		// Multiples of 4 are multiples of 2: a new step that is a multiple
@@ -637,30 +771,37 @@ func (d *schemaDiff) stringConstraint(loc location, keyword string, before, afte
 	switch {
 	case isMissing(b) && stringAfter:
 		d.note(pointer, d.classify(narrowing), "%s set to `%s`", what, literal(a))
-	case stringBefore && isMissing(a):
+	case isMissing(a): // whatever it said, without it more is accepted
 		d.note(pointer, d.classify(widening), "%s removed", what)
 	case stringBefore && stringAfter:
-		d.note(pointer, d.classify(altering), "%s changed from `%s` to `%s`", what, literal(b), literal(a))
+		d.note(pointer, d.classify(altering), "%s changed from `%s` to `%s`: whether one admits all the other does can't be decided", what, literal(b), literal(a))
 	default:
 		d.unclassifiable(pointer, what)
 	}
 }
 
-// defaultValue reports a changed default as compatible: a caller that sends
-// the value is unaffected, one that omits it gets a different but valid one.
+// defaultValue reports a changed or removed default of an input as
+// breaking: a call that omits the value now gets another one. Setting a
+// default documents what such a call gets, which is compatible. In an
+// output schema a default is only documentation.
 func (d *schemaDiff) defaultValue(loc location, before, after map[string]any) {
 	b, a := member(before, "default"), member(after, "default")
 	if sameJSON(b, a) {
 		return
 	}
 	pointer, subject := loc.keyword("default"), d.subject(loc)
+	class, setClass := Breaking, Compatible
+	removed, changed := ": a call that omits it may now behave differently", ": a call that omits it now behaves differently"
+	if d.side == output {
+		class, setClass, removed, changed = Cosmetic, Cosmetic, "", ""
+	}
 	switch {
 	case isMissing(b):
-		d.note(pointer, Compatible, "default of %s set to `%s`", subject, literal(a))
+		d.note(pointer, setClass, "default of %s set to `%s`", subject, literal(a))
 	case isMissing(a):
-		d.note(pointer, Compatible, "default of %s removed", subject)
+		d.note(pointer, class, "default of %s removed%s", subject, removed)
 	default:
-		d.note(pointer, Compatible, "default of %s changed from `%s` to `%s`", subject, literal(b), literal(a))
+		d.note(pointer, class, "default of %s changed from `%s` to `%s`%s", subject, literal(b), literal(a), changed)
 	}
 }
 
@@ -692,8 +833,11 @@ func (d *schemaDiff) annotations(loc location, before, after map[string]any) {
 // definitions apply only through $ref, which compare follows.
 var analysedKeywords = func() map[string]bool {
 	keywords := map[string]bool{
-		"type": true, "nullable": true, "enum": true, "const": true,
-		"properties": true, "required": true, "additionalProperties": true, "items": true,
+		"type": true, "nullable": true, "enum": true,
+		"properties": true, "required": true, "additionalProperties": true, "patternProperties": true,
+		"dependentRequired": true, "dependentSchemas": true,
+		"items": true, "prefixItems": true, "additionalItems": true, "contains": true, "propertyNames": true,
+		"anyOf": true, "oneOf": true, "allOf": true, "not": true, "if": true, "then": true, "else": true,
 		"multipleOf": true, "uniqueItems": true, "default": true, "deprecated": true,
 		"$defs": true, "definitions": true,
 	}
@@ -710,14 +854,15 @@ var analysedKeywords = func() map[string]bool {
 }()
 
 // otherKeywords reports every other keyword that changed as unclassifiable:
-// anyOf, not, if/then/else and the like can widen or narrow in ways a
-// structural diff cannot tell, so the honest answer is "breaking".
+// a keyword this package does not know may widen or narrow, so the honest
+// answer is "breaking".
 func (d *schemaDiff) otherKeywords(loc location, before, after map[string]any) {
 	for _, keyword := range sortedKeys(before, after) {
 		if analysedKeywords[keyword] {
 			continue
 		}
-		if !d.sameMeaning(member(before, keyword), member(after, keyword)) {
+		// A schema such a keyword refers to counts where it is applied.
+		if !sameJSON(member(before, keyword), member(after, keyword)) {
 			d.unclassifiable(loc.keyword(keyword), fmt.Sprintf("`%s` of %s", keyword, d.subject(loc)))
 		}
 	}

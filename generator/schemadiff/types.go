@@ -1,6 +1,8 @@
 package schemadiff
 
 import (
+	"cmp"
+	"math"
 	"slices"
 	"strings"
 )
@@ -106,10 +108,90 @@ func typeToken(types []string) (string, bool) {
 	}
 }
 
-// describeTypes writes a type set for a change text: "string or null".
+// effectiveTypes is admittedTypes narrowed to the types of the enum's
+// values when there is an enum: {"enum":["a"]} admits only strings.
+func effectiveTypes(schema map[string]any) (types []string, ok bool) {
+	types, ok = admittedTypes(schema)
+	list, isList := member(schema, "enum").([]any)
+	if !ok || !isList {
+		return types, ok
+	}
+	ofValues := []string{} // not nil, which would be every type
+	for _, v := range list {
+		if t := valueType(v); admitsAll(types, []string{t}) {
+			ofValues = append(ofValues, t)
+		} else if t == "integer" && admitsAll(types, []string{"number"}) {
+			ofValues = append(ofValues, "number")
+		}
+	}
+	slices.SortFunc(ofValues, compareTypeNames)
+	return slices.Compact(ofValues), true
+}
+
+// valueType is the JSON Schema type of a decoded JSON value; a number
+// without a fraction is an integer.
+func valueType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case float64:
+		if x == math.Trunc(x) {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	default:
+		return "object"
+	}
+}
+
+// typeNouns name each type in a text as a value of it.
+var typeNouns = map[string]string{
+	"string": "a string", "number": "a number", "integer": "an integer", "boolean": "a boolean",
+	"object": "an object", "array": "an array", "null": "null",
+}
+
+// describeTypes writes a type set for a change text: "a string or null".
 func describeTypes(types []string) string {
+	if types == nil {
+		return "any value"
+	}
+	nouns := make([]string, len(types))
+	for i, t := range types {
+		nouns[i] = cmp.Or(typeNouns[t], "`"+t+"`")
+	}
+	return strings.Join(nouns, " or ")
+}
+
+// typeNames writes a type set by its names: "string or null".
+func typeNames(types []string) string {
 	if types == nil {
 		return "any type"
 	}
 	return strings.Join(types, " or ")
+}
+
+// describeGap writes the types one set has beyond another; a number beyond
+// integers is "a non-integer number".
+func describeGap(types, others []string) string {
+	if slices.Equal(types, []string{"number"}) && admitsAll(others, []string{"integer"}) {
+		return "a non-integer number"
+	}
+	return describeTypes(types)
+}
+
+// typesOutside returns the types of some that all does not admit.
+func typesOutside(some, all []string) []string {
+	var out []string
+	for _, t := range some {
+		if !admitsAll(all, []string{t}) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -37,8 +37,8 @@ func TestHistoryStory(t *testing.T) {
 		}
 	}
 	want := []string{
-		"2025-06-03T09:00:00Z 0.9.0 add_labels@2.0.0 create_note@1.0.0 get_item@1.0.0 list_items@1.0.0 search_items@1.0.0 sync_items@1.0.0 update_item@1.0.0",
-		"2025-06-07T09:00:00Z 1.0.0 add_labels@2.0.0 create_note@2.0.0 get_item@1.0.1 list_items@1.1.0 search_items@1.0.0 sync_items@1.0.0 update_item@1.0.0",
+		"2025-06-03T09:00:00Z 0.9.0 add_labels@1.1.0 create_note@1.0.0 get_item@1.0.0 list_items@1.0.0 search_items@1.0.0 sync_items@1.0.0 update_item@1.0.0",
+		"2025-06-07T09:00:00Z 1.0.0 add_labels@1.1.0 create_note@1.1.0 get_item@1.0.1 list_items@2.0.0 search_items@1.0.0 sync_items@1.0.0 update_item@1.0.0",
 		"2025-06-11T09:00:00Z 1.1.0 ",
 	}
 	if !slices.Equal(releases, want) {
@@ -55,7 +55,26 @@ func TestHistoryStory(t *testing.T) {
 		t.Errorf("update_item has %d versions, the last %s at %v; want 1.0.0 and 1.1.0, landed on the eighth day", len(update), update[len(update)-1].Version, update[len(update)-1].Time)
 	}
 	if got := srv.Tool("list_items").Versions[1].Release; got != "1.0.0" {
-		t.Errorf("list_items 1.1.0 first shipped in %q, want 1.0.0", got)
+		t.Errorf("list_items 2.0.0 first shipped in %q, want 1.0.0", got)
+	}
+
+	// Each schema change is classified by what the schema accepts.
+	classes := map[string]string{}
+	for _, e := range res.Timeline.Events {
+		if c, ok := e.Payload.(agentfeed.SchemaChange); ok {
+			classes[c.EndpointID[strings.IndexByte(c.EndpointID, '#')+1:]] = c.ToVersion + " " + c.Compat
+		}
+	}
+	for tool, want := range map[string]string{
+		"add_labels":  "1.1.0 compatible", // items widened to oneOf[string, object]
+		"create_note": "1.1.0 compatible", // an anyOf constraint removed
+		"list_items":  "2.0.0 breaking",   // a changed default
+		"get_item":    "1.0.1 cosmetic",   // annotation defaults written out
+		"sync_items":  "2.0.0 breaking",   // no longer read-only
+	} {
+		if classes[tool] != want {
+			t.Errorf("%s changed to %q, want %q", tool, classes[tool], want)
+		}
 	}
 
 	// git mv with the tool renamed: the deprecation names the new tool.

@@ -24,7 +24,8 @@ tools = "tools/*.json"
 
 // NewHistory builds, with real git and fixed dates, a server repository
 // whose history holds each case the history of a feed must decide: an
-// array's items widened to a oneOf, a one-branch anyOf removed, a changed
+// array's items widened to a oneOf, an anyOf constraint removed beside a
+// one-branch anyOf written as its branch, a changed
 // default, MCP annotation defaults written explicitly, readOnlyHint
 // turned off, three commits landed at once by "rebase and merge", a tool
 // file moved with git mv as its tool is renamed, and release tags (v0.9.0,
@@ -53,7 +54,8 @@ func NewHistory(t testing.TB) *Repo {
 	}
 	day()
 	tool("add_labels", "add_labels", map[string]any{"labels": map[string]any{"type": "array", "items": str}}, nil)
-	tool("create_note", "create_note", map[string]any{"body": map[string]any{"anyOf": []any{str}}}, nil)
+	tool("create_note", "create_note", map[string]any{"title": map[string]any{"anyOf": []any{str}},
+		"body": map[string]any{"type": "string", "anyOf": []any{map[string]any{"minLength": 1}, map[string]any{"format": "uri"}}}}, nil)
 	tool("list_items", "list_items", map[string]any{"state": map[string]any{"type": "string", "default": "open"}}, nil)
 	tool("get_item", "get_item", map[string]any{"id": str}, map[string]any{"title": "Get an item"})
 	tool("sync_items", "sync_items", map[string]any{"since": str}, map[string]any{"readOnlyHint": true})
@@ -68,8 +70,8 @@ func NewHistory(t testing.TB) *Repo {
 	g.Git("tag", "v0.9.0")
 
 	day()
-	tool("create_note", "create_note", map[string]any{"body": str}, nil)
-	g.Commit("create_note: body is a plain string")
+	tool("create_note", "create_note", map[string]any{"title": str, "body": str}, nil)
+	g.Commit("create_note: body and title are plain strings")
 
 	day()
 	tool("list_items", "list_items", map[string]any{"state": map[string]any{"type": "string", "default": "all"}}, nil)

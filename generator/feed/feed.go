@@ -40,8 +40,9 @@ type Input struct {
 
 // Output is what the feed stage made besides the files it added.
 type Output struct {
-	Entries  []agentfeed.Entry // the signed entries, in feed order
-	Warnings []string
+	Entries []agentfeed.Entry // the signed entries, in feed order
+	// Notices say where a file went that a reader might look for elsewhere.
+	Notices []string
 }
 
 // stage adds the feed's files to a bundle.
@@ -185,7 +186,9 @@ func (st *stage) addSnapshot(signer agentfeed.Signer, entries []agentfeed.Entry,
 	path := paths.Snapshot
 	if len(st.in.Config.Agents) > 0 {
 		path = paths.SnapshotBesideA2A
-		st.out.Warnings = append(st.out.Warnings, fmt.Sprintf("the agent-feed snapshot is published at %s, because the A2A Agent Card holds %s", paths.SnapshotBesideA2A, paths.Snapshot))
+		// The move is the design, not a mistake to fix: a notice, so that a
+		// site with an agent still builds clean.
+		st.out.Notices = append(st.out.Notices, fmt.Sprintf("the agent-feed snapshot is published at %s, because the A2A Agent Card holds %s", paths.SnapshotBesideA2A, paths.Snapshot))
 	}
 	return st.b.Add(path, snapshot, typeJSON)
 }

@@ -48,8 +48,8 @@ func addFeed(t *testing.T, tl *timeline.Timeline) (*bundle.Bundle, *Output) {
 // with the feed published before.
 func TestAddAndCheckAppendOnly(t *testing.T) {
 	b, out := addFeed(t, announced())
-	if len(out.Entries) != 1 || out.Entries[0].Title != "forecast 1.0.0" || len(out.Warnings) != 0 {
-		t.Fatalf("entries %+v, warnings %q: want the one entry and no warning", out.Entries, out.Warnings)
+	if len(out.Entries) != 1 || out.Entries[0].Title != "forecast 1.0.0" || len(out.Notices) != 0 {
+		t.Fatalf("entries %+v, notices %q: want the one entry and no notice", out.Entries, out.Notices)
 	}
 	feed, ok := b.Get(paths.Feed)
 	if !ok || !strings.Contains(string(feed.Body), out.Entries[0].ID) {
@@ -62,11 +62,11 @@ func TestAddAndCheckAppendOnly(t *testing.T) {
 	if err := os.WriteFile(published, feed.Body, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if warnings, err := CheckAppendOnly(published, out.Entries); err != nil || len(warnings) != 0 {
-		t.Errorf("the same entries: warnings %q, error %v; want neither", warnings, err)
+	if got, err := CheckAppendOnly(Previous{Source: published}, out.Entries); err != nil || len(got.Warnings)+len(got.Notices) != 0 {
+		t.Errorf("the same entries: %+v, error %v; want neither", got, err)
 	}
 	_, emptied := addFeed(t, &timeline.Timeline{})
-	if _, err := CheckAppendOnly(published, emptied.Entries); err == nil || !strings.Contains(err.Error(), "would disappear") {
+	if _, err := CheckAppendOnly(Previous{Source: published}, emptied.Entries); err == nil || !strings.Contains(err.Error(), "would disappear") {
 		t.Errorf("a published entry dropped: error %v, want one that says it would disappear", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"time"
@@ -19,6 +20,19 @@ import (
 // ErrNotFound is the answer 404: for a caller to whom a missing document is
 // news rather than a failure.
 var ErrNotFound = errors.New("HTTP 404 Not Found")
+
+// StatusError is an answer other than 200, for a caller that tells one
+// status from another (a 410 Gone from a 503). Its 404 is ErrNotFound.
+type StatusError struct {
+	Code   int
+	Status string // "404 Not Found"
+}
+
+func (e *StatusError) Error() string { return "HTTP " + e.Status }
+
+func (e *StatusError) Is(target error) bool {
+	return target == ErrNotFound && e.Code == http.StatusNotFound
+}
 
 // Client gets documents. It is safe for concurrent use.
 type Client struct {
@@ -46,8 +60,9 @@ func New(timeout time.Duration, maxRedirects int, max int64, allow func(string) 
 	}
 }
 
-// Get returns the body of the 200 answer at u. Any other status is an error
-// ("HTTP 500 Internal Server Error"; ErrNotFound for 404), and so is a body
+// Get returns the body of the 200 answer at u. Any other status is a
+// *StatusError ("HTTP 500 Internal Server Error"; it is ErrNotFound for 404),
+// and so is a body
 // over the cap; errors do not repeat the URL.
 func (c *Client) Get(ctx context.Context, u string) ([]byte, error) {
 	if err := c.allow(u); err != nil {
@@ -66,11 +81,8 @@ func (c *Client) Get(ctx context.Context, u string) ([]byte, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return nil, ErrNotFound
-	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("HTTP %s", resp.Status)
+	if resp.StatusCode != http.StatusOK {
+		return nil, &StatusError{Code: resp.StatusCode, Status: resp.Status}
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, c.max+1))
 	if err != nil {
@@ -80,6 +92,14 @@ func (c *Client) Get(ctx context.Context, u string) ([]byte, error) {
 		return nil, fmt.Errorf("larger than %s", inputfile.Size(c.max))
 	}
 	return data, nil
+}
+
+// UseResolver makes the client look names up with r instead of the
+// system's resolver: a test points it at a DNS server of its own.
+func (c *Client) UseResolver(r *net.Resolver) {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Resolver: r}).DialContext
+	c.http.Transport = t
 }
 
 // CloseIdleConnections closes the connections kept alive for later

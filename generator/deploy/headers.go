@@ -75,11 +75,13 @@ func immutable(p string) bool {
 }
 
 // corsHeaders are sent with every machine-readable document so browser-based
-// clients can read them and revalidate with ETags.
+// clients can read them and revalidate with ETags. OPTIONS is not among the
+// methods: Netlify and Cloudflare Pages answer a preflight with 405 whatever
+// _headers says, so a browser's preflighted request fails there.
 func corsHeaders() http.Header {
 	return http.Header{
 		"Access-Control-Allow-Origin":   {"*"},
-		"Access-Control-Allow-Methods":  {"GET, HEAD, OPTIONS"},
+		"Access-Control-Allow-Methods":  {"GET, HEAD"},
 		"Access-Control-Allow-Headers":  {"Accept, Content-Type, If-None-Match"},
 		"Access-Control-Expose-Headers": {"ETag"},
 	}

@@ -3,6 +3,7 @@ package serve
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/verify"
 )
 
 // redirectRules are added to the example site for these tests, deployed to
@@ -467,5 +469,39 @@ func TestIdleConnectionClosed(t *testing.T) {
 	conn.SetReadDeadline(time.Now().Add(deadline))
 	if n, err := r.Read(make([]byte, 1)); err != io.EOF {
 		t.Errorf("after the response the idle connection read %d bytes, %v; want it closed (EOF)", n, err)
+	}
+}
+
+// verify of a preview finds the documents made for base_url's host: the
+// did-mismatch hint names --did, with which the preview verifies as the
+// site, its Cache-Control as production's.
+func TestVerifyPreview(t *testing.T) {
+	h, res := served(t)
+	did := "did:web:weather.example.com"
+	rep, err := verify.Verify(context.Background(), verify.Options{Target: h.url + "/", Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hint string
+	for _, f := range rep.Origins[0].Findings {
+		if f.Code == "did-mismatch" {
+			hint = f.Hint
+		}
+	}
+	if !strings.Contains(hint, "--did "+did) {
+		t.Errorf("did-mismatch hint %q, want one naming --did %s", hint, did)
+	}
+	rep, err = verify.Verify(context.Background(), verify.Options{Target: h.url + "/", DID: did, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := rep.Origins[0]
+	for _, f := range o.Findings {
+		if f.Code == "did-mismatch" || f.Code == "http-cache" {
+			t.Errorf("with --did: %s", f)
+		}
+	}
+	if o.Verified != len(res.Entries) {
+		t.Errorf("with --did: %d of %d entries verified", o.Verified, len(res.Entries))
 	}
 }

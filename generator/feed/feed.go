@@ -132,6 +132,24 @@ func signEntries(signer agentfeed.Signer, host string, events []timeline.Event) 
 	return entries, errors.Join(errs...)
 }
 
+// plainTitle writes the code spans of a title as quoted words: a feed
+// reader shows a title as plain text, where `city` would keep its
+// backticks. Summaries and pages keep the Markdown.
+func plainTitle(title string) string {
+	parts := strings.Split(title, "`")
+	if len(parts)%2 == 0 { // an unpaired backtick: no spans to tell
+		return strings.Join(parts, "")
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 {
+			p = "“" + p + "”"
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
 // linkEntries gives each entry its title and the URL of the page about its
 // endpoint. Neither is signed, so a page that moves (a server's slug
 // changed) moves its links in every entry.
@@ -142,7 +160,7 @@ func (st *stage) linkEntries(entries []agentfeed.Entry, tl *timeline.Timeline) {
 		histories[h.Name] = h
 	}
 	for i, e := range tl.Events {
-		entries[i].Title = e.Title
+		entries[i].Title = plainTitle(e.Title)
 		server, tool, isTool := strings.Cut(e.EndpointID, "#")
 		slug, ok := slugs[server]
 		switch {

@@ -70,3 +70,16 @@ func TestAddAndCheckAppendOnly(t *testing.T) {
 		t.Errorf("a published entry dropped: error %v, want one that says it would disappear", err)
 	}
 }
+
+// A feed reader shows a title as plain text: code spans become quoted words.
+func TestPlainTitle(t *testing.T) {
+	for in, want := range map[string]string{
+		"get_forecast 2.0.0: parameter `city` renamed to `location` (breaking)": "get_forecast 2.0.0: parameter “city” renamed to “location” (breaking)",
+		"forecast 1.0.0 announced": "forecast 1.0.0 announced",
+		"a stray ` backtick":       "a stray  backtick",
+	} {
+		if got := plainTitle(in); got != want {
+			t.Errorf("plainTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -102,7 +102,9 @@ func siteHeaders(basePath string) http.Header {
 func IsDocument(f *bundle.File) bool {
 	t, _, _ := mime.ParseMediaType(f.ContentType)
 	sub, ok := strings.CutPrefix(t, "application/")
-	return ok && (sub == "json" || strings.HasSuffix(sub, "+json") || strings.HasSuffix(sub, "+xml"))
+	// An XSLT style sheet is XML, but an asset of the pages, not a
+	// document clients read.
+	return ok && sub != "xslt+xml" && (sub == "json" || strings.HasSuffix(sub, "+json") || strings.HasSuffix(sub, "+xml"))
 }
 
 // Rules returns the header table for a bundle published at basePath (see
@@ -204,6 +206,7 @@ var hostTypes = map[string]string{
 	".html":  "text/html; charset=utf-8",
 	".json":  "application/json",
 	".xml":   "application/xml",
+	".xsl":   "application/xslt+xml",
 	".css":   "text/css; charset=utf-8",
 	".js":    "text/javascript; charset=utf-8",
 	".svg":   "image/svg+xml",

@@ -82,7 +82,11 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 	status := agentfeed.Status(cfg.Feed.Status)
 	err = st.addFeedDocuments(&agentfeed.Feed{
 		ID: did, Title: cfg.Title + " changes", Updated: agentfeed.FormatTime(newest), AuthorName: cfg.Author,
-		SelfURL: cfg.URL(paths.Feed), AlternateURL: cfg.URL("/" + pages.ChangelogPath), SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
+		SelfURL: cfg.URL(paths.Feed), AlternateURL: cfg.URL("/" + pages.ChangelogPath),
+		// A path, not a URL: a browser applies only a style sheet of the
+		// feed's own origin, which a preview's is not.
+		Stylesheet:  strings.TrimSuffix(cfg.Base().Path, "/") + paths.FeedStylesheet,
+		SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
 		Entries: entries,
 	})
 	if err != nil {

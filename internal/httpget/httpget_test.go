@@ -51,6 +51,11 @@ func TestGet(t *testing.T) {
 	if _, err := c.Get(context.Background(), srv.URL+"/missing"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("404: %v, want ErrNotFound", err)
 	}
+	// Any other status is a StatusError a caller can tell apart.
+	var status *StatusError
+	if _, err := c.Get(context.Background(), srv.URL+"/fail"); !errors.As(err, &status) || status.Code != http.StatusInternalServerError || errors.Is(err, ErrNotFound) {
+		t.Errorf("500: %v, want a StatusError with code 500 that is not ErrNotFound", err)
+	}
 }
 
 func TestGetDeadline(t *testing.T) {

@@ -110,10 +110,11 @@ func CheckAppendOnly(prev Previous, entries []agentfeed.Entry) (out Outcome, err
 }
 
 // nothingPublished is a live feed URL where nothing can have been
-// published yet.
+// published yet. It is errNoPreviousFeed, for the archives it leads to.
 type nothingPublished struct{ why string }
 
 func (n *nothingPublished) Error() string { return "nothing published yet: " + n.why }
+func (n *nothingPublished) Unwrap() error { return errNoPreviousFeed }
 
 var errNoPreviousFeed = errors.New("no previous feed")
 
@@ -143,8 +144,14 @@ func readPublished(prev Previous) (entries []agentfeed.Entry, warning string, er
 		pub, feedURL = filePublication{src: src}, &url.URL{Path: "/"}
 	}
 	data, err := pub.read(feedURL)
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		// Only an authoritative "no such name": a lookup that failed for
+		// now says nothing about what was published.
+		return nil, "", &nothingPublished{fmt.Sprintf("the name %s does not exist, so nothing can have been published at it", feedURL.Hostname())}
+	}
 	if err != nil {
-		return nil, "", nothingYet(feedURL, err)
+		return nil, "", err
 	}
 	if _, web := pub.(*webPublication); web && isPage(data) {
 		return nil, "", &nothingPublished{"the host answers with a page, not a feed"}
@@ -286,25 +293,9 @@ func (w *webPublication) read(u *url.URL) ([]byte, error) {
 	data, err := w.client.Get(w.ctx, u.String())
 	var status *httpget.StatusError
 	if errors.As(err, &status) && (status.Code == http.StatusNotFound || status.Code == http.StatusGone) {
-		return nil, fmt.Errorf("the host answers %s: %w", status.Status, errNoPreviousFeed)
+		return nil, &nothingPublished{"the host answers " + status.Status}
 	}
 	return data, err
-}
-
-// nothingYet tells, of the error reading the feed at u, whether nothing can
-// have been published there yet: the document is not there, or the host
-// name does not exist. Only an authoritative "no such name" counts; a
-// lookup that failed for the moment says nothing about what was published.
-func nothingYet(u *url.URL, err error) error {
-	var dns *net.DNSError
-	switch {
-	case errors.Is(err, errNoPreviousFeed):
-		why, _ := strings.CutSuffix(err.Error(), ": "+errNoPreviousFeed.Error())
-		return &nothingPublished{why}
-	case errors.As(err, &dns) && dns.IsNotFound:
-		return &nothingPublished{fmt.Sprintf("the name %s does not exist, so nothing can have been published at it", u.Hostname())}
-	}
-	return err
 }
 
 // isPage tells whether a document answered at the feed's URL is an HTML

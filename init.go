@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/scaffold"
@@ -145,22 +146,28 @@ func commitStep(dir string, files []scaffold.File, existing bool) string {
 
 // printNextSteps lists what comes after init, from a preview to a deploy.
 func (c *cli) printNextSteps(dir, host, baseURL, commit string) {
-	setup := "follow DEPLOY.md to connect the repository to " + host
-	if host == site.HostGitHubPages {
-		setup = "on GitHub, set Settings → Pages → Source to \"GitHub Actions\" (DEPLOY.md has the details)"
-	}
 	cd := ""
 	if dir != "." {
 		cd = "cd " + dir + " && "
 	}
-	fmt.Fprintf(c.stdout, "\nnext steps:\n")
-	for i, step := range []string{
+	verify := "check what is live with: wellknown verify " + strings.TrimSuffix(baseURL, "/")
+	steps := []string{
 		cd + "wellknown serve   (a preview that rebuilds as you edit)",
 		commit,
-		setup,
+		"on GitHub, set Settings → Pages → Source to \"GitHub Actions\" (DEPLOY.md has the details)",
 		"create the secret " + site.DefaultKeyEnv + " there with the content of signing.key",
-		"push; the deploy builds the site, then check what is live with: wellknown verify " + strings.TrimSuffix(baseURL, "/"),
-	} {
+		"push; the deploy builds the site, then " + verify,
+	}
+	if host != site.HostGitHubPages {
+		// Connecting the repository starts the first build: the commits
+		// and the key must be there before.
+		steps = append(steps[:2:2],
+			"push the commit to the repository the host will build from",
+			"follow DEPLOY.md to connect it to "+deploy.HostName(host)+", entering the secret "+site.DefaultKeyEnv+" (the content of signing.key) in the same form",
+			"the first build deploys the site; then "+verify)
+	}
+	fmt.Fprintf(c.stdout, "\nnext steps:\n")
+	for i, step := range steps {
 		fmt.Fprintf(c.stdout, "  %d. %s\n", i+1, step)
 	}
 }

@@ -272,6 +272,7 @@ func (c *cli) build(args []string) int {
 	fs.BoolVar(&opt.Strict, "strict", false, "fail instead of using a development key, missing history or uncommitted changes (implied by CI=true)")
 	fs.StringVar(&opt.Previous, "previous", "", "the published feed (file or URL); fail if any of its entries would change or disappear")
 	fs.BoolVar(&opt.PreviousLive, "previous-live", false, "compare with the feed deployed at the site's base_url, as --previous does")
+	fs.BoolVar(&opt.PreviousOptional, "previous-optional", false, "when the previous feed cannot be read (host down, DNS failure), warn and skip the comparison")
 	fs.BoolVar(&opt.AllowShallow, "allow-shallow", false, "build from a shallow clone (a preview: the feed's history is cut off)")
 	force := fs.Bool("force", false, "allow an output directory outside the site")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -24,7 +28,29 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			return commitExampleSite(env.WorkDir)
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"host": host},
 	})
+}
+
+// host VAR STATUS|closed starts a loopback web server that answers every
+// request with STATUS (or, closed, an address nothing listens on) and sets
+// VAR to its URL, for the script's lifetime.
+func host(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: host VAR STATUS|closed")
+	}
+	if args[1] == "closed" {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		ts.Check(err)
+		ts.Setenv(args[0], "http://"+l.Addr().String())
+		l.Close()
+		return
+	}
+	status, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(status) }))
+	ts.Defer(srv.Close)
+	ts.Setenv(args[0], srv.URL)
 }
 
 // inExampleSite commits the example site to a new repository, makes it the

@@ -68,6 +68,9 @@ type Options struct {
 	// PreviousLive sets Previous to the feed's URL at the site's base_url:
 	// the feed that is deployed now.
 	PreviousLive bool
+	// PreviousOptional builds with a warning, skipping the comparison, when
+	// the previous feed cannot be read (an outage, a failed DNS lookup).
+	PreviousOptional bool
 	// Getenv reads the environment (the signing key variable, CI); nil means
 	// an empty environment.
 	Getenv func(string) string
@@ -189,16 +192,17 @@ func Build(opt Options) (*Result, error) {
 	}
 	r.Reuse.Feed = reused
 	r.Entries = signed.Entries
-	r.Warnings = append(r.Warnings, signed.Warnings...)
+	r.Notices = append(r.Notices, signed.Notices...)
 	if opt.PreviousLive {
 		opt.Previous = cfg.URL(paths.Feed)
 	}
 	if opt.Previous != "" {
-		warnings, err := feed.CheckAppendOnly(opt.Previous, r.Entries)
+		checked, err := feed.CheckAppendOnly(feed.Previous{Source: opt.Previous, Optional: opt.PreviousOptional}, r.Entries)
 		if err != nil {
 			return nil, err
 		}
-		r.Warnings = append(r.Warnings, warnings...)
+		r.Notices = append(r.Notices, checked.Notices...)
+		r.Warnings = append(r.Warnings, checked.Warnings...)
 	}
 	r.Stages.Sign = time.Since(start)
 	start = time.Now()

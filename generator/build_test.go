@@ -87,6 +87,7 @@ func TestExampleSiteFiles(t *testing.T) {
 		"/_redirects",
 		"/a2a/planner/agent-card.json",
 		"/assets/copy.js",
+		"/assets/feed.xsl",
 		"/assets/icon.png",
 		"/assets/style.css",
 		"/changelog/index.html",

@@ -408,7 +408,7 @@ func hints(err error) string {
 }
 
 // --previous reads the live feed over http(s): a 404 (the first deploy)
-// only warns, and a rewritten history is caught as with a file.
+// is a notice, and a rewritten history is caught as with a file.
 func TestAppendOnlyGuardOverHTTP(t *testing.T) {
 	g, config := fixtureRepo(t)
 	published := mustGet(t, build(t, config), paths.Feed)
@@ -425,8 +425,8 @@ func TestAppendOnlyGuardOverHTTP(t *testing.T) {
 	defer srv.Close()
 
 	res, err := Build(Options{ConfigPath: config, Getenv: testEnv, Previous: srv.URL + "/nothing-yet.xml"})
-	if err != nil || !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "no feed there yet") }) {
-		t.Errorf("a 404: %v, warnings %q", err, res.Warnings)
+	if err != nil || !slices.ContainsFunc(res.Notices, func(w string) bool { return strings.Contains(w, "nothing published yet") }) {
+		t.Errorf("a 404: %v, notices %q", err, res.Notices)
 	}
 	for _, tc := range []struct{ url, want string }{
 		{"http://feed.example/agent-feed.xml", "fetched over https"},

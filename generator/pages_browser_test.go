@@ -84,11 +84,16 @@ func TestPagesInBrowser(t *testing.T) {
 	}{
 		{"home", "/", []string{"Example Weather Co.", "MCP servers", "Weather Forecast", "Tools: find_places, get_current_conditions, get_forecast", "Connecting an agent"}, ".card"},
 		{"server", "/servers/forecast/", []string{"How to connect", "streamable-http https://weather.example.com/mcp", "MCP protocol versions: 2025-06-18, 2025-11-25", "Coverage"}, ".tag"},
-		{"tool", "/servers/forecast/tools/get_forecast/", []string{"get_forecast", "units\tstring\toptional\tUnit system.", "1.1.0 2026-04-20 compatible schema 1.1.0", "new optional parameter units"}, ".badge-compatible"},
+		{"tool", "/servers/forecast/tools/get_forecast/", []string{"Home › Weather Forecast › get_forecast", "units\tstring\toptional\tUnit system.", "1.1.0 2026-04-20 compatible schema 1.1.0", "new optional parameter units"}, ".badge-compatible"},
 		{"changelog", "/changelog/", []string{"Changelog", "2026-04-20 compatible get_forecast 1.0.0 → 1.1.0"}, ".badge-compatible"},
 		{"preview", "/servers/alerts/tools/list_alerts/", []string{"Unpublished changes", "The working tree changes this tool. The next commit adds version 2.0.0 (after 1.0.0) to the change feed: breaking"}, ".notice-unpublished"},
 		{"hostile", "/servers/forecast/tools/find_places/", []string{"Finds places. <script>document.title = 'pwned'</script>", "<script>document.title = 'pwned'</script>\tstring\toptional"}, ".badge-unpublished"},
 		{"verify", "/verify/", []string{"wellknown verify " + origin, "did:web:127.0.0.1%3A"}, "pre"},
+		// The feed, opened in a browser, is a page by its XSLT style sheet.
+		// Chromium applies XSLT only to a generic XML type (Firefox to
+		// Atom's too), so the feed's bytes are served as application/xml
+		// here: what it tests is the style sheet.
+		{"feed", "/.well-known/agent-feed.xml?as=xml", []string{"Example Weather Co. changes", "This is a signed change feed", "get_forecast 1.1.0: new optional parameter “units” (compatible)", "schema-change · 2026-04-20T10:00:00Z"}, ".about"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			view(t, page, "light", 1280)
@@ -129,6 +134,32 @@ func TestPagesInBrowser(t *testing.T) {
 			}
 		})
 	}
+
+	// On a phone, a long path wraps after a "/", never inside a segment.
+	t.Run("paths wrap at slashes", func(t *testing.T) {
+		view(t, page, "light", 390)
+		if err := page.Navigate(origin + "/servers/forecast/tools/get_forecast/"); err != nil {
+			t.Fatal(err)
+		}
+		var wrap struct {
+			Lines  int      // of the archived schema's path
+			Broken []string // segments split across lines
+		}
+		js := `(() => {
+			const codes = Array.from(document.querySelectorAll("code")).filter(c => c.querySelector("wbr"));
+			const schema = codes.find(c => c.textContent.startsWith("/.well-known/mcp/schemas/"));
+			const broken = codes.flatMap(c => Array.from(c.childNodes)).filter(n => n.nodeType === Node.TEXT_NODE).filter(n => {
+				const r = document.createRange(); r.selectNodeContents(n); return r.getClientRects().length > 1;
+			}).map(n => n.textContent);
+			return {lines: schema ? schema.getClientRects().length : 0, broken};
+		})()`
+		if err := page.Eval(js, &wrap); err != nil {
+			t.Fatal(err)
+		}
+		if wrap.Lines < 2 || len(wrap.Broken) > 0 {
+			t.Errorf("at 390 px the schema path takes %d lines (want it wrapped), and these segments break inside: %q", wrap.Lines, wrap.Broken)
+		}
+	})
 
 	t.Run("copy buttons", func(t *testing.T) {
 		view(t, page, "light", 1280)
@@ -350,6 +381,9 @@ func bundleHandler(res *Result) http.Handler {
 			status = http.StatusNotFound
 		}
 		w.Header().Set("Content-Type", f.ContentType)
+		if r.URL.Query().Get("as") == "xml" {
+			w.Header().Set("Content-Type", "application/xml")
+		}
 		w.WriteHeader(status)
 		w.Write(f.Body)
 	})

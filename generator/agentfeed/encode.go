@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -22,6 +23,11 @@ type Feed struct {
 	// AlternateURL is the page that shows the feed to people (a changelog);
 	// the link is left out when empty.
 	AlternateURL string
+	// Stylesheet is the URL of an XSLT style sheet with which a browser
+	// shows the document to a person as a page, written as an
+	// xml-stylesheet processing instruction; left out when empty. Readers
+	// skip processing instructions, and it is not signed.
+	Stylesheet string
 	// SpecVersion is what the document says; Encode writes SpecVersion
 	// (the constant) and accepts only that or empty.
 	SpecVersion string
@@ -54,6 +60,9 @@ func Encode(f *Feed) ([]byte, error) {
 	w := &feedWriter{}
 	w.buf.Grow(sizeHint(f))
 	w.raw(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	if f.Stylesheet != "" {
+		w.raw(`<?xml-stylesheet type="text/xsl" href="` + f.Stylesheet + `"?>` + "\n")
+	}
 	w.raw(`<feed xmlns="` + atomNamespace + `" xmlns:af="` + Namespace + `"`)
 	if f.Archive {
 		w.raw(` xmlns:fh="` + HistoryNamespace + `"`)
@@ -89,12 +98,17 @@ func Encode(f *Feed) ([]byte, error) {
 	return w.buf.Bytes(), nil
 }
 
+// stylesheetURL is what an xml-stylesheet href may hold: a path or URL of
+// characters that need no escaping in the pseudo-attribute (no quote, no
+// "<", "&" or "?"), or nothing.
+var stylesheetURL = regexp.MustCompile(`^([A-Za-z0-9._~/:%+-]+)?$`)
+
 // sizeHint is a little more than the encoded size of f, so that the buffer
 // is allocated once: grown by doubling, a large feed's buffer would end up
 // to twice its size, and the document keeps it.
 func sizeHint(f *Feed) int {
 	const markup = 450 // an entry's tags, indentation and CDATA markers, and then some
-	n := 1024 + len(f.ID) + len(f.Title) + len(f.AuthorName) + len(f.SelfURL) + len(f.AlternateURL) + len(f.MigratedTo)
+	n := 1024 + len(f.Stylesheet) + len(f.ID) + len(f.Title) + len(f.AuthorName) + len(f.SelfURL) + len(f.AlternateURL) + len(f.MigratedTo)
 	for _, e := range f.Entries {
 		n += markup + len(e.ID) + len(e.Title) + len(e.Link) + len(e.Updated) + len(e.Type) + len(e.Summary) + len(e.Content) + len(e.Sig) + len(e.Signer)
 	}
@@ -125,6 +139,9 @@ func checkFeed(f *Feed) error {
 	}
 	if err := checkURL(f.MigratedTo); err != nil {
 		return fmt.Errorf("feed %s: migrated-to: %w", f.ID, err)
+	}
+	if !stylesheetURL.MatchString(f.Stylesheet) {
+		return fmt.Errorf("feed %s: style sheet %q is not a plain URL path", f.ID, f.Stylesheet)
 	}
 	for _, l := range []struct{ rel, href string }{{"self", f.SelfURL}, {"alternate", f.AlternateURL}, {"current", f.Current}, {"prev-archive", f.PrevArchive}} {
 		if err := checkLink(l.href); err != nil {

@@ -147,6 +147,8 @@ func TestEncodeRejects(t *testing.T) {
 		{"angle bracket in self link", func(f *Feed) { f.SelfURL = "https://x/<a>" }, "not allowed in an attribute value"},
 		{"tab in self link", func(f *Feed) { f.SelfURL = "https://x/\ta" }, "not allowed in an attribute value"},
 		{"relative self link", func(f *Feed) { f.SelfURL = "feed.xml" }, "not an absolute URL"},
+		{"processing instruction's end in style sheet", func(f *Feed) { f.Stylesheet = "/a.xsl?><x" }, `style sheet "/a.xsl?><x" is not a plain URL path`},
+		{"quote in style sheet", func(f *Feed) { f.Stylesheet = `/a".xsl` }, "is not a plain URL path"},
 		{"relative alternate link", func(f *Feed) { f.AlternateURL = "changelog/" }, "alternate link: \"changelog/\" is not an absolute URL"},
 		{"quote in an entry's link", func(f *Feed) { f.Entries[1].Link = `https://x/"a"` }, "entry 2 (urn:af:example.com:schema-change:e33947fca9527ffa): alternate link: character '\"'"},
 		{"relative entry link", func(f *Feed) { f.Entries[0].Link = "servers/x/" }, "entry 1 (urn:af:example.com:endpoint-announcement:19b2a40daa004028): alternate link: \"servers/x/\" is not an absolute URL"},

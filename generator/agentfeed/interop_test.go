@@ -12,7 +12,8 @@ import (
 	"github.com/mmcdole/gofeed/atom"
 )
 
-// interopFeed is the worked example plus an entry whose text needs CDATA.
+// interopFeed is the worked example plus an entry whose text needs CDATA,
+// with the style sheet processing instruction a browser shows it by.
 func interopFeed(t *testing.T) []byte {
 	t.Helper()
 	doc, err := Encode(interopFeedValue(t))
@@ -31,6 +32,7 @@ func interopFeedValue(t *testing.T) *Feed {
 		t.Fatal(err)
 	}
 	f.Entries = append(f.Entries, e)
+	f.Stylesheet = "/assets/feed.xsl"
 	return f
 }
 
@@ -38,7 +40,11 @@ func interopFeedValue(t *testing.T) *Feed {
 // encoding/xml, encoding/base64 and crypto/ed25519, as another
 // implementation would: the signed bytes are the text of <content>.
 func TestIndependentVerifier(t *testing.T) {
-	if n := verifyIndependently(t, interopFeed(t)); n != 3 {
+	doc := interopFeed(t)
+	if !bytes.Contains(doc, []byte("\n<?xml-stylesheet type=\"text/xsl\" href=\"/assets/feed.xsl\"?>\n<feed ")) {
+		t.Fatalf("no style sheet processing instruction before the root:\n%s", doc)
+	}
+	if n := verifyIndependently(t, doc); n != 3 {
 		t.Fatalf("%d entries, want 3", n)
 	}
 }

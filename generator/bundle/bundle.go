@@ -28,7 +28,9 @@ type File struct {
 func (f *File) IsDocument() bool {
 	t, _, _ := mime.ParseMediaType(f.ContentType)
 	sub, ok := strings.CutPrefix(t, "application/")
-	return ok && (sub == "json" || strings.HasSuffix(sub, "+json") || strings.HasSuffix(sub, "+xml"))
+	// An XSLT style sheet is XML, but an asset of the pages, not a
+	// document clients read.
+	return ok && sub != "xslt+xml" && (sub == "json" || strings.HasSuffix(sub, "+json") || strings.HasSuffix(sub, "+xml"))
 }
 
 // Bundle is a set of files keyed by path.

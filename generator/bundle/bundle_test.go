@@ -199,10 +199,11 @@ func assertNoTemporaries(t *testing.T, root string) {
 		return nil
 	})
 }
+
 func TestIsDocument(t *testing.T) {
 	for ctype, want := range map[string]bool{
 		"application/json": true, "application/mcp-server-card+json": true, "application/atom+xml; charset=utf-8": true,
-		"application/did+json": true, "image/svg+xml": false, "text/html; charset=utf-8": false, "text/css; charset=utf-8": false,
+		"application/did+json": true, "application/xslt+xml": false, "image/svg+xml": false, "text/html; charset=utf-8": false, "text/css; charset=utf-8": false,
 	} {
 		if got := (&File{ContentType: ctype}).IsDocument(); got != want {
 			t.Errorf("IsDocument(%s) = %v, want %v", ctype, got, want)

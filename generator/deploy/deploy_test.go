@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,12 +82,12 @@ func TestHeadersPerFile(t *testing.T) {
 		{"/.well-known/did.json", "Cache-Control", CacheShortLived},
 		{"/.well-known/agent-feed.xml", "Cache-Control", CacheShortLived},
 		{"/.well-known/agent-feed.xml", "Content-Type", "application/atom+xml; charset=utf-8"},
-		{"/.well-known/agent-feed/archive-1.xml", "Cache-Control", CacheShortLived},
+		{"/.well-known/agent-feed/archive-1.xml", "Cache-Control", CacheImmutable},
 		{"/.well-known/agent-feed/archive-1.xml", "Content-Type", "application/atom+xml; charset=utf-8"},
 		{"/.well-known/agent-feed/archive-1.xml", "Access-Control-Allow-Origin", "*"},
-		{"/.well-known/mcp/schemas/weather/get_forecast/1.0.0.json", "Cache-Control", CacheDocument},
+		{"/.well-known/mcp/schemas/weather/get_forecast/1.0.0.json", "Cache-Control", CacheImmutable},
 		{"/mcp/server-card", "Content-Type", "application/mcp-server-card+json"},
-		{"/mcp/server-card", "Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"},
+		{"/mcp/server-card", "Access-Control-Allow-Methods", "GET, HEAD"},
 		{"/mcp/weather/server-card.json", "Access-Control-Allow-Headers", "Accept, Content-Type, If-None-Match"},
 		{"/style.css", "Access-Control-Allow-Origin", ""},
 	} {
@@ -375,5 +376,36 @@ func TestCloudflareRedirectLimits(t *testing.T) {
 		if _, err := AddFiles(sampleBundle(t), config(t, strings.Replace(redirectRules(tc.froms...), "cloudflare-pages", "netlify", 1))); err != nil {
 			t.Errorf("%s: netlify: %v", tc.name, err)
 		}
+	}
+}
+
+// A redirect the hosts apply differently is a warning: its source is a file
+// the build writes, or it rewrites (200) to a document, whose own headers
+// then do not apply.
+func TestRedirectWarnings(t *testing.T) {
+	rules := `[[deploy.redirects]]
+from = "/mcp/server-card"
+to = "/elsewhere"
+[[deploy.redirects]]
+from = "/catalog"
+to = "/.well-known/ai-catalog.json"
+status = 200
+[[deploy.redirects]]
+from = "/old/*"
+to = "/new/:splat"
+`
+	warnings, err := AddFiles(sampleBundle(t), config(t, "[deploy]\ntargets = [\"cloudflare-pages\", \"netlify\"]\n"+rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"redirect /mcp/server-card → /elsewhere: the build writes /mcp/server-card there, which Cloudflare Pages redirects and Netlify serves; serve does as Cloudflare Pages (the first of them in deploy.targets)",
+		"redirect /catalog → /.well-known/ai-catalog.json (200): the hosts serve /.well-known/ai-catalog.json with the headers of /catalog, not its own (its Content-Type, CORS and Cache-Control), and so does serve; redirect with a 3xx status to keep them",
+	}
+	if !slices.Equal(warnings, want) {
+		t.Errorf("warnings:\n%q\nwant\n%q", warnings, want)
+	}
+	if got := RedirectHost(config(t, "[deploy]\ntargets = [\"github-pages\"]\n")); got != site.HostNetlify {
+		t.Errorf("no Netlify or Cloudflare target: serve follows %q, want netlify", got)
 	}
 }

@@ -200,6 +200,9 @@ func hostWarnings(b *bundle.Bundle, cfg *site.Config) []string {
 			warnings = append(warnings, fmt.Sprintf("GitHub Pages cannot redirect, so deploy.redirects (%s) has no effect there (Netlify and Cloudflare Pages apply it from _redirects)", english.Count(n, "rule")))
 		}
 	}
+	if writesHeaderFiles(cfg) {
+		warnings = append(warnings, redirectWarnings(b, cfg)...)
+	}
 	if cfg.Deploy.CNAME != "" && cfg.Deploy.CNAME != cfg.Base().Hostname() {
 		warnings = append(warnings, fmt.Sprintf("deploy.cname %q differs from base_url's host %q", cfg.Deploy.CNAME, cfg.Base().Hostname()))
 	}

@@ -35,10 +35,13 @@ func (r Rule) Matches(p string) bool {
 }
 
 // Cache lifetimes: discovery documents change rarely; the feed and the DID
-// document are polled and must propagate a new entry or key quickly.
+// document are polled and must propagate a new entry or key quickly; the
+// feed's archives and the archived schemas never change once published, so
+// a cache may keep them for a year without asking again.
 const (
 	CacheDocument   = "public, max-age=3600"
 	CacheShortLived = "public, max-age=300"
+	CacheImmutable  = "public, max-age=31536000, immutable"
 )
 
 // shortLived are the files readers poll.
@@ -48,18 +51,36 @@ var shortLived = map[string]bool{
 	"/did.json":                   true,
 }
 
-// feedArchives holds the feed's archive documents, which are served as the
-// feed is.
-const feedArchives = "/.well-known/agent-feed/"
+// CacheFor is the Cache-Control a document at p is served with.
+func CacheFor(p string) string {
+	switch {
+	case shortLived[p]:
+		return CacheShortLived
+	case immutable(p):
+		return CacheImmutable
+	}
+	return CacheDocument
+}
 
-func isShortLived(p string) bool { return shortLived[p] || strings.HasPrefix(p, feedArchives) }
+// The prefixes of what never changes once published: the feed's archive
+// documents and the schema archive.
+const (
+	feedArchives  = "/.well-known/agent-feed/"
+	schemaArchive = "/.well-known/mcp/schemas/"
+)
+
+func immutable(p string) bool {
+	return strings.HasPrefix(p, feedArchives) || strings.HasPrefix(p, schemaArchive)
+}
 
 // corsHeaders are sent with every machine-readable document so browser-based
-// clients can read them and revalidate with ETags.
+// clients can read them and revalidate with ETags. OPTIONS is not among the
+// methods: Netlify and Cloudflare Pages answer a preflight with 405 whatever
+// _headers says, so a browser's preflighted request fails there.
 func corsHeaders() http.Header {
 	return http.Header{
 		"Access-Control-Allow-Origin":   {"*"},
-		"Access-Control-Allow-Methods":  {"GET, HEAD, OPTIONS"},
+		"Access-Control-Allow-Methods":  {"GET, HEAD"},
 		"Access-Control-Allow-Headers":  {"Accept, Content-Type, If-None-Match"},
 		"Access-Control-Expose-Headers": {"ETag"},
 	}
@@ -77,15 +98,20 @@ func siteHeaders(basePath string) http.Header {
 
 // Rules returns the header table for a bundle published at basePath (see
 // siteHeaders): one rule for the whole site,
-// one for everything under /.well-known/ (all documents), one for the
-// schema archive, and exact rules for the documents that need their own
-// Content-Type or Cache-Control or live outside /.well-known/.
+// one for everything under /.well-known/ (all documents), one each for the
+// feed's archives and the schema archive, and exact rules for the documents
+// that need their own Content-Type or Cache-Control or live outside
+// /.well-known/.
 func Rules(b *bundle.Bundle, basePath string) []Rule {
 	rules := []Rule{{Pattern: "/*", Header: siteHeaders(basePath)}}
 	wellKnown := Rule{Pattern: "/.well-known/*", Header: corsHeaders()}
-	archive := Rule{Pattern: "/.well-known/mcp/schemas/*", Header: http.Header{"Cache-Control": {CacheDocument}}}
+	archives := []Rule{
+		{Pattern: feedArchives + "*", Header: http.Header{"Cache-Control": {CacheImmutable}}},
+		{Pattern: schemaArchive + "*", Header: http.Header{"Cache-Control": {CacheImmutable}}},
+	}
+	hasArchive := make([]bool, len(archives))
 	var exact []Rule
-	var hasWellKnown, hasArchive bool
+	var hasWellKnown bool
 	for _, f := range b.Files() {
 		inWellKnown := wellKnown.Matches(f.Path)
 		hasWellKnown = hasWellKnown || inWellKnown
@@ -99,13 +125,12 @@ func Rules(b *bundle.Bundle, basePath string) []Rule {
 					h[k] = v
 				}
 			}
-			switch {
-			case archive.Matches(f.Path):
-				hasArchive = true
-			case isShortLived(f.Path):
-				h.Set("Cache-Control", CacheShortLived)
-			default:
-				h.Set("Cache-Control", CacheDocument)
+			if immutable(f.Path) {
+				for i, a := range archives {
+					hasArchive[i] = hasArchive[i] || a.Matches(f.Path)
+				}
+			} else {
+				h.Set("Cache-Control", CacheFor(f.Path))
 			}
 		}
 		if len(h) > 0 {
@@ -115,8 +140,10 @@ func Rules(b *bundle.Bundle, basePath string) []Rule {
 	if hasWellKnown {
 		rules = append(rules, wellKnown)
 	}
-	if hasArchive {
-		rules = append(rules, archive)
+	for i, a := range archives {
+		if hasArchive[i] {
+			rules = append(rules, a)
+		}
 	}
 	return append(rules, exact...)
 }
@@ -168,6 +195,7 @@ var hostTypes = map[string]string{
 	".html":  "text/html; charset=utf-8",
 	".json":  "application/json",
 	".xml":   "application/xml",
+	".xsl":   "application/xslt+xml",
 	".css":   "text/css; charset=utf-8",
 	".js":    "text/javascript; charset=utf-8",
 	".svg":   "image/svg+xml",

@@ -1,9 +1,12 @@
 package deploy
 
 import (
+	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
@@ -54,4 +57,60 @@ func fill(target string, values map[string]string) string {
 		}
 		return m
 	})
+}
+
+// RedirectHost is the host whose handling of _redirects the dev server
+// follows where Netlify and Cloudflare Pages differ: the first of them in
+// deploy.targets, Netlify when neither is named.
+func RedirectHost(cfg *site.Config) string {
+	for _, t := range cfg.Deploy.Targets {
+		if t == site.HostNetlify || t == site.HostCloudflarePages {
+			return t
+		}
+	}
+	return site.HostNetlify
+}
+
+// HostName is a host as its users call it ("Cloudflare Pages").
+func HostName(host string) string {
+	switch host {
+	case site.HostNetlify:
+		return "Netlify"
+	case site.HostCloudflarePages:
+		return "Cloudflare Pages"
+	case site.HostGitHubPages:
+		return "GitHub Pages"
+	}
+	return host
+}
+
+// lookup returns the file a site path names, as a static host finds it:
+// the path itself, or a directory's index.html.
+func lookup(b *bundle.Bundle, p string) (*bundle.File, bool) {
+	if strings.HasSuffix(p, "/") {
+		p += "index.html"
+	}
+	return b.Get(p)
+}
+
+// redirectWarnings are the redirect rules the hosts apply differently, or
+// differently from what the rule's author likely expects: a source that is
+// a file the build writes (Cloudflare Pages redirects it, Netlify serves
+// the file), and a 200 rewrite to a document, which the hosts serve with
+// the headers of the path asked for, not the document's own.
+func redirectWarnings(b *bundle.Bundle, cfg *site.Config) []string {
+	var warnings []string
+	serveAs := HostName(RedirectHost(cfg))
+	for _, r := range cfg.Deploy.Redirects {
+		if !strings.ContainsAny(r.From, ":*") {
+			if f, ok := lookup(b, r.From); ok {
+				warnings = append(warnings, fmt.Sprintf("redirect %s → %s: the build writes %s there, which Cloudflare Pages redirects and Netlify serves; serve does as %s (the first of them in deploy.targets)", r.From, r.To, f.Path, serveAs))
+			}
+		}
+		target, _, _ := strings.Cut(r.To, "?")
+		if f, ok := lookup(b, target); ok && r.Status == http.StatusOK && f.IsDocument() {
+			warnings = append(warnings, fmt.Sprintf("redirect %s → %s (200): the hosts serve %s with the headers of %s, not its own (its Content-Type, CORS and Cache-Control), and so does serve; redirect with a 3xx status to keep them", r.From, r.To, f.Path, r.From))
+		}
+	}
+	return warnings
 }

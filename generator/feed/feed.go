@@ -40,8 +40,9 @@ type Input struct {
 
 // Output is what the feed stage made besides the files it added.
 type Output struct {
-	Entries  []agentfeed.Entry // the signed entries, in feed order
-	Warnings []string
+	Entries []agentfeed.Entry // the signed entries, in feed order
+	// Notices say where a file went that a reader might look for elsewhere.
+	Notices []string
 }
 
 // stage adds the feed's files to a bundle.
@@ -81,7 +82,11 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 	status := agentfeed.Status(cfg.Feed.Status)
 	err = st.addFeedDocuments(&agentfeed.Feed{
 		ID: did, Title: cfg.Title + " changes", Updated: agentfeed.FormatTime(newest), AuthorName: cfg.Author,
-		SelfURL: cfg.URL(paths.Feed), AlternateURL: cfg.URL("/" + pages.ChangelogPath), SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
+		SelfURL: cfg.URL(paths.Feed), AlternateURL: cfg.URL("/" + pages.ChangelogPath),
+		// A path, not a URL: a browser applies only a style sheet of the
+		// feed's own origin, which a preview's is not.
+		Stylesheet:  strings.TrimSuffix(cfg.Base().Path, "/") + paths.FeedStylesheet,
+		SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
 		Entries: entries,
 	})
 	if err != nil {
@@ -131,6 +136,24 @@ func signEntries(signer agentfeed.Signer, host string, events []timeline.Event) 
 	return entries, errors.Join(errs...)
 }
 
+// plainTitle writes the code spans of a title as quoted words: a feed
+// reader shows a title as plain text, where `city` would keep its
+// backticks. Summaries and pages keep the Markdown.
+func plainTitle(title string) string {
+	parts := strings.Split(title, "`")
+	if len(parts)%2 == 0 { // an unpaired backtick: no spans to tell
+		return strings.Join(parts, "")
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 {
+			p = "“" + p + "”"
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
 // linkEntries gives each entry its title and the URL of the page about its
 // endpoint. Neither is signed, so a page that moves (a server's slug
 // changed) moves its links in every entry.
@@ -141,7 +164,7 @@ func (st *stage) linkEntries(entries []agentfeed.Entry, tl *timeline.Timeline) {
 		histories[h.Name] = h
 	}
 	for i, e := range tl.Events {
-		entries[i].Title = e.Title
+		entries[i].Title = plainTitle(e.Title)
 		server, tool, isTool := strings.Cut(e.EndpointID, "#")
 		slug, ok := slugs[server]
 		switch {
@@ -185,7 +208,9 @@ func (st *stage) addSnapshot(signer agentfeed.Signer, entries []agentfeed.Entry,
 	path := paths.Snapshot
 	if len(st.in.Config.Agents) > 0 {
 		path = paths.SnapshotBesideA2A
-		st.out.Warnings = append(st.out.Warnings, fmt.Sprintf("the agent-feed snapshot is published at %s, because the A2A Agent Card holds %s", paths.SnapshotBesideA2A, paths.Snapshot))
+		// The move is the design, not a mistake to fix: a notice, so that a
+		// site with an agent still builds clean.
+		st.out.Notices = append(st.out.Notices, fmt.Sprintf("the agent-feed snapshot is published at %s, because the A2A Agent Card holds %s", paths.SnapshotBesideA2A, paths.Snapshot))
 	}
 	return st.b.Add(path, snapshot, typeJSON)
 }

@@ -53,8 +53,8 @@ func addFeed(t *testing.T, tl *timeline.Timeline) (*bundle.Bundle, *Output) {
 // with the feed published before.
 func TestAddAndCheckAppendOnly(t *testing.T) {
 	b, out := addFeed(t, announced())
-	if len(out.Entries) != 1 || out.Entries[0].Title != "forecast 1.0.0" || len(out.Warnings) != 0 {
-		t.Fatalf("entries %+v, warnings %q: want the one entry and no warning", out.Entries, out.Warnings)
+	if len(out.Entries) != 1 || out.Entries[0].Title != "forecast 1.0.0" || len(out.Notices) != 0 {
+		t.Fatalf("entries %+v, notices %q: want the one entry and no notice", out.Entries, out.Notices)
 	}
 	feed, ok := b.Get(paths.Feed)
 	if !ok || !strings.Contains(string(feed.Body), out.Entries[0].ID) {
@@ -67,11 +67,11 @@ func TestAddAndCheckAppendOnly(t *testing.T) {
 	if err := os.WriteFile(published, feed.Body, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if warnings, err := CheckAppendOnly(published, out.Entries); err != nil || len(warnings) != 0 {
-		t.Errorf("the same entries: warnings %q, error %v; want neither", warnings, err)
+	if got, err := CheckAppendOnly(Previous{Source: published}, out.Entries); err != nil || len(got.Warnings)+len(got.Notices) != 0 {
+		t.Errorf("the same entries: %+v, error %v; want neither", got, err)
 	}
 	_, emptied := addFeed(t, &timeline.Timeline{})
-	if _, err := CheckAppendOnly(published, emptied.Entries); err == nil || !strings.Contains(err.Error(), "would disappear") {
+	if _, err := CheckAppendOnly(Previous{Source: published}, emptied.Entries); err == nil || !strings.Contains(err.Error(), "would disappear") {
 		t.Errorf("a published entry dropped: error %v, want one that says it would disappear", err)
 	}
 }
@@ -89,12 +89,25 @@ func TestPreviousRedirects(t *testing.T) {
 		want string
 	}{{1, "redirect from https to http refused ("}, {4, "more than 3 redirects (the last to "}} {
 		from := tlstest.Redirector(t, plain.URL, tc.hops)("/agent-feed.xml")
-		_, err := CheckAppendOnly(from, out.Entries)
+		_, err := CheckAppendOnly(Previous{Source: from}, out.Entries)
 		if want := "--previous " + from + ": " + tc.want + plain.URL + "/agent-feed.xml)"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%d redirects: error %v, want %q", tc.hops, err, want)
 		}
 	}
-	if warnings, err := CheckAppendOnly(plain.URL+"/agent-feed.xml", out.Entries); err != nil || len(warnings) != 0 {
-		t.Errorf("plain http on this machine: warnings %q, error %v", warnings, err)
+	if got, err := CheckAppendOnly(Previous{Source: plain.URL + "/agent-feed.xml"}, out.Entries); err != nil || len(got.Warnings)+len(got.Notices) != 0 {
+		t.Errorf("plain http on this machine: %+v, error %v", got, err)
+	}
+}
+
+// A feed reader shows a title as plain text: code spans become quoted words.
+func TestPlainTitle(t *testing.T) {
+	for in, want := range map[string]string{
+		"get_forecast 2.0.0: parameter `city` renamed to `location` (breaking)": "get_forecast 2.0.0: parameter “city” renamed to “location” (breaking)",
+		"forecast 1.0.0 announced": "forecast 1.0.0 announced",
+		"a stray ` backtick":       "a stray  backtick",
+	} {
+		if got := plainTitle(in); got != want {
+			t.Errorf("plainTitle(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"net/http"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -38,27 +39,52 @@ func checkFetchURL(s string) error {
 	return fmt.Errorf("%s: the previous feed is fetched over https (plain http only from localhost)", s)
 }
 
+// Previous names the feed published before and how to read it.
+type Previous struct {
+	// Source is a feed file, or the http(s) URL of the live feed.
+	Source string
+	// Optional turns a feed that cannot be read (the host is down, the
+	// name does not resolve now, the feed is malformed) into a warning
+	// that the check was skipped, instead of an error.
+	Optional bool
+	// Resolver, when set, looks the URL's host name up instead of the
+	// system's resolver.
+	Resolver *net.Resolver
+}
+
+// Outcome is what a check found worth saying: notices need no action,
+// warnings do.
+type Outcome struct {
+	Notices, Warnings []string
+}
+
 // CheckAppendOnly compares the feed's entries about to be published with
-// the feed published before (a file, or an http(s) URL of the live feed),
-// archives included: every entry published before must still be there with
-// the same payload, in any document (an entry may move between archives).
-// It returns a warning instead when the URL has no feed yet (a first
-// deploy).
-func CheckAppendOnly(previous string, entries []agentfeed.Entry) (warnings []string, err error) {
-	published, warning, err := readPublished(previous)
-	if errors.Is(err, errNoPreviousFeed) {
-		return []string{fmt.Sprintf("--previous %s: no feed there yet (a first deploy?); nothing to compare with", previous)}, nil
+// the feed published before, archives included: every entry published
+// before must still be there with the same payload, in any document (an
+// entry may move between archives).
+//
+// A URL where nothing can have been published yet is a notice: the host
+// answers 404 or 410 or a page that is not a feed, or the name does not
+// exist in DNS (the first deploy, before the domain is set up). Any other
+// failure to read the feed is an error, since an outage must not skip the
+// check unnoticed; with prev.Optional it is a warning instead.
+func CheckAppendOnly(prev Previous, entries []agentfeed.Entry) (out Outcome, err error) {
+	published, warning, err := readPublished(prev)
+	var nothing *nothingPublished
+	if errors.As(err, &nothing) {
+		out.Notices = append(out.Notices, fmt.Sprintf("--previous %s: nothing published yet (%s); the append-only check starts with the first deploy", prev.Source, nothing.why))
+		return out, nil
+	}
+	if err != nil && prev.Optional {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("--previous %s: %v; the append-only check was skipped (--previous-optional)", prev.Source, err))
+		return out, nil
 	}
 	if err != nil {
-		e := diag.Errorf("", 0, "--previous %s: %v", previous, err)
-		var dns *net.DNSError
-		if errors.As(err, &dns) {
-			e.WithHint("before the first deploy, while the domain does not resolve yet, build without --previous")
-		}
-		return nil, e
+		return out, diag.Errorf("", 0, "--previous %s: %v", prev.Source, err).
+			WithHint("if the published feed cannot be read now, --previous-optional builds anyway, with a warning that the check was skipped")
 	}
 	if warning != "" {
-		warnings = append(warnings, fmt.Sprintf("--previous %s: %s", previous, warning))
+		out.Warnings = append(out.Warnings, fmt.Sprintf("--previous %s: %s", prev.Source, warning))
 	}
 	current := make(map[string]agentfeed.Entry, len(entries))
 	for _, e := range entries {
@@ -75,11 +101,18 @@ func CheckAppendOnly(previous string, entries []agentfeed.Entry) (warnings []str
 		}
 	}
 	if len(problems) == 0 {
-		return warnings, nil
+		return out, nil
 	}
 	problems[0].(*diag.Error).WithHint("a published entry never changes or disappears: restore the history that produced it (was the branch rewritten or rebased?), or move to a new feed with feed.status = \"migrated\"")
-	return nil, errors.Join(problems...)
+	return Outcome{}, errors.Join(problems...)
 }
+
+// nothingPublished is a live feed URL where nothing can have been
+// published yet. It is errNoPreviousFeed, for the archives it leads to.
+type nothingPublished struct{ why string }
+
+func (n *nothingPublished) Error() string { return "nothing published yet: " + n.why }
+func (n *nothingPublished) Unwrap() error { return errNoPreviousFeed }
 
 var errNoPreviousFeed = errors.New("no previous feed")
 
@@ -94,22 +127,32 @@ type publication interface {
 // archives are the files beside it at the paths the links give relative to
 // the feed's self link; when the newest archive is not there, only the file
 // is compared, with a warning.
-func readPublished(src string) (entries []agentfeed.Entry, warning string, err error) {
+func readPublished(prev Previous) (entries []agentfeed.Entry, warning string, err error) {
+	src := prev.Source
 	var pub publication
 	var feedURL *url.URL
 	if strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://") {
 		if feedURL, err = url.Parse(src); err != nil {
 			return nil, "", err
 		}
-		web := newWebPublication()
+		web := newWebPublication(prev.Resolver)
 		defer web.cancel()
 		pub = web
 	} else {
 		pub, feedURL = filePublication{src: src}, &url.URL{Path: "/"}
 	}
 	data, err := pub.read(feedURL)
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		// Only an authoritative "no such name": a lookup that failed for
+		// now says nothing about what was published.
+		return nil, "", &nothingPublished{fmt.Sprintf("the name %s does not exist, so nothing can have been published at it", feedURL.Hostname())}
+	}
 	if err != nil {
 		return nil, "", err
+	}
+	if _, web := pub.(*webPublication); web && isPage(data) {
+		return nil, "", &nothingPublished{"the host answers with a page, not a feed"}
 	}
 	feed, err := agentfeed.Decode(data)
 	if err != nil {
@@ -235,19 +278,26 @@ type webPublication struct {
 	cancel context.CancelFunc
 }
 
-func newWebPublication() *webPublication {
+func newWebPublication(resolver *net.Resolver) *webPublication {
 	ctx, cancel := context.WithTimeout(context.Background(), maxPreviousTime)
-	return &webPublication{
-		ctx:    ctx,
-		cancel: cancel,
-		client: httpget.New(30*time.Second, maxPreviousFeed, checkFetchURL),
+	client := httpget.New(30*time.Second, maxPreviousFeed, checkFetchURL)
+	if resolver != nil {
+		client.UseResolver(resolver)
 	}
+	return &webPublication{ctx: ctx, cancel: cancel, client: client}
 }
 
 func (w *webPublication) read(u *url.URL) ([]byte, error) {
 	data, err := w.client.Get(w.ctx, u.String())
-	if errors.Is(err, httpget.ErrNotFound) {
-		return nil, errNoPreviousFeed
+	var status *httpget.StatusError
+	if errors.As(err, &status) && (status.Code == http.StatusNotFound || status.Code == http.StatusGone) {
+		return nil, &nothingPublished{"the host answers " + status.Status}
 	}
 	return data, err
+}
+
+// isPage tells whether a document answered at the feed's URL is an HTML
+// page, as a host serves for a site that has no feed (yet).
+func isPage(data []byte) bool {
+	return strings.HasPrefix(http.DetectContentType(data), "text/html")
 }

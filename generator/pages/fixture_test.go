@@ -147,7 +147,7 @@ func fixtureSite(t testing.TB) *Site {
 		CatalogPath: ".well-known/ai-catalog.json",
 		FeedPath:    ".well-known/agent-feed.xml",
 		Content: Content{
-			Home:       []byte("Welcome. See [the forecast server](/servers/forecast/).\n\n<script>alert('home')</script>\n"),
+			Home:       []byte("# Example Weather\n\nWelcome. See [the forecast server](/servers/forecast/).\n\n<script>alert('home')</script>\n"),
 			ServerDocs: map[string][]byte{"forecast": []byte("# Tools\n\nRead [the guide](/guide/) and [this](javascript:alert(1)).\n")},
 			Pages:      []*MarkdownPage{{Name: "guide", Title: "Guide", source: []byte("# Guide\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")}},
 		},

@@ -12,7 +12,7 @@
 //	/verify/index.html                        the DID, the key fingerprints, the verify command
 //	/<name>/index.html                        a page of the site's own (content/pages/<name>.md)
 //	/404.html                                 the page hosts send for a missing path
-//	/assets/…                                 the style sheet, the icon, and any file a site adds
+//	/assets/…                                 the style sheet, the icon, the feed's XSLT style sheet, and any file a site adds
 //
 // None of these can be a machine-readable document's path: documents live
 // under /.well-known/, /mcp/, /a2a/ and at a remote's path plus
@@ -542,7 +542,11 @@ type job struct {
 // plan lists every page.
 func (r *renderer) plan() ([]job, error) {
 	s := r.site
-	jobs := []job{r.job(&Page{Kind: KindHome, Description: s.Description}, s.Content.Home)}
+	home := r.job(&Page{Kind: KindHome, Description: s.Description}, s.Content.Home)
+	// The page's heading is the site's title: the prose's headings go
+	// below it, so that a "# Title" there is not a second h1.
+	home.top = 2
+	jobs := []job{home}
 	for _, srv := range s.Servers {
 		j := r.job(&Page{Kind: KindServer, Title: srv.DisplayTitle(), Description: srv.Description, Path: srv.Path(), Server: srv}, s.Content.ServerDocs[srv.Slug])
 		// The docs go under the page's "Documentation" heading, an h2.
@@ -704,11 +708,20 @@ func rootOf(pagePath string) string {
 
 // funcs are the template functions.
 var funcs = template.FuncMap{
+	"breakable": breakable,
 	"date":      func(t time.Time) string { return t.UTC().Format("2006-01-02") },
 	"datetime":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"difflines": diffLines,
 	"join":      strings.Join,
 	"ticks":     ticks,
+}
+
+// breakable escapes a path or URL and lets it wrap after each "/", where
+// a reader expects it, rather than mid-word: a phone's line is shorter than
+// /.well-known/mcp/schemas/<server>/<tool>/<version>.json.
+func breakable(s string) template.HTML {
+	html := strings.ReplaceAll(template.HTMLEscapeString(s), "/", "/<wbr>")
+	return template.HTML(strings.ReplaceAll(html, "/<wbr>/<wbr>", "//<wbr>")) // a URL's "//" stays whole
 }
 
 // ticks escapes s and shows its `quoted` parts as code, as change texts

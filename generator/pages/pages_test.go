@@ -97,6 +97,7 @@ func TestPaths(t *testing.T) {
 		"/assets/style.css",
 		"/assets/icon.png",
 		"/assets/copy.js",
+		"/assets/feed.xsl",
 	} {
 		if _, ok := got[p]; !ok {
 			t.Errorf("%s was not rendered", p)
@@ -318,5 +319,19 @@ func TestCommitLink(t *testing.T) {
 		if got := CommitLink(repo, hash); got.URL != want || got.Short != "0123456" {
 			t.Errorf("CommitLink(%q) = %+v, want URL %q", repo, got, want)
 		}
+	}
+}
+
+// Every page has one h1, its own: the home page's prose, which may start
+// with a "# Title" as init writes none but people do, goes below it.
+func TestOneHeadingPerPage(t *testing.T) {
+	for p, body := range render(t, fixtureSite(t), templates.FS) {
+		if strings.HasSuffix(p, ".html") && strings.Count(body, "<h1") != 1 {
+			t.Errorf("%s has %d h1 elements, want 1", p, strings.Count(body, "<h1"))
+		}
+	}
+	home := render(t, fixtureSite(t), templates.FS)["/index.html"]
+	if !strings.Contains(home, `<h2 id="example-weather">Example Weather</h2>`) {
+		t.Errorf("the home prose's heading is not an h2:\n%s", home)
 	}
 }

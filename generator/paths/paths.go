@@ -16,6 +16,8 @@ const (
 	Feed            = "/.well-known/agent-feed.xml"
 	// FeedArchives holds the feed's archive documents (FeedArchive).
 	FeedArchives = "/.well-known/agent-feed/"
+	// FeedStylesheet is the XSLT style sheet a browser shows the feed with.
+	FeedStylesheet = "/assets/feed.xsl"
 	// SchemaArchive holds every published version of every tool (ToolVersion).
 	SchemaArchive = "/.well-known/mcp/schemas/"
 )

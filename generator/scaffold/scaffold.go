@@ -162,7 +162,9 @@ func newData(opt Options) (data, error) {
 	actionRef, run := Action+"@main", "go run "+Module+"@latest"
 	if pinned {
 		actionRef = Action + "@" + opt.Version
-		run = fmt.Sprintf("curl -fsSL "+installScript+" | WELLKNOWN_VERSION=%s WELLKNOWN_INSTALL_DIR=%s bash && %s/wellknown",
+		// Without pipefail, a failed download pipes nothing into bash, which
+		// succeeds, and the build then fails on a missing binary.
+		run = fmt.Sprintf("set -o pipefail && curl -fsSL "+installScript+" | WELLKNOWN_VERSION=%s WELLKNOWN_INSTALL_DIR=%s bash && %s/wellknown",
 			opt.Version, opt.Version, installDir, installDir)
 	}
 	return data{

@@ -62,9 +62,10 @@ func TestFilesOfEachHost(t *testing.T) {
 }
 
 // Hosts other than GitHub install the pinned release the way the Action
-// does: its install script at the same tag, which checks the archive.
+// does: its install script at the same tag, which checks the archive, with
+// pipefail so that a failed download fails the build.
 func TestPinnedInstallOutsideGitHub(t *testing.T) {
-	run := "curl -fsSL https://raw.githubusercontent.com/wellknown-dev/wellknown/v1.2.3/action/install.sh" +
+	run := "set -o pipefail && curl -fsSL https://raw.githubusercontent.com/wellknown-dev/wellknown/v1.2.3/action/install.sh" +
 		" | WELLKNOWN_VERSION=v1.2.3 WELLKNOWN_INSTALL_DIR=$HOME/.wellknown-bin bash && $HOME/.wellknown-bin/wellknown build --strict --previous-live"
 	for host, path := range map[string]string{"netlify": "netlify.toml", "cloudflare-pages": "DEPLOY.md"} {
 		files, err := Files(Options{Host: host, BaseURL: "https://mcp.example.org/", Version: "v1.2.3"})

@@ -9,13 +9,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
-// allowed is the Allow header of every file.
-const allowed = "GET, HEAD, OPTIONS"
+// allowed is the Allow header of every file. Not OPTIONS: the hosts answer
+// a CORS preflight with 405, and so does the preview.
+const allowed = "GET, HEAD"
 
 // serverCardType is the only type answered with 406 when Accept rules it
 // out: clients fetching a Server Card ask for it by type.
@@ -40,7 +40,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	st := s.state.Load()
 	switch r.Method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions:
+	case http.MethodGet, http.MethodHead:
 	default:
 		w.Header().Set("Allow", allowed)
 		http.Error(w, fmt.Sprintf("method %s is not allowed: a static site answers %s", r.Method, allowed), http.StatusMethodNotAllowed)
@@ -60,10 +60,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case a.entry == nil:
 		w.Header().Set("Location", withQuery(a.target, r.URL.RawQuery))
 		w.WriteHeader(a.status)
-	case r.Method == http.MethodOptions:
-		preflight(w, a.entry)
 	default:
-		serveFile(w, r, a.entry)
+		serveFile(w, r, a)
 	}
 }
 
@@ -87,44 +85,67 @@ func sitePath(u *url.URL) (string, bool) {
 	return p, true
 }
 
-// answer is what a path resolves to: a file (status 200), a redirect to
-// target, a refused proxy to target (502), or nothing (404).
+// answer is what a path resolves to: a file (status 200) sent with header,
+// a redirect to target, a refused proxy to target (502), or nothing (404).
 type answer struct {
 	entry  *entry
+	header http.Header
 	status int
 	target string
 }
 
-// route resolves a site path as a static host does: a file, a directory's
-// index, the directory's slash redirect, then the _redirects rules.
+// route resolves a site path as the configured host does: a file, a
+// directory's index, the directory's slash redirect, then the _redirects
+// rules; on Cloudflare Pages the rules come first, since it redirects a
+// path even where a file is.
 func (st *state) route(p string) answer {
+	if st.redirectsFirst {
+		if a, ok := st.redirect(p); ok {
+			return a
+		}
+	}
 	if e := st.lookup(p); e != nil {
-		return answer{entry: e, status: http.StatusOK}
+		return answer{entry: e, header: e.file.Header, status: http.StatusOK}
 	}
 	if !strings.HasSuffix(p, "/") && st.lookup(p+"/") != nil {
 		return answer{status: http.StatusMovedPermanently, target: p + "/"}
 	}
-	for _, rule := range st.redirects {
-		if target, ok := deploy.MatchRedirect(rule, p); ok {
-			return st.follow(rule, target)
-		}
+	if a, ok := st.redirect(p); ok {
+		return a
 	}
 	return answer{status: http.StatusNotFound}
 }
 
-// follow applies the _redirects rule that matched, with its target filled in.
-func (st *state) follow(rule site.Redirect, target string) answer {
+// redirect applies the first _redirects rule that matches p, if any.
+func (st *state) redirect(p string) (answer, bool) {
+	for _, rule := range st.redirects {
+		if target, ok := deploy.MatchRedirect(rule, p); ok {
+			return st.follow(p, rule, target), true
+		}
+	}
+	return answer{}, false
+}
+
+// follow applies the _redirects rule that matched p, with its target filled
+// in. A 200 rewrite serves the target's body with the headers of p, as the
+// hosts do: their header rules match the path asked for.
+func (st *state) follow(p string, rule site.Redirect, target string) answer {
 	switch {
 	case rule.Status != http.StatusOK:
 		return answer{status: rule.Status, target: target}
 	case !strings.HasPrefix(target, "/"):
 		return answer{status: http.StatusBadGateway, target: target}
 	}
-	p, _, _ := strings.Cut(target, "?")
-	if e := st.lookup(p); e != nil {
-		return answer{entry: e, status: http.StatusOK}
+	to, _, _ := strings.Cut(target, "?")
+	e := st.lookup(to)
+	if e == nil {
+		return answer{status: http.StatusNotFound}
 	}
-	return answer{status: http.StatusNotFound}
+	h := deploy.HeaderFor(st.rules(), p)
+	if h.Get("Content-Type") == "" {
+		h.Set("Content-Type", deploy.HostDefaultType(e.file.Path))
+	}
+	return answer{entry: e, header: h, status: http.StatusOK}
 }
 
 // lookup returns the file a path names: itself, or a directory's index.html.
@@ -146,13 +167,14 @@ func (st *state) notFound(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := e.sent()
-	writeHeader(w, e.file, out, http.StatusNotFound)
+	writeHeader(w, e.file.Header, out, http.StatusNotFound)
 	if r.Method != http.MethodHead {
 		w.Write(out.body)
 	}
 }
 
-func serveFile(w http.ResponseWriter, r *http.Request, e *entry) {
+func serveFile(w http.ResponseWriter, r *http.Request, a answer) {
+	e := a.entry
 	if !acceptable(e, r.Header.Values("Accept")) {
 		http.Error(w, fmt.Sprintf("%s is %s; the request's Accept admits neither it nor application/* or */*", e.file.Path, serverCardType), http.StatusNotAcceptable)
 		return
@@ -163,7 +185,7 @@ func serveFile(w http.ResponseWriter, r *http.Request, e *entry) {
 		// CORS headers, without which a cross-origin revalidation is refused.
 		h := w.Header()
 		h["ETag"] = []string{out.etag}
-		for k, v := range e.file.Header {
+		for k, v := range a.header {
 			if k == "Cache-Control" || strings.HasPrefix(k, "Access-Control-") {
 				h[k] = v
 			}
@@ -171,34 +193,22 @@ func serveFile(w http.ResponseWriter, r *http.Request, e *entry) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	writeHeader(w, e.file, out, http.StatusOK)
+	writeHeader(w, a.header, out, http.StatusOK)
 	if r.Method != http.MethodHead {
 		w.Write(out.body)
 	}
 }
 
-// writeHeader sends the file's headers, the ETag and length of what is
-// sent, and status.
-func writeHeader(w http.ResponseWriter, f *bundle.File, out sent, status int) {
+// writeHeader sends a file's headers, the ETag and length of what is sent,
+// and status.
+func writeHeader(w http.ResponseWriter, header http.Header, out sent, status int) {
 	h := w.Header()
-	for k, v := range f.Header {
+	for k, v := range header {
 		h[k] = append([]string(nil), v...) // the file's header is shared by every request
 	}
 	h["ETag"] = []string{out.etag} // in its usual spelling, not Go's canonical "Etag"
 	h.Set("Content-Length", strconv.Itoa(len(out.body)))
 	w.WriteHeader(status)
-}
-
-// preflight answers a CORS preflight with the file's CORS headers.
-func preflight(w http.ResponseWriter, e *entry) {
-	h := w.Header()
-	for k, v := range e.file.Header {
-		if strings.HasPrefix(k, "Access-Control-") {
-			h[k] = append([]string(nil), v...)
-		}
-	}
-	h.Set("Allow", allowed)
-	w.WriteHeader(http.StatusNoContent)
 }
 
 // acceptable reports whether a file may be sent to a request with these

@@ -3,6 +3,7 @@ package serve
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/verify"
 )
 
 // redirectRules are added to the example site for these tests, deployed to
@@ -232,30 +234,20 @@ func TestMethods(t *testing.T) {
 				t.Errorf("%s %s: %s, Allow %q; want 405 with Allow", method, path, resp.Status, resp.Header.Get("Allow"))
 			}
 		}
-		if resp, _ := h.do(method, "/"); resp.Header.Get("Allow") != "GET, HEAD, OPTIONS" {
+		if resp, _ := h.do(method, "/"); resp.Header.Get("Allow") != "GET, HEAD" {
 			t.Errorf("%s /: Allow %q", method, resp.Header.Get("Allow"))
 		}
 	}
 
-	// A CORS preflight gets the document's CORS headers, and no body.
-	resp, body := h.do(http.MethodOptions, "/.well-known/ai-catalog.json",
+	// A CORS preflight gets 405, as on Netlify and Cloudflare Pages, and the
+	// documents do not advertise OPTIONS.
+	resp, _ := h.do(http.MethodOptions, "/.well-known/ai-catalog.json",
 		"Origin", "https://client.example", "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "if-none-match")
-	if resp.StatusCode != http.StatusNoContent || len(body) != 0 {
-		t.Errorf("OPTIONS ai-catalog.json: %s with %d bytes, want 204 and none", resp.Status, len(body))
+	if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("OPTIONS ai-catalog.json: %s, Allow %q; want 405 with GET, HEAD", resp.Status, resp.Header.Get("Allow"))
 	}
-	for k, want := range map[string]string{
-		"Access-Control-Allow-Origin":  "*",
-		"Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
-		"Access-Control-Allow-Headers": "Accept, Content-Type, If-None-Match",
-		"Allow":                        "GET, HEAD, OPTIONS",
-	} {
-		if got := resp.Header.Get(k); got != want {
-			t.Errorf("OPTIONS ai-catalog.json: %s = %q, want %q", k, got, want)
-		}
-	}
-	// A page has no CORS headers to give.
-	if resp, _ := h.do(http.MethodOptions, "/index.html"); resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "" {
-		t.Errorf("OPTIONS /index.html: %s, Access-Control-Allow-Origin %q", resp.Status, resp.Header.Get("Access-Control-Allow-Origin"))
+	if got := h.mustGet("/.well-known/ai-catalog.json").Header.Get("Access-Control-Allow-Methods"); got != "GET, HEAD" {
+		t.Errorf("ai-catalog.json: Access-Control-Allow-Methods %q, want GET, HEAD", got)
 	}
 }
 
@@ -477,5 +469,39 @@ func TestIdleConnectionClosed(t *testing.T) {
 	conn.SetReadDeadline(time.Now().Add(deadline))
 	if n, err := r.Read(make([]byte, 1)); err != io.EOF {
 		t.Errorf("after the response the idle connection read %d bytes, %v; want it closed (EOF)", n, err)
+	}
+}
+
+// verify of a preview finds the documents made for base_url's host: the
+// did-mismatch hint names --did, with which the preview verifies as the
+// site, its Cache-Control as production's.
+func TestVerifyPreview(t *testing.T) {
+	h, res := served(t)
+	did := "did:web:weather.example.com"
+	rep, err := verify.Verify(context.Background(), verify.Options{Target: h.url + "/", Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hint string
+	for _, f := range rep.Origins[0].Findings {
+		if f.Code == "did-mismatch" {
+			hint = f.Hint
+		}
+	}
+	if !strings.Contains(hint, "--did "+did) {
+		t.Errorf("did-mismatch hint %q, want one naming --did %s", hint, did)
+	}
+	rep, err = verify.Verify(context.Background(), verify.Options{Target: h.url + "/", DID: did, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := rep.Origins[0]
+	for _, f := range o.Findings {
+		if f.Code == "did-mismatch" || f.Code == "http-cache" {
+			t.Errorf("with --did: %s", f)
+		}
+	}
+	if o.Verified != len(res.Entries) {
+		t.Errorf("with --did: %d of %d entries verified", o.Verified, len(res.Entries))
 	}
 }

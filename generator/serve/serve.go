@@ -14,8 +14,9 @@
 //   - GET and HEAD serve a file. An If-None-Match that matches its ETag
 //     (strong or W/ tags, "*", comma lists) gets 304 with the ETag and
 //     Cache-Control and no body.
-//   - OPTIONS answers a CORS preflight: 204 with the file's Access-Control-*
-//     headers. Any other method gets 405 with "Allow: GET, HEAD, OPTIONS".
+//   - Any other method, OPTIONS included, gets 405 with "Allow: GET, HEAD":
+//     Netlify and Cloudflare Pages answer a CORS preflight so, and a
+//     preview that answered it would hide what fails in production.
 //   - A Server Card (application/mcp-server-card+json) requested with an
 //     Accept header that admits neither its type nor application/* nor */*
 //     gets 406; the most specific range that matches decides, so "its
@@ -27,10 +28,12 @@
 //     kept-alive connection is closed after IdleTimeout without a request.
 //   - "/dir/" serves /dir/index.html and "/dir" redirects to "/dir/" when
 //     that exists. There are no directory listings.
-//   - _redirects rules apply when no file answers the path, as on Netlify: a
-//     3xx rule redirects, a 200 rule serves the bundle file it names, and a
-//     200 rule to another origin (a proxy on the host) gets 502, since the
-//     dev server does not proxy.
+//   - _redirects rules apply as on the configured host (deploy.RedirectHost):
+//     on Netlify when no file answers the path, on Cloudflare Pages before
+//     the files. A 3xx rule redirects, a 200 rule serves the bundle file it
+//     names with the headers of the path asked for, and a 200 rule to
+//     another origin (a proxy on the host) gets 502, since the dev server
+//     does not proxy.
 //   - Anything else gets the site's /404.html with status 404: a missing
 //     file, _headers and _redirects (which hosts read but never serve), and
 //     any path that is not a clean site path (dot or empty segments,

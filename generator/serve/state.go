@@ -5,10 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"mime"
+	"strings"
 	"sync"
 
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
@@ -18,6 +20,12 @@ import (
 type state struct {
 	files     map[string]*entry
 	redirects []site.Redirect
+	// redirectsFirst applies the redirect rules before the files, as
+	// Cloudflare Pages does when it is the configured host.
+	redirectsFirst bool
+	// rules is the header table, made when a 200 rewrite first needs the
+	// headers of a path that is not a file.
+	rules func() []deploy.Rule
 	// version identifies what pages show: the files, and the errors of a
 	// failed rebuild.
 	version string
@@ -63,10 +71,15 @@ func newState(prev *state, good *generator.Result, failure error) *state {
 	if failure != nil {
 		v.Write([]byte(failure.Error()))
 	}
+	cfg := good.Config
 	st := &state{
-		files:     make(map[string]*entry, len(files)),
-		redirects: good.Config.Deploy.Redirects,
-		version:   hex.EncodeToString(v.Sum(nil)),
+		files:          make(map[string]*entry, len(files)),
+		redirects:      cfg.Deploy.Redirects,
+		redirectsFirst: deploy.RedirectHost(cfg) == site.HostCloudflarePages,
+		rules: sync.OnceValue(func() []deploy.Rule {
+			return deploy.Rules(good.Bundle, strings.TrimSuffix(cfg.Base().Path, "/"))
+		}),
+		version: hex.EncodeToString(v.Sum(nil)),
 	}
 	snippet := renderSnippet(st.version, problemsOf(failure))
 	html := map[string]bool{} // by content type

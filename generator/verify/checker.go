@@ -52,6 +52,7 @@ const (
 	codeContentType          = "http-content-type"
 	codeCORS                 = "http-cors"
 	codeETag                 = "http-etag"
+	codeCache                = "http-cache"
 	codeTooLarge             = "too-large"
 	codeTooManyRedirects     = "too-many-redirects"
 	codeInsecureURL          = "insecure-url"

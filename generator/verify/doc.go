@@ -131,7 +131,9 @@
 // (a generic one such as application/json for a Server Card is a warning),
 // Access-Control-Allow-Origin: *, and, when it has an ETag, 304 to a request
 // with If-None-Match set to it. The feed and the DID document should have an
-// ETag (a warning). A host that cannot set headers (GitHub Pages, known by
+// ETag (a warning). Cache-Control should give a max-age within ten times of
+// the build's: 300 s for the feed and the DID document, a year for feed
+// archives and archived schemas, an hour for the rest (a warning). A host that cannot set headers (GitHub Pages, known by
 // its Server header) gets warnings instead of failures for content type,
 // CORS and revalidation.
 //
@@ -188,6 +190,8 @@
 //	http-content-type       a document's content type
 //	http-cors               a document without Access-Control-Allow-Origin: *
 //	http-etag               no ETag (warning), or no 304 when revalidated
+//	http-cache              no Cache-Control max-age, or one more than ten
+//	                        times off the build's lifetime (warning)
 //	too-large               a document above the size cap
 //	too-many-redirects      more than MaxRedirects redirects
 //	insecure-url            an http URL off this machine, or a redirect to it

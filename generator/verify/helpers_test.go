@@ -146,6 +146,7 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case hostGitHub:
 		h.Set("Server", "GitHub.com")
 		h.Set("Content-Type", byExtension)
+		h.Set("Cache-Control", "max-age=600")
 		h.Set("Access-Control-Allow-Origin", "*")
 	case hostBare:
 		h.Set("Content-Type", byExtension)

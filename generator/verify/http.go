@@ -6,7 +6,9 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/cards"
 )
@@ -21,6 +23,8 @@ type kind struct {
 	// polled documents are fetched again and again by readers, so they
 	// should be revalidated with an ETag.
 	polled bool
+	// lifetime is the max-age, in seconds, the build serves it with.
+	lifetime int
 	// check returns the problems of a document served by host; nil for none.
 	check func(data []byte, host string) []cards.Problem
 }
@@ -28,16 +32,16 @@ type kind struct {
 var (
 	jsonTypes = []string{"application/json"}
 
-	kindDID  = kind{name: "DID document", types: []string{"application/did+json", "application/did+ld+json", "application/json"}, polled: true}
-	kindFeed = kind{name: "agent feed", types: []string{"application/atom+xml"}, generic: []string{"application/xml", "text/xml"}, polled: true}
+	kindDID  = kind{name: "DID document", types: []string{"application/did+json", "application/did+ld+json", "application/json"}, polled: true, lifetime: lifetimePolled}
+	kindFeed = kind{name: "agent feed", types: []string{"application/atom+xml"}, generic: []string{"application/xml", "text/xml"}, polled: true, lifetime: lifetimePolled}
 	// kindFeedArchive is an archive document of the feed, served as the
-	// feed is.
-	kindFeedArchive = kind{name: "agent feed archive", types: kindFeed.types, generic: kindFeed.generic, polled: true}
+	// feed is but cached for good: it never changes.
+	kindFeedArchive = kind{name: "agent feed archive", types: kindFeed.types, generic: kindFeed.generic, polled: true, lifetime: lifetimeImmutable}
 	// kindWellKnownAgentCard is /.well-known/agent-card.json, where the
 	// snapshot lives unless an A2A Agent Card does.
 	kindWellKnownAgentCard = kind{name: "agent card", types: []string{"application/json", cards.TypeAgentCard}, check: agentCardUnlessSnapshot}
 	kindSnapshot           = kind{name: "snapshot", types: jsonTypes}
-	kindSchema             = kind{name: "archived tool schema", types: jsonTypes}
+	kindSchema             = kind{name: "archived tool schema", types: jsonTypes, lifetime: lifetimeImmutable}
 	kindCatalog            = kind{name: "AI Catalog", types: []string{cards.TypeAICatalog}, generic: jsonTypes, check: ignoreHost(cards.CheckAICatalog)}
 	kindServerCard         = kind{name: "Server Card", types: []string{cards.TypeServerCard}, generic: jsonTypes, check: ignoreHost(cards.CheckServerCard)}
 	kindAgentCard          = kind{name: "A2A Agent Card", types: []string{"application/json", cards.TypeAgentCard}, check: ignoreHost(cards.CheckAgentCard)}
@@ -45,6 +49,21 @@ var (
 	kindAICards            = kind{name: "AI Card discovery document", types: jsonTypes, check: ignoreHost(cards.CheckAICards)}
 	kindEntityCard         = kind{name: "EDP entity card", types: jsonTypes, check: cards.CheckEntityCard}
 	kindOther              = kind{name: "document", types: jsonTypes}
+)
+
+// The lifetimes the build gives documents (max-age, in seconds): discovery
+// documents an hour; the feed and the DID document, which readers poll for
+// new entries and keys, five minutes; what never changes once published
+// (feed archives, archived schemas) a year. A kind without one is a
+// discovery document.
+const (
+	lifetimeDocument  = 3600
+	lifetimePolled    = 300
+	lifetimeImmutable = 31536000
+	// lifetimeSlack is how far from its lifetime a document's max-age may
+	// be before verify warns: a host's own defaults (GitHub Pages: 600) are
+	// close enough.
+	lifetimeSlack = 10
 )
 
 func ignoreHost(check func([]byte) []cards.Problem) func([]byte, string) []cards.Problem {
@@ -94,6 +113,7 @@ func (c *checker) checkHTTP(u *url.URL, k kind, r reading) {
 	if acao := h.Get("Access-Control-Allow-Origin"); acao != "*" {
 		problem(codeCORS, fmt.Sprintf("Access-Control-Allow-Origin is %s, want *: browser-based clients cannot read it", orNothing(acao)))
 	}
+	c.checkCache(doc, k, h.Get("Cache-Control"))
 	etag := h.Get("ETag")
 	if etag == "" {
 		if k.polled {
@@ -110,6 +130,48 @@ func (c *checker) checkHTTP(u *url.URL, k kind, r reading) {
 	case resp.status != http.StatusNotModified:
 		problem(codeETag, fmt.Sprintf("If-None-Match with its ETag %s answered %d, want 304", etag, resp.status))
 	}
+}
+
+// checkCache warns when a document's Cache-Control is missing, or its
+// max-age far from the lifetime the build gives it: far longer keeps a new
+// entry, key or card from readers; far shorter has every reader download
+// again what has not changed.
+func (c *checker) checkCache(doc string, k kind, cacheControl string) {
+	want := k.lifetime
+	if want == 0 {
+		want = lifetimeDocument
+	}
+	age, ok := maxAge(cacheControl)
+	switch {
+	case !ok:
+		c.warnf(codeCache, doc, "Cache-Control is %s, with no max-age: caches guess how long to keep it; want max-age=%d", orNothing(cacheControl), want)
+	case age > want*lifetimeSlack:
+		c.warnf(codeCache, doc, "Cache-Control max-age=%d: a change reaches readers up to %s late; want max-age=%d", age, time.Duration(age)*time.Second, want)
+	case age < want/lifetimeSlack:
+		c.warnf(codeCache, doc, "Cache-Control max-age=%d: readers download it again after %s; want max-age=%d", age, time.Duration(age)*time.Second, want)
+	}
+}
+
+// maxAge reads the lifetime a Cache-Control header gives shared caches:
+// s-maxage, else max-age; no-store and no-cache are 0.
+func maxAge(cacheControl string) (int, bool) {
+	age, found := 0, false
+	for _, d := range strings.Split(cacheControl, ",") {
+		name, value, _ := strings.Cut(strings.TrimSpace(d), "=")
+		switch strings.ToLower(name) {
+		case "no-store", "no-cache":
+			return 0, true
+		case "s-maxage":
+			if n, err := strconv.Atoi(value); err == nil {
+				return n, true
+			}
+		case "max-age":
+			if n, err := strconv.Atoi(value); err == nil {
+				age, found = n, true
+			}
+		}
+	}
+	return age, found
 }
 
 func orNothing(s string) string {

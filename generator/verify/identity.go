@@ -3,6 +3,7 @@ package verify
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
@@ -50,7 +51,7 @@ func (c *checker) resolveKeys() {
 	if *d.ID != c.did {
 		c.add(Finding{Severity: SeverityError, Code: codeDIDMismatch, Document: doc,
 			Message: fmt.Sprintf("id is %q, but the origin's DID is %q: its keys are not the origin's", *d.ID, c.did),
-			Hint:    "the id must be did:web of the host the document is served from, with a port written %3A<port>"})
+			Hint:    didMismatchHint(*d.ID, c.opt.DID)})
 		return
 	}
 	for i, vm := range d.VerificationMethod {
@@ -86,3 +87,21 @@ func (c *checker) keyFor(signer string) (agentfeed.Verifier, error) {
 	}
 	return nil, fmt.Errorf("af:signer %s is not a usable key of the DID document", signer)
 }
+
+// didMismatchHint says how to verify documents served from an origin other
+// than the one they were made for (a serve preview, a staging host): name
+// their DID with --did. When --did was given, the id must be that one.
+// The id is repeated only when it looks like a did:web: it is the served
+// document's text.
+func didMismatchHint(id, given string) string {
+	if given != "" {
+		return "the id must be the DID given with --did"
+	}
+	if !plainDIDWeb.MatchString(id) {
+		id = "did:web:<the site's host>"
+	}
+	return "the id must be did:web of the host the document is served from, with a port written %3A<port>; " +
+		"to verify a copy served elsewhere (a wellknown serve preview, a staging host), name its DID: --did " + id
+}
+
+var plainDIDWeb = regexp.MustCompile(`^did:web:[A-Za-z0-9.%:_-]{1,253}$`)

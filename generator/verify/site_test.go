@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator"
@@ -80,8 +81,9 @@ func TestBuiltSiteDirectory(t *testing.T) {
 }
 
 // The same build served by a host that sends its headers verifies without a
-// finding; on GitHub Pages, which cannot set them, with warnings only; on a
-// host without CORS whose ETags do not work, it fails.
+// finding; on GitHub Pages, which cannot set them, with warnings only (its
+// ten minutes of caching is far from the archived schemas' year); on a host
+// without CORS whose ETags do not work, it fails.
 func TestBuiltSiteLive(t *testing.T) {
 	tests := []struct {
 		name             string
@@ -89,8 +91,8 @@ func TestBuiltSiteLive(t *testing.T) {
 		errors, warnings []string
 	}{
 		{"headers", hostHeaders, nil, nil},
-		{"GitHub Pages", hostGitHub, nil, []string{codeContentType}},
-		{"careless host", hostBare, []string{codeCORS, codeETag}, []string{codeContentType}},
+		{"GitHub Pages", hostGitHub, nil, []string{codeCache, codeContentType}},
+		{"careless host", hostBare, []string{codeCORS, codeETag}, []string{codeCache, codeContentType}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,4 +168,34 @@ func (o *origin) edit(res *generator.Result, p, old, new string) {
 		o.t.Fatalf("the build has no %s", p)
 	}
 	o.put(p, replace(o.t, f.Body, old, new), f.Header)
+}
+
+// verify warns when a document's Cache-Control is missing or more than ten
+// times off the lifetime the build gives it.
+func TestCacheControl(t *testing.T) {
+	for _, tc := range []struct {
+		kind         kind
+		cacheControl string
+		warning      string // "" for none
+	}{
+		{kindFeed, "public, max-age=300", ""},
+		{kindFeed, "max-age=600", ""},
+		{kindFeed, "public, max-age=86400", "a change reaches readers up to 24h0m0s late; want max-age=300"},
+		{kindFeed, "public, max-age=86400, s-maxage=60", ""},
+		{kindCatalog, "", "Cache-Control is nothing, with no max-age"},
+		{kindCatalog, "public", "Cache-Control is public, with no max-age"},
+		{kindCatalog, "no-store", "readers download it again after 0s; want max-age=3600"},
+		{kindSchema, "public, max-age=31536000, immutable", ""},
+		{kindSchema, "max-age=600", "readers download it again after 10m0s; want max-age=31536000"},
+	} {
+		c := &checker{rep: &Origin{}}
+		c.checkCache("/doc", tc.kind, tc.cacheControl)
+		var got string
+		for _, f := range c.rep.Findings {
+			got += f.Message
+		}
+		if tc.warning == "" && got != "" || !strings.Contains(got, tc.warning) {
+			t.Errorf("%s with %q: %q, want %q", tc.kind.name, tc.cacheControl, got, tc.warning)
+		}
+	}
 }

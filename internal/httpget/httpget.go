@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -267,6 +268,14 @@ func classify(err error) error {
 		err = ue.Err
 	}
 	return &networkError{err: err}
+}
+
+// UseResolver makes the client look names up with r instead of the
+// system's resolver: a test points it at a DNS server of its own.
+func (c *Client) UseResolver(r *net.Resolver) {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Resolver: r}).DialContext
+	c.http.Transport = agent{t}
 }
 
 // CloseIdleConnections closes the connections kept alive for later

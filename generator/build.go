@@ -3,7 +3,8 @@
 //
 //  1. config: site.toml (site.Load), the working tree's tool files
 //     (worktree.Load) and the signing key (didweb.LoadSigningKey), refused
-//     where the site would publish it (keyguard.CheckSite);
+//     where the site would publish it (keyguard.CheckSite), and by any name
+//     its pages read (keyguard.Secret);
 //  2. history: git history replayed commit by commit (replay.Read), and the
 //     working tree compared with it (worktree.Check);
 //  3. feed: the signed feed, its archives, snapshot and schema archive
@@ -236,7 +237,7 @@ func Build(opt Options) (*Result, error) {
 // reservedCards are the documents' (see documents.Output), by server.
 func (r *Result) addPages(servers []worktree.Server, reservedCards [][]string, cache *pages.Cache) error {
 	in := pages.BuildInput{Config: r.Config, Timeline: r.Timeline, CommitRepos: r.commitRepos,
-		Files: r.Bundle.Files(), Key: r.Key.Public(), Attestations: r.Attestations, Cache: cache}
+		Files: r.Bundle.Files(), Key: r.Key.Public(), KeyFile: keyguard.Secret(r.Key), Attestations: r.Attestations, Cache: cache}
 	for _, s := range servers {
 		in.Servers = append(in.Servers, pages.BuildServer{Config: s.Config, Tools: s.Tools, ReservedCards: reservedCards[s.Index]})
 	}

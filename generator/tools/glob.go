@@ -118,7 +118,7 @@ func (c *Cache) Load(root, pattern string, display func(rel string) string, excl
 	// On every processor: a rebuild with a Cache reads every file and
 	// parses few.
 	ts, problems := make([]Tool, len(files)), make([]error, len(files))
-	reader := c.inputs().NewReader(repo)
+	reader := c.inputs().NewReader(repo, inputfile.Secret{})
 	parallel.For(len(files), func(i int) {
 		rel := files[i]
 		data, err := reader.ReadFile(filepath.Join(root, filepath.FromSlash(rel)), inputfile.MaxSize)

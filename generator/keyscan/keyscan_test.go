@@ -43,6 +43,13 @@ func TestFindEveryEncoding(t *testing.T) {
 		"PEM":                        string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})),
 		"base64 of the seed after 1": base64.StdEncoding.EncodeToString(append([]byte{1}, seed...)),
 		"base64 of the seed after 2": base64.StdEncoding.EncodeToString(append([]byte{1, 2}, seed...)),
+		"mixed-case hex seed":        mixCase(hex.EncodeToString(seed)),
+		"PEM wrapped at 16":          wrap(pemBody(der), 16, "\n"),
+		"PEM wrapped at 5, CRLF":     wrap(pemBody(der), 5, "\r\n"),
+		"base64 seed with \\n":       wrap(base64.StdEncoding.EncodeToString(seed), 10, "\n"),
+		"base64url seed with \\r\\n": wrap(base64.RawURLEncoding.EncodeToString(seed), 7, "\r\n"),
+		"hex seed with spaces":       wrap(hex.EncodeToString(seed), 2, " "),
+		"PEM in a JSON string":       wrap(pemBody(der), 16, `\n`),
 	}
 	s := New(key)
 	filler := strings.Repeat("lorem ipsum ", 10)
@@ -54,6 +61,10 @@ func TestFindEveryEncoding(t *testing.T) {
 			}
 			if _, found := s.Find([]byte(enc)); !found {
 				t.Errorf("%s alone: not found", name)
+			}
+			// Across the seam of two chunks of normalised output.
+			if _, found := s.Find([]byte(strings.Repeat("x", chunk-len(enc)/2-pad) + enc)); !found {
+				t.Errorf("%s across a chunk's end: not found", name)
 			}
 		}
 	}
@@ -77,3 +88,26 @@ func TestFindNothingElse(t *testing.T) {
 		t.Error("found the key in nothing")
 	}
 }
+
+// mixCase upper-cases every other letter of s.
+func mixCase(s string) string {
+	b := []byte(s)
+	for i := 0; i < len(b); i += 2 {
+		b[i] = strings.ToUpper(string(b[i]))[0]
+	}
+	return string(b)
+}
+
+// wrap breaks s into lines of width bytes, ended by eol.
+func wrap(s string, width int, eol string) string {
+	var b strings.Builder
+	for len(s) > width {
+		b.WriteString(s[:width] + eol)
+		s = s[width:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// pemBody is the base64 body of a PEM block of der, on one line.
+func pemBody(der []byte) string { return base64.StdEncoding.EncodeToString(der) }

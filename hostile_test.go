@@ -113,6 +113,13 @@ func TestHostileInput(t *testing.T) {
 		{"tool file with a number out of range", replace("content/servers/forecast/tools/get_forecast.json", `"maximum": 14,`, `"maximum": 1e400,`), nil,
 			`^content/servers/forecast/tools/get_forecast\.json:16: number 1e400 is too large for a 64-bit floating-point number$`},
 
+		// site.toml beyond its limits, checked before the TOML decoder,
+		// whose memory grows fast with the depth.
+		{"site.toml nested 6,000 deep", replace("site.toml", `title = "Example Weather Co."`, "title = \"Example Weather Co.\"\nx = "+strings.Repeat("{a=", 6000)+"1"+strings.Repeat("}", 6000)), nil,
+			`^site\.toml:7: tables and arrays nest more than 32 deep \(the limit\)$`},
+		{"site.toml over 1 MiB", replace("site.toml", `title = "Example Weather Co."`, "title = \"Example Weather Co.\"\n#"+strings.Repeat("x", 1<<20)), nil,
+			`^site\.toml: cannot read the site definition: is larger than the limit of 1 MiB$`},
+
 		// Configuration values: base_url, --set, remote URLs.
 		{"base_url with the default port", replace("site.toml", `base_url = "https://weather.example.com/"`, `base_url = "https://weather.example.com:443/"`), nil,
 			`^site\.toml:5: base_url "https://weather\.example\.com:443/" names its scheme's default port, which would change the site's DID; write it without: https://weather\.example\.com/$`},

@@ -120,6 +120,15 @@ func TestHostileInput(t *testing.T) {
 		{"site.toml over 1 MiB", replace("site.toml", `title = "Example Weather Co."`, "title = \"Example Weather Co.\"\n#"+strings.Repeat("x", 1<<20)), nil,
 			`^site\.toml: cannot read the site definition: is larger than the limit of 1 MiB$`},
 
+		// Markdown nested beyond the parser's comfort: its time grows with
+		// the square of the depth.
+		{"page of nested list markers", writeFile("content/pages/deep.md", "# Deep\n\n"+strings.Repeat("- ", 128<<10)+"a\n"), nil,
+			`^content/pages/deep\.md:3: lists and block quotes nest more than 32 deep \(the limit\)$`},
+		{"home page of indented nested lists", writeFile("content/index.md", nestedList(100)), nil,
+			`^content/index\.md:33: lists and block quotes nest more than 32 deep \(the limit\)$`},
+		{"server docs of nested block quotes", writeFile("content/servers/forecast/README.md", strings.Repeat("> ", 1000)+"a\n"), nil,
+			`^content/servers/forecast/README\.md:1: lists and block quotes nest more than 32 deep \(the limit\)$`},
+
 		// Configuration values: base_url, --set, remote URLs.
 		{"base_url with the default port", replace("site.toml", `base_url = "https://weather.example.com/"`, `base_url = "https://weather.example.com:443/"`), nil,
 			`^site\.toml:5: base_url "https://weather\.example\.com:443/" names its scheme's default port, which would change the site's DID; write it without: https://weather\.example\.com/$`},
@@ -150,6 +159,15 @@ func TestHostileInput(t *testing.T) {
 	} {
 		t.Run(tc.name, tc.run)
 	}
+}
+
+// nestedList is n list items, each indented one level below the last.
+func nestedList(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat("  ", i) + "- a\n")
+	}
+	return b.String()
 }
 
 // exampleArchive is the URL of the example site's first feed archive.

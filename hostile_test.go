@@ -100,6 +100,8 @@ func TestHostileInput(t *testing.T) {
 			`^content/servers/forecast/tools/big\.json: tool file is 1048645 bytes; the limit is 1048576$`},
 		{"tool file nested 1,000 deep", writeFile("content/servers/forecast/tools/deep.json", `{"name": "deep", "inputSchema": {"type": "object", "x": `+strings.Repeat(`{"a":`, 1000)+"1"+strings.Repeat("}", 1000)+`}}`), nil,
 			`^content/servers/forecast/tools/deep\.json:1: objects and arrays nest more than 64 deep \(the limit\)$`},
+		{"tool file nested 10,000 deep", writeFile("content/servers/forecast/tools/deep.json", `{"name": "deep", "inputSchema": {"type": "object", "x": `+strings.Repeat(`{"a":`, 10_000)+"1"+strings.Repeat("}", 10_000)+`}}`), nil,
+			`^content/servers/forecast/tools/deep\.json:1: objects and arrays nest more than 64 deep \(the limit\)$`},
 		{"tool file with 12,000 properties", writeFile("content/servers/forecast/tools/wide.json", "{\"name\": \"wide\",\n\"inputSchema\": {\"type\": \"object\"},\n\"x\": ["+strings.Repeat(`{"a":1,"b":2,"c":3,"d":4},`, 3000)+"{}]}"), nil,
 			`^content/servers/forecast/tools/wide\.json:3: more than 10000 properties \(the limit\)$`},
 		{"tool file with a duplicate key", replace("content/servers/forecast/tools/get_forecast.json", `"title": "Get forecast",`, "\"title\": \"Get forecast\",\n  \"title\": \"Get a forecast\","), nil,

@@ -54,6 +54,9 @@ func TestHostileInput(t *testing.T) {
 		{"tool file symlinked to the key file", edits(writeFile("signing.key", testKey), symlink("../../../../signing.key", "content/servers/forecast/tools/k.json")),
 			[]string{"--key-file", "signing.key"},
 			`^content/servers/forecast/tools/k\.json: is a symlink, not a regular file: a tool file's history is read from git, which keeps a symlink, not what it points to$`},
+		{"tool file hard-linked to the key file", edits(writeFile("signing.key", testKey), hardlink("signing.key", "content/servers/forecast/tools/k.json")),
+			[]string{"--key-file", "signing.key"},
+			`^content/servers/forecast/tools/k\.json: is the signing key signing\.key under another name, and its directory is published$`},
 		{"tool file is a FIFO", fifo("content/servers/forecast/tools/pipe.json"), nil,
 			`^content/servers/forecast/tools/pipe\.json: is a FIFO, not a regular file$`},
 		{"page quoting the key as PEM", func(t *testing.T, dir string) {

@@ -1,10 +1,11 @@
 // Package generator turns a site definition into a Bundle. Build only wires
 // the stages, each a package with explicit inputs and outputs, in order:
 //
-//  1. config: site.toml (site.Load), the working tree's tool files
-//     (worktree.Load) and the signing key (didweb.LoadSigningKey), refused
-//     where the site would publish it (keyguard.CheckSite), and by any name
-//     its pages read (keyguard.Secret);
+//  1. config: site.toml (site.Load), the signing key
+//     (didweb.LoadSigningKey), refused where the site would publish it
+//     (keyguard.CheckSite), and the working tree's tool files
+//     (worktree.Load); the key's file is refused by any name the tool
+//     files and pages are read by (keyguard.Secret);
 //  2. history: git history replayed commit by commit (replay.Read), and the
 //     working tree compared with it (worktree.Check);
 //  3. feed: the signed feed, its archives, snapshot and schema archive
@@ -147,12 +148,12 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	config := cfg.Fingerprint()
-	servers, err := worktree.Load(cfg, opt.Cache.toolFiles())
+	strict := opt.Strict || getenv("CI") == "true"
+	key, err := loadKey(opt, cfg, strict, getenv)
 	if err != nil {
 		return nil, err
 	}
-	strict := opt.Strict || getenv("CI") == "true"
-	key, err := loadKey(opt, cfg, strict, getenv)
+	servers, err := worktree.Load(cfg, opt.Cache.toolFiles(), keyguard.Secret(key))
 	if err != nil {
 		return nil, err
 	}

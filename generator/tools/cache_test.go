@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // A tool file renamed again and again is one file to the cache, not one
@@ -24,7 +26,7 @@ func TestCacheForgetsRemovedFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		old = name
-		ts, err := c.Load(dir, "*.json", display)
+		ts, err := c.Load(dir, "*.json", display, inputfile.Secret{})
 		if err != nil || len(ts) != 1 {
 			t.Fatalf("load %d: %d tools, error %v; want the one tool", i, len(ts), err)
 		}

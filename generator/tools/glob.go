@@ -101,11 +101,12 @@ func Dir(pattern string) string {
 }
 
 // Load reads and parses every tool file under root matching pattern and
-// none of exclude, and checks that no tool name is declared twice. Files are
-// named in errors as display(rel), so messages can show the path the user
-// knows. It parses only the files whose name or bytes the cache has not
-// seen parsed; a nil Cache parses every file.
-func (c *Cache) Load(root, pattern string, display func(rel string) string, exclude ...string) ([]Tool, error) {
+// none of exclude, refusing secret (the signing key's file) by any name,
+// and checks that no tool name is declared twice. Files are named in
+// errors as display(rel), so messages can show the path the user knows.
+// It parses only the files whose name or bytes the cache has not seen
+// parsed; a nil Cache parses every file.
+func (c *Cache) Load(root, pattern string, display func(rel string) string, secret inputfile.Secret, exclude ...string) ([]Tool, error) {
 	files, err := Glob(root, pattern)
 	if err != nil {
 		return nil, err
@@ -118,7 +119,7 @@ func (c *Cache) Load(root, pattern string, display func(rel string) string, excl
 	// On every processor: a rebuild with a Cache reads every file and
 	// parses few.
 	ts, problems := make([]Tool, len(files)), make([]error, len(files))
-	reader := c.inputs().NewReader(repo, inputfile.Secret{})
+	reader := c.inputs().NewReader(repo, secret)
 	parallel.For(len(files), func(i int) {
 		rel := files[i]
 		data, err := reader.ReadFile(filepath.Join(root, filepath.FromSlash(rel)), inputfile.MaxSize)

@@ -24,8 +24,14 @@
 // which rules out almost every window without a map lookup), and compares
 // a whole pattern only where a window matches: one probe per step bytes of
 // output, whatever the number of patterns. The raw seed is searched in the
-// output as it is, the text encodings in its normalised form, which is
-// made a chunk at a time.
+// output as it is. The text encodings are searched the same way without
+// normalising the output first: at every step bytes, the window is the
+// next 8 bytes of the normalised form, and a match is compared with the
+// normalised text around it. An occurrence, at least minLen normalised
+// bytes, spans at least as many bytes of output, so no occurrence falls
+// between two probes. Output whose windows span long runs of whitespace is
+// normalised whole instead (a chunk at a time), so that no byte is read
+// more than a few times.
 package keyscan
 
 import (
@@ -117,6 +123,127 @@ func (s *Scanner) Find(data []byte) (encoding string, found bool) {
 	if encoding, found := s.raw.find(data); found {
 		return encoding, true
 	}
+	if encoding, found, decided := s.findSampled(data); decided {
+		return encoding, found
+	}
+	return s.findNormalised(data)
+}
+
+// maxGap bounds the bytes a sampled window of normalised output may span
+// beyond its own 8: text that sparse (long runs of whitespace) is
+// normalised whole instead, so that no byte is read more than a few times.
+const maxGap = 256
+
+// findSampled is findNormalised without normalising the output: it
+// normalises only a window of 8 bytes at every step bytes of data, which
+// an occurrence, at least minLen normalised bytes long and so at least as
+// many bytes of data, cannot fall between, and the text around a window
+// that matches. decided is false for data whose windows are too sparse
+// (see maxGap).
+func (s *Scanner) findSampled(data []byte) (encoding string, found, decided bool) {
+	t := &s.text
+	for p := 0; p < len(data); p += t.step {
+		start, end, w := window8(data, p)
+		if end-p > window+maxGap {
+			return "", false, false
+		}
+		if end == 0 {
+			break // fewer than 8 bytes left
+		}
+		if h := hash(w); t.maybe[h/64]&(1<<(h%64)) == 0 {
+			continue
+		}
+		for _, h := range t.windows[w] {
+			pat := t.patterns[h.pattern]
+			if matchesAfter(data, start, pat.bytes[h.offset:]) && matchesBefore(data, start, pat.bytes[:h.offset]) {
+				return pat.encoding, true, true
+			}
+		}
+	}
+	return "", false, true
+}
+
+// window8 returns the first 8 bytes of the normalised form of data from p
+// on, as a window, where in data they start and end; end is 0 when data
+// has fewer than 8 left.
+func window8(data []byte, p int) (start, end int, w uint64) {
+	if p > 0 && data[p-1] == '\\' && isEscape(data[p]) {
+		p++ // the second byte of an escape
+	}
+	start = -1
+	n := 0
+	for i := p; i < len(data); {
+		b := data[i]
+		switch {
+		case skipped[b] == 1:
+			i++
+		case b == '\\' && i+1 < len(data) && isEscape(data[i+1]):
+			i += 2
+		default:
+			if start < 0 {
+				start = i
+			}
+			w |= uint64(folded[b]) << (8 * n)
+			n++
+			i++
+			if n == window {
+				return start, i, w
+			}
+		}
+		if i-p > window+maxGap {
+			return p, i, 0
+		}
+	}
+	return len(data), 0, 0
+}
+
+// matchesAfter reports whether the normalised form of data from start on
+// begins with pat.
+func matchesAfter(data []byte, start int, pat []byte) bool {
+	for i, j := start, 0; j < len(pat); {
+		switch {
+		case i >= len(data):
+			return false
+		case skipped[data[i]] == 1:
+			i++
+		case data[i] == '\\' && i+1 < len(data) && isEscape(data[i+1]):
+			i += 2
+		case folded[data[i]] != pat[j]:
+			return false
+		default:
+			i, j = i+1, j+1
+		}
+	}
+	return true
+}
+
+// matchesBefore reports whether the normalised form of data before start
+// ends with pat.
+func matchesBefore(data []byte, start int, pat []byte) bool {
+	for i, j := start-1, len(pat)-1; j >= 0; {
+		switch {
+		case i < 0:
+			return false
+		case skipped[data[i]] == 1:
+			i--
+		case i > 0 && data[i-1] == '\\' && isEscape(data[i]):
+			i -= 2
+		case folded[data[i]] != pat[j]:
+			return false
+		default:
+			i, j = i-1, j-1
+		}
+	}
+	return true
+}
+
+// isEscape reports whether b, after a backslash, makes JSON's escape of a
+// line break or tab.
+func isEscape(b byte) bool { return b == 'n' || b == 'r' || b == 't' }
+
+// findNormalised is text.find on the normalised form of data, made a chunk
+// at a time.
+func (s *Scanner) findNormalised(data []byte) (encoding string, found bool) {
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
 	escapes := bytes.IndexByte(data, '\\') >= 0
@@ -180,7 +307,7 @@ func normaliseEscapes(buf []byte, n int, data []byte, i int) (int, int) {
 	end := min(len(data), i+chunk)
 	for ; i < end; i++ {
 		b := data[i]
-		if b == '\\' && i+1 < len(data) && (data[i+1] == 'n' || data[i+1] == 'r' || data[i+1] == 't') {
+		if b == '\\' && i+1 < len(data) && isEscape(data[i+1]) {
 			i++
 			continue
 		}

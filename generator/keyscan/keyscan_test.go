@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/pem"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -34,20 +35,37 @@ func TestFindEveryEncoding(t *testing.T) {
 	} {
 		encodings[name] = enc
 	}
+	sparse := leaktest.Wrap(base64.StdEncoding.EncodeToString(seed), 1, strings.Repeat(" ", 300))
+	encodings["base64 with 300 spaces between its characters"] = sparse
 	s := New(key)
+	if _, _, decided := s.findSampled([]byte(sparse)); decided {
+		t.Error("the sampled search decided on text too sparse for it")
+	}
 	filler := strings.Repeat("lorem ipsum ", 10)
 	for name, enc := range encodings {
-		if _, found := s.Find([]byte(enc)); !found {
-			t.Errorf("%s alone: not found", name)
-		}
+		s.mustFind(t, name+" alone", enc)
 		for pad := range 30 {
-			if _, found := s.Find([]byte(filler[:pad] + enc + filler)); !found {
-				t.Errorf("%s after %d bytes: not found", name, pad)
-			}
-			if _, found := s.Find([]byte(strings.Repeat("x", chunk-len(enc)/2-pad) + enc)); !found {
-				t.Errorf("%s across a chunk's end, %d: not found", name, pad)
-			}
+			s.mustFind(t, fmt.Sprintf("%s after %d bytes", name, pad), filler[:pad]+enc+filler)
+			s.mustFind(t, fmt.Sprintf("%s across a chunk's end, %d", name, pad), strings.Repeat("x", chunk-len(enc)/2-pad)+enc)
 		}
+	}
+}
+
+// mustFind fails unless Find finds the key in data, and so do both ways
+// of searching the text encodings, unless the sampled one cannot decide.
+func (s *Scanner) mustFind(t *testing.T, name, data string) {
+	t.Helper()
+	if _, found := s.Find([]byte(data)); !found {
+		t.Errorf("%s: not found", name)
+	}
+	if _, found := s.raw.find([]byte(data)); found {
+		return
+	}
+	if _, found, decided := s.findSampled([]byte(data)); decided && !found {
+		t.Errorf("%s: not found by the sampled search", name)
+	}
+	if _, found := s.findNormalised([]byte(data)); !found {
+		t.Errorf("%s: not found in the normalised output", name)
 	}
 }
 

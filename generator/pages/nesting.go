@@ -34,6 +34,7 @@ func tooDeep(src []byte) int {
 		} else {
 			src = nil
 		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
 		if bytes.IndexByte(line, '\t') >= 0 {
 			line = expandTabs(line)
 		}
@@ -52,11 +53,20 @@ func tooDeep(src []byte) int {
 			continue // a blank line closes no container
 		}
 		var added []container
+		checkedBreak := false
 		for spaces := leadingSpaces(rest); spaces < 4; spaces = leadingSpaces(rest) {
 			rest, col = rest[spaces:], col+spaces
 			c, width := opening(rest, col)
 			if width == 0 {
 				break
+			}
+			if !c.quote && !checkedBreak {
+				// "- - -" is a thematic break, not three lists; the
+				// rest of the line is looked at once.
+				checkedBreak = true
+				if isThematicBreak(rest) {
+					break
+				}
 			}
 			if kept+len(added) == MaxNesting {
 				return n
@@ -136,6 +146,21 @@ func opening(rest []byte, col int) (container, int) {
 	}
 	width := min(marker+spaces, len(rest))
 	return container{indent: col + marker + spaces}, width
+}
+
+// isThematicBreak reports whether rest is three or more of one of '-', '*'
+// and '_', with nothing but spaces between them.
+func isThematicBreak(rest []byte) bool {
+	n := 0
+	for _, c := range rest {
+		switch {
+		case c == rest[0] && (c == '-' || c == '*' || c == '_'):
+			n++
+		case c != ' ':
+			return false
+		}
+	}
+	return n >= 3
 }
 
 // leadingSpaces counts the spaces at the start of b.

@@ -29,6 +29,7 @@ func TestTooDeep(t *testing.T) {
 		{"block quotes without spaces", strings.Repeat(">", deep) + "a\n", 1},
 		{"indented lists", indented(deep, "  ", "- "), deep},
 		{"indented with tabs", indented(deep, "\t", "- "), deep},
+		{"empty items, CRLF", strings.ReplaceAll(indented(deep, "  ", "-"), "a\n", "\r\n"), deep},
 		{"ordered, indented", indented(deep, "   ", "1. "), deep},
 		{"quotes line by line", indented(deep, "> ", "> "), deep},
 		{"after a lazy line", "- a\n  - b\nlazy\n" + indented(deep, "  ", "- ")[len("- a\n  - b\n"):], deep + 1},
@@ -40,6 +41,8 @@ func TestTooDeep(t *testing.T) {
 		{"indented code", "    " + strings.Repeat("- ", deep) + "\n", 0},
 		{"dashes in text", "a " + strings.Repeat("- ", deep) + "\n", 0},
 		{"a thematic break", strings.Repeat("-", 1000) + "\n", 0},
+		{"a thematic break with spaces", strings.Repeat("* ", 100) + "\n", 0},
+		{"a thematic break in a list", "- " + strings.Repeat("- ", 100) + "\n", 0},
 	} {
 		if got := tooDeep([]byte(tc.src)); got != tc.line {
 			t.Errorf("%s: line %d, want %d", tc.name, got, tc.line)

@@ -124,7 +124,7 @@ func (c *Cache) Load(root, pattern string, display func(rel string) string, secr
 		rel := files[i]
 		data, err := reader.ReadFile(filepath.Join(root, filepath.FromSlash(rel)), inputfile.MaxSize)
 		if err != nil {
-			problems[i] = diag.Errorf(display(rel), 0, "%v", diag.Cause(err))
+			problems[i] = diag.Errorf(display(rel), 0, "%v", diag.Cause(err)).WithHint("%s", diag.Hint(err))
 			return
 		}
 		ts[i], problems[i] = c.parse(display(rel), data)

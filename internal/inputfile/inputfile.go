@@ -90,7 +90,8 @@ func (s Secret) refuse(info fs.FileInfo) error {
 	if s.info == nil || !os.SameFile(s.info, info) {
 		return nil
 	}
-	return fmt.Errorf("is %s under another name, and its directory is published", s.what)
+	return diag.Errorf("", 0, "is %s under another name, and its directory is published", s.what).
+		WithHint("remove the link or copy that leads to it, and make a new key if it was ever published")
 }
 
 // evalSymlinks is filepath.EvalSymlinks, with no stat of the result.
@@ -337,7 +338,7 @@ func located(err error) error {
 	if errors.Is(err, fs.ErrNotExist) || !errors.As(err, &pe) {
 		return err
 	}
-	return diag.Errorf(pe.Path, 0, "%v", pe.Err)
+	return diag.Errorf(pe.Path, 0, "%v", pe.Err).WithHint("%s", diag.Hint(pe.Err))
 }
 
 // memFile is a file already read.

@@ -185,6 +185,8 @@ func TestSecretRefusedByIdentity(t *testing.T) {
 			}
 			if _, err := fs.ReadFile(fsys, name); err == nil || !strings.Contains(err.Error(), "is the signing key") {
 				t.Errorf("FS ReadFile(%s) = %v, want the secret refused", name, err)
+			} else if !strings.Contains(diag.Hint(err), "make a new key") {
+				t.Errorf("FS ReadFile(%s): hint %q, want the fix", name, diag.Hint(err))
 			}
 		}
 	}

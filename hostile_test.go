@@ -22,6 +22,9 @@ func TestHostileInput(t *testing.T) {
 		{"asset symlinked to the key file", edits(writeFile("signing.key", testKey), symlink("../../signing.key", "templates/assets/k.txt")),
 			[]string{"--key-file", "signing.key"},
 			`^templates/assets/k\.txt: is the signing key signing\.key under another name, and its directory is published$`},
+		{"asset directory symlinked to the key's directory", edits(mkdir("secrets"), writeFile("secrets/signing.key", testKey), symlink("../secrets", "templates/assets")),
+			[]string{"--key-file", "secrets/signing.key"},
+			`^templates/assets/signing\.key: is the signing key secrets/signing\.key under another name, and its directory is published$`},
 		{"asset symlinked to the environment", edits(symlink("/proc/self/environ", "templates/assets/env.txt"), setenv("CI", "true")),
 			[]string{"--strict"},
 			`^templates/assets/env\.txt: is a symlink to /proc/self/environ, outside the repository$`},
@@ -51,6 +54,9 @@ func TestHostileInput(t *testing.T) {
 		{"tool file symlinked to the key file", edits(writeFile("signing.key", testKey), symlink("../../../../signing.key", "content/servers/forecast/tools/k.json")),
 			[]string{"--key-file", "signing.key"},
 			`^content/servers/forecast/tools/k\.json: is a symlink, not a regular file: a tool file's history is read from git, which keeps a symlink, not what it points to$`},
+		{"tool file hard-linked to the key file", edits(writeFile("signing.key", testKey), hardlink("signing.key", "content/servers/forecast/tools/k.json")),
+			[]string{"--key-file", "signing.key"},
+			`^content/servers/forecast/tools/k\.json: is the signing key signing\.key under another name, and its directory is published$`},
 		{"tool file is a FIFO", fifo("content/servers/forecast/tools/pipe.json"), nil,
 			`^content/servers/forecast/tools/pipe\.json: is a FIFO, not a regular file$`},
 		{"page quoting the key as PEM", func(t *testing.T, dir string) {
@@ -97,6 +103,8 @@ func TestHostileInput(t *testing.T) {
 			`^content/servers/forecast/tools/big\.json: tool file is 1048645 bytes; the limit is 1048576$`},
 		{"tool file nested 1,000 deep", writeFile("content/servers/forecast/tools/deep.json", `{"name": "deep", "inputSchema": {"type": "object", "x": `+strings.Repeat(`{"a":`, 1000)+"1"+strings.Repeat("}", 1000)+`}}`), nil,
 			`^content/servers/forecast/tools/deep\.json:1: objects and arrays nest more than 64 deep \(the limit\)$`},
+		{"tool file nested 10,000 deep", writeFile("content/servers/forecast/tools/deep.json", `{"name": "deep", "inputSchema": {"type": "object", "x": `+strings.Repeat(`{"a":`, 10_000)+"1"+strings.Repeat("}", 10_000)+`}}`), nil,
+			`^content/servers/forecast/tools/deep\.json:1: objects and arrays nest more than 64 deep \(the limit\)$`},
 		{"tool file with 12,000 properties", writeFile("content/servers/forecast/tools/wide.json", "{\"name\": \"wide\",\n\"inputSchema\": {\"type\": \"object\"},\n\"x\": ["+strings.Repeat(`{"a":1,"b":2,"c":3,"d":4},`, 3000)+"{}]}"), nil,
 			`^content/servers/forecast/tools/wide\.json:3: more than 10000 properties \(the limit\)$`},
 		{"tool file with a duplicate key", replace("content/servers/forecast/tools/get_forecast.json", `"title": "Get forecast",`, "\"title\": \"Get forecast\",\n  \"title\": \"Get a forecast\","), nil,
@@ -109,6 +117,22 @@ func TestHostileInput(t *testing.T) {
 			`^content/servers/forecast/tools/list\.json: a tool file holds one JSON object \(found an array\)$`},
 		{"tool file with a number out of range", replace("content/servers/forecast/tools/get_forecast.json", `"maximum": 14,`, `"maximum": 1e400,`), nil,
 			`^content/servers/forecast/tools/get_forecast\.json:16: number 1e400 is too large for a 64-bit floating-point number$`},
+
+		// site.toml beyond its limits, checked before the TOML decoder,
+		// whose memory grows fast with the depth.
+		{"site.toml nested 6,000 deep", replace("site.toml", `title = "Example Weather Co."`, "title = \"Example Weather Co.\"\nx = "+strings.Repeat("{a=", 6000)+"1"+strings.Repeat("}", 6000)), nil,
+			`^site\.toml:7: tables and arrays nest more than 32 deep \(the limit\)$`},
+		{"site.toml over 1 MiB", replace("site.toml", `title = "Example Weather Co."`, "title = \"Example Weather Co.\"\n#"+strings.Repeat("x", 1<<20)), nil,
+			`^site\.toml: cannot read the site definition: is larger than the limit of 1 MiB$`},
+
+		// Markdown nested beyond the parser's comfort: its time grows with
+		// the square of the depth.
+		{"page of nested list markers", writeFile("content/pages/deep.md", "# Deep\n\n"+strings.Repeat("- ", 128<<10)+"a\n"), nil,
+			`^content/pages/deep\.md:3: lists and block quotes nest more than 32 deep \(the limit\)$`},
+		{"home page of indented nested lists", writeFile("content/index.md", nestedList(100)), nil,
+			`^content/index\.md:33: lists and block quotes nest more than 32 deep \(the limit\)$`},
+		{"server docs of nested block quotes", writeFile("content/servers/forecast/README.md", strings.Repeat("> ", 1000)+"a\n"), nil,
+			`^content/servers/forecast/README\.md:1: lists and block quotes nest more than 32 deep \(the limit\)$`},
 
 		// Configuration values: base_url, --set, remote URLs.
 		{"base_url with the default port", replace("site.toml", `base_url = "https://weather.example.com/"`, `base_url = "https://weather.example.com:443/"`), nil,
@@ -140,6 +164,15 @@ func TestHostileInput(t *testing.T) {
 	} {
 		t.Run(tc.name, tc.run)
 	}
+}
+
+// nestedList is n list items, each indented one level below the last.
+func nestedList(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat("  ", i) + "- a\n")
+	}
+	return b.String()
 }
 
 // exampleArchive is the URL of the example site's first feed archive.

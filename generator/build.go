@@ -1,9 +1,11 @@
 // Package generator turns a site definition into a Bundle. Build only wires
 // the stages, each a package with explicit inputs and outputs, in order:
 //
-//  1. config: site.toml (site.Load), the working tree's tool files
-//     (worktree.Load) and the signing key (didweb.LoadSigningKey), refused
-//     where the site would publish it (keyguard.CheckSite);
+//  1. config: site.toml (site.Load), the signing key
+//     (didweb.LoadSigningKey), refused where the site would publish it
+//     (keyguard.CheckSite), and the working tree's tool files
+//     (worktree.Load); the key's file is refused by any name the tool
+//     files and pages are read by (keyguard.Secret);
 //  2. history: git history replayed commit by commit (replay.Read), and the
 //     working tree compared with it (worktree.Check);
 //  3. feed: the signed feed, its archives, snapshot and schema archive
@@ -152,12 +154,12 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	config := cfg.Fingerprint()
-	servers, err := worktree.Load(cfg, opt.Cache.toolFiles())
+	strict := opt.Strict || getenv("CI") == "true"
+	key, err := loadKey(opt, cfg, strict, getenv)
 	if err != nil {
 		return nil, err
 	}
-	strict := opt.Strict || getenv("CI") == "true"
-	key, err := loadKey(opt, cfg, strict, getenv)
+	servers, err := worktree.Load(cfg, opt.Cache.toolFiles(), keyguard.Secret(key))
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +245,7 @@ func Build(opt Options) (*Result, error) {
 // reservedCards are the documents' (see documents.Output), by server.
 func (r *Result) addPages(servers []worktree.Server, reservedCards [][]string, cache *pages.Cache) error {
 	in := pages.BuildInput{Config: r.Config, Timeline: r.Timeline, CommitRepos: r.commitRepos,
-		Files: r.Bundle.Files(), Key: r.Key.Public(), Attestations: r.Attestations, Cache: cache}
+		Files: r.Bundle.Files(), Key: r.Key.Public(), KeyFile: keyguard.Secret(r.Key), Attestations: r.Attestations, Cache: cache}
 	for _, s := range servers {
 		in.Servers = append(in.Servers, pages.BuildServer{Config: s.Config, Tools: s.Tools, ReservedCards: reservedCards[s.Index]})
 	}

@@ -1,15 +1,13 @@
 // Package keyguard keeps the signing key out of what a build publishes: it
-// refuses a key whose file lies in, or is linked from, a directory the site
-// publishes (CheckSite), a key inside the output directory (CheckOutput),
-// and a bundle with any file that holds the key in any encoding (Scan, with
+// refuses a key whose file lies in a directory the site publishes
+// (CheckSite), the key's file read as a page, template or asset by any
+// name (Secret), a key inside the output directory (CheckOutput), and a
+// bundle with any file that holds the key in any encoding (Scan, with
 // package keyscan).
 package keyguard
 
 import (
 	"crypto/ed25519"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
@@ -22,21 +20,29 @@ import (
 )
 
 // CheckSite fails when the key file lies in a directory whose files the
-// site publishes, content/ and templates/ (assets are copied as they are),
-// or when a file there is the key under another name (a symlink or a hard
-// link): Markdown can split a key so that no scan of the output finds it.
+// site publishes, content/ and templates/ (assets are copied as they are).
+// The key under another name there (a symlink, a symlinked directory, a
+// hard link) is refused as it is read: see Secret.
 func CheckSite(key didweb.SigningKey, cfg *site.Config) error {
 	for _, dir := range []string{cfg.ContentDir, cfg.TemplatesDir} {
 		if inside(key, cfg.Path(dir)) {
 			return diag.Errorf(key.File, 0, "the signing key is inside %s, whose files are published", dir).
 				WithHint("move the key out of the site's content and templates, and make a new one if it was ever published")
 		}
-		if alias := keyAlias(key, cfg.Path(dir)); alias != "" {
-			return diag.Errorf(alias, 0, "is the signing key %s under another name, and its directory is published", key.File).
-				WithHint("remove %s, and make a new key if it was ever published", alias)
-		}
 	}
 	return nil
+}
+
+// Secret is the key's file as the readers of the pages, templates and
+// assets refuse it: by what the file is, not by its path, so that no
+// symlink, symlinked directory or hard link publishes it, and Markdown
+// never gets to split a key so that no scan of the output finds it. A key
+// from the environment has no file: its Secret refuses nothing.
+func Secret(key didweb.SigningKey) inputfile.Secret {
+	if key.File == "" {
+		return inputfile.Secret{}
+	}
+	return inputfile.NewSecret(key.File, "the signing key "+key.File)
 }
 
 // CheckOutput fails when the key's file is inside the output directory dir,
@@ -47,35 +53,6 @@ func CheckOutput(key didweb.SigningKey, dir string) error {
 			WithHint("keep the key outside the output, e.g. create one with: wellknown keygen -o signing.key")
 	}
 	return nil
-}
-
-// keyAlias returns a file under dir that is the key's file (os.SameFile,
-// symlinks followed), or "". A regular file under dir can be the key only
-// as another of its names (a hard link): when the key has one name, only
-// the symlinks are looked at, which spares a stat of every file of the
-// site at every build.
-func keyAlias(key didweb.SigningKey, dir string) string {
-	if key.File == "" {
-		return ""
-	}
-	keyInfo, err := os.Stat(key.File)
-	if err != nil {
-		return ""
-	}
-	links, known := inputfile.Links(keyInfo)
-	oneName := known && links == 1
-	var alias string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || oneName && d.Type().IsRegular() {
-			return nil
-		}
-		if info, err := os.Stat(p); err == nil && os.SameFile(info, keyInfo) {
-			alias = p
-			return filepath.SkipAll
-		}
-		return nil
-	})
-	return alias
 }
 
 // inside reports whether the key's file, symlinks resolved, is in dir.

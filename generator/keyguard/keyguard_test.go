@@ -12,6 +12,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // siteWithKey is a site directory with content/ and templates/ and a key
@@ -35,31 +36,34 @@ func siteWithKey(t *testing.T, keyPath string) (*site.Config, didweb.SigningKey)
 	return cfg, key
 }
 
-// A key beside site.toml passes; one in content/, or linked from it, is
-// refused, naming the file to fix.
+// A key beside site.toml passes; one in content/ or templates/ is refused,
+// naming the key.
 func TestCheckSite(t *testing.T) {
 	cfg, key := siteWithKey(t, "signing.key")
 	if err := CheckSite(key, cfg); err != nil {
 		t.Fatalf("a key outside content and templates: %v", err)
 	}
-	link := filepath.Join(cfg.Dir, "content", "notes.md")
-	if err := os.Symlink(key.File, link); err != nil {
-		t.Fatal(err)
+	cfg, key = siteWithKey(t, filepath.Join("templates", "signing.key"))
+	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), "the signing key is inside templates") {
+		t.Errorf("a key in templates/: error %v, want it refused", err)
 	}
-	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), "under another name") {
-		t.Errorf("a key linked from content/: error %v, want one naming %s", err, link)
-	}
-	cfg, key = siteWithKey(t, "signing.key")
+}
+
+// Secret refuses the key's file by any name a page reads it by; a key from
+// the environment has no file to refuse.
+func TestSecret(t *testing.T) {
+	cfg, key := siteWithKey(t, "signing.key")
 	hardLink := filepath.Join(cfg.Dir, "templates", "notes.html")
 	if err := os.Link(key.File, hardLink); err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), hardLink) || !strings.Contains(err.Error(), "under another name") {
-		t.Errorf("a key hard-linked from templates/: error %v, want one naming %s", err, hardLink)
+	_, err := inputfile.NewFiles().NewReader(cfg.Dir, Secret(key)).ReadFile(hardLink, inputfile.MaxSize)
+	if err == nil || !strings.Contains(err.Error(), "is the signing key "+key.File+" under another name") {
+		t.Errorf("a key hard-linked from templates/: error %v, want it refused", err)
 	}
-	cfg, key = siteWithKey(t, filepath.Join("templates", "signing.key"))
-	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), "the signing key is inside templates") {
-		t.Errorf("a key in templates/: error %v, want it refused", err)
+	key.File = ""
+	if _, err := inputfile.NewFiles().NewReader(cfg.Dir, Secret(key)).ReadFile(hardLink, inputfile.MaxSize); err != nil {
+		t.Errorf("a key from the environment: %v", err)
 	}
 }
 

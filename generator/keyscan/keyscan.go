@@ -1,22 +1,37 @@
-// Package keyscan finds a private key in output bytes, in every encoding a
-// key file or secret holds it in: the raw seed (which the raw 64-byte
-// private key starts with), hex, and base64 and base64url at each of the
-// three alignments the seed can have inside a longer encoded text (so with
-// or without padding, alone, as a 64-byte key or as the body of a PEM
-// PKCS#8 block).
+// Package keyscan finds a private key in output bytes, in every encoding
+// the key loader accepts and a key file or secret holds it in: the raw seed
+// (which the raw 64-byte private key starts with), hex, and base64 and
+// base64url at each of the three alignments the seed can have inside a
+// longer encoded text (so with or without padding, alone, as a 64-byte key
+// or as the body of a PEM PKCS#8 block).
+//
+// The text encodings are matched on the output normalised as the loader
+// reads it: with whitespace (and JSON's \n, \r and \t escapes) removed,
+// so a PEM body wrapped at any width and base64 broken by \n or \r\n are
+// found, and with ASCII letters lowered, so hex in any mix of cases is
+// found. Base64 lowered is still the key: only its letters' cases are left
+// to guess, which a public key tells apart, so it is refused as well.
 //
 // It is the last defence against publishing the signing key: a build scans
 // every file of its Bundle before anything is written or served.
 //
 // # One pass
 //
-// Every pattern is at least minLen bytes long, so each occurrence covers a
-// whole window of 8 bytes starting at a multiple of step (step = minLen-7).
-// The scan looks up only those windows in a table of every 8-byte window
-// of every pattern (behind a bitmap of their hashes, which rules out almost
-// every window without a map lookup), and compares a whole pattern only
-// where a window matches: one probe per step bytes of output, whatever the
-// number of patterns.
+// Every pattern of a table is at least minLen bytes long, so each
+// occurrence covers a whole window of 8 bytes starting at a multiple of
+// step (step = minLen-7). The scan looks up only those windows in a table
+// of every 8-byte window of every pattern (behind a bitmap of their hashes,
+// which rules out almost every window without a map lookup), and compares
+// a whole pattern only where a window matches: one probe per step bytes of
+// output, whatever the number of patterns. The raw seed is searched in the
+// output as it is. The text encodings are searched the same way without
+// normalising the output first: at every step bytes, the window is the
+// next 8 bytes of the normalised form, and a match is compared with the
+// normalised text around it. An occurrence, at least minLen normalised
+// bytes, spans at least as many bytes of output, so no occurrence falls
+// between two probes. Output whose windows span long runs of whitespace is
+// normalised whole instead (a chunk at a time), so that no byte is read
+// more than a few times.
 package keyscan
 
 import (
@@ -25,17 +40,28 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
-	"strings"
+	"sync"
 )
 
 const window = 8
 
+// chunk is how much normalised output is searched at a time: small enough
+// to stay in cache, large enough that the overlap between chunks is noise.
+const chunk = 32 << 10
+
 // Scanner finds one key.
 type Scanner struct {
+	raw  table // searched in the output as it is
+	text table // searched in the normalised output
+}
+
+// table finds any of its patterns.
+type table struct {
 	patterns []pattern
 	windows  map[uint64][]hit
 	maybe    [1 << 16 / 64]uint64 // bit hash(w) is set for every window w in windows
 	step     int
+	maxLen   int
 }
 
 type pattern struct {
@@ -51,10 +77,9 @@ type hit struct {
 // New returns a Scanner for key.
 func New(key ed25519.PrivateKey) *Scanner {
 	seed := key.Seed()
-	s := &Scanner{windows: map[uint64][]hit{}}
-	s.add("raw", seed)
-	s.add("hex", []byte(hex.EncodeToString(seed)))
-	s.add("hex", []byte(strings.ToUpper(hex.EncodeToString(seed))))
+	s := &Scanner{raw: table{windows: map[uint64][]hit{}}, text: table{windows: map[uint64][]hit{}}}
+	s.raw.add("raw", seed)
+	s.text.add("hex", []byte(hex.EncodeToString(seed)))
 	for _, enc := range []struct {
 		name string
 		enc  *base64.Encoding
@@ -63,41 +88,248 @@ func New(key ed25519.PrivateKey) *Scanner {
 		// before them, so each alignment is one pattern.
 		for skip := range 3 {
 			n := (len(seed) - skip) / 3 * 3
-			s.add(enc.name, []byte(enc.enc.EncodeToString(seed[skip:skip+n])))
+			s.text.add(enc.name, bytes.ToLower([]byte(enc.enc.EncodeToString(seed[skip:skip+n]))))
 		}
 	}
-	minLen := len(seed)
-	for _, p := range s.patterns {
-		minLen = min(minLen, len(p.bytes))
-	}
-	s.step = minLen - window + 1
+	s.raw.finish()
+	s.text.finish()
 	return s
 }
 
-func (s *Scanner) add(encoding string, b []byte) {
-	i := len(s.patterns)
-	s.patterns = append(s.patterns, pattern{encoding, b})
+func (t *table) add(encoding string, b []byte) {
+	i := len(t.patterns)
+	t.patterns = append(t.patterns, pattern{encoding, b})
 	for off := 0; off+window <= len(b); off++ {
 		w := binary.LittleEndian.Uint64(b[off:])
-		s.windows[w] = append(s.windows[w], hit{i, off})
+		t.windows[w] = append(t.windows[w], hit{i, off})
 		h := hash(w)
-		s.maybe[h/64] |= 1 << (h % 64)
+		t.maybe[h/64] |= 1 << (h % 64)
 	}
+}
+
+// finish sets the step and the longest pattern's length.
+func (t *table) finish() {
+	minLen := len(t.patterns[0].bytes)
+	for _, p := range t.patterns {
+		minLen = min(minLen, len(p.bytes))
+		t.maxLen = max(t.maxLen, len(p.bytes))
+	}
+	t.step = minLen - window + 1
 }
 
 // Find returns the encoding of the first occurrence of the key in data, and
 // whether there is one.
 func (s *Scanner) Find(data []byte) (encoding string, found bool) {
-	for i := 0; i+window <= len(data); i += s.step {
-		w := binary.LittleEndian.Uint64(data[i:])
-		if h := hash(w); s.maybe[h/64]&(1<<(h%64)) == 0 {
+	if encoding, found := s.raw.find(data); found {
+		return encoding, true
+	}
+	if encoding, found, decided := s.findSampled(data); decided {
+		return encoding, found
+	}
+	return s.findNormalised(data)
+}
+
+// maxGap bounds the bytes a sampled window of normalised output may span
+// beyond its own 8: text that sparse (long runs of whitespace) is
+// normalised whole instead, so that no byte is read more than a few times.
+const maxGap = 256
+
+// findSampled is findNormalised without normalising the output: it
+// normalises only a window of 8 bytes at every step bytes of data, which
+// an occurrence, at least minLen normalised bytes long and so at least as
+// many bytes of data, cannot fall between, and the text around a window
+// that matches. decided is false for data whose windows are too sparse
+// (see maxGap).
+func (s *Scanner) findSampled(data []byte) (encoding string, found, decided bool) {
+	t := &s.text
+	for p := 0; p < len(data); p += t.step {
+		start, end, w := window8(data, p)
+		if end-p > window+maxGap {
+			return "", false, false
+		}
+		if end == 0 {
+			break // fewer than 8 bytes left
+		}
+		if h := hash(w); t.maybe[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
-		for _, h := range s.windows[w] {
-			p := s.patterns[h.pattern].bytes
+		for _, h := range t.windows[w] {
+			pat := t.patterns[h.pattern]
+			if matchesAfter(data, start, pat.bytes[h.offset:]) && matchesBefore(data, start, pat.bytes[:h.offset]) {
+				return pat.encoding, true, true
+			}
+		}
+	}
+	return "", false, true
+}
+
+// window8 returns the first 8 bytes of the normalised form of data from p
+// on, as a window, where in data they start and end; end is 0 when data
+// has fewer than 8 left.
+func window8(data []byte, p int) (start, end int, w uint64) {
+	if p > 0 && data[p-1] == '\\' && isEscape(data[p]) {
+		p++ // the second byte of an escape
+	}
+	start = -1
+	n := 0
+	for i := p; i < len(data); {
+		b := data[i]
+		switch {
+		case skipped[b] == 1:
+			i++
+		case b == '\\' && i+1 < len(data) && isEscape(data[i+1]):
+			i += 2
+		default:
+			if start < 0 {
+				start = i
+			}
+			w |= uint64(folded[b]) << (8 * n)
+			n++
+			i++
+			if n == window {
+				return start, i, w
+			}
+		}
+		if i-p > window+maxGap {
+			return p, i, 0
+		}
+	}
+	return len(data), 0, 0
+}
+
+// matchesAfter reports whether the normalised form of data from start on
+// begins with pat.
+func matchesAfter(data []byte, start int, pat []byte) bool {
+	for i, j := start, 0; j < len(pat); {
+		switch {
+		case i >= len(data):
+			return false
+		case skipped[data[i]] == 1:
+			i++
+		case data[i] == '\\' && i+1 < len(data) && isEscape(data[i+1]):
+			i += 2
+		case folded[data[i]] != pat[j]:
+			return false
+		default:
+			i, j = i+1, j+1
+		}
+	}
+	return true
+}
+
+// matchesBefore reports whether the normalised form of data before start
+// ends with pat.
+func matchesBefore(data []byte, start int, pat []byte) bool {
+	for i, j := start-1, len(pat)-1; j >= 0; {
+		switch {
+		case i < 0:
+			return false
+		case skipped[data[i]] == 1:
+			i--
+		case i > 0 && data[i-1] == '\\' && isEscape(data[i]):
+			i -= 2
+		case folded[data[i]] != pat[j]:
+			return false
+		default:
+			i, j = i-1, j-1
+		}
+	}
+	return true
+}
+
+// isEscape reports whether b, after a backslash, makes JSON's escape of a
+// line break or tab.
+func isEscape(b byte) bool { return b == 'n' || b == 'r' || b == 't' }
+
+// findNormalised is text.find on the normalised form of data, made a chunk
+// at a time.
+func (s *Scanner) findNormalised(data []byte) (encoding string, found bool) {
+	bp := buffers.Get().(*[]byte)
+	defer buffers.Put(bp)
+	escapes := bytes.IndexByte(data, '\\') >= 0
+	// Each chunk starts with the last maxLen-1 bytes of the one before, so
+	// that an occurrence across the seam is whole in one of them.
+	keep := 0
+	for i := 0; i < len(data); {
+		buf := *bp
+		var n int
+		if escapes {
+			n, i = normaliseEscapes(buf, keep, data, i)
+		} else {
+			n, i = normalise(buf, keep, data, i)
+		}
+		if encoding, found := s.text.find(buf[:n]); found {
+			return encoding, true
+		}
+		keep = min(n, s.text.maxLen-1)
+		copy(buf, buf[n-keep:n])
+	}
+	return "", false
+}
+
+// buffers hold normalised output: a chunk and the overlap before it.
+var buffers = sync.Pool{New: func() any { b := make([]byte, chunk+maxPattern); return &b }}
+
+// maxPattern bounds the length of a text pattern: the hex of a seed.
+const maxPattern = 2 * ed25519.SeedSize
+
+// folded maps a byte to its normalised form; skipped says which bytes the
+// normalised output leaves out (see the package comment).
+var folded, skipped = func() (f, s [256]byte) {
+	for b := range 256 {
+		f[b] = byte(b)
+		if 'A' <= b && b <= 'Z' {
+			f[b] = byte(b + 'a' - 'A')
+		}
+	}
+	for _, b := range []byte(" \n\r\t\f\v") {
+		s[b] = 1
+	}
+	return f, s
+}()
+
+// normalise writes into buf from n on the normalised form of data from i
+// on, until buf holds a chunk or data ends, and returns buf's length and
+// where in data it stopped. Without a branch per byte: a skipped byte is
+// written and then overwritten.
+func normalise(buf []byte, n int, data []byte, i int) (int, int) {
+	end := min(len(data), i+chunk)
+	for _, b := range data[i:end] {
+		buf[n] = folded[b]
+		n += int(1 - skipped[b])
+	}
+	return n, end
+}
+
+// normaliseEscapes is normalise for data holding backslashes, which also
+// leaves out JSON's \n, \r and \t escapes.
+func normaliseEscapes(buf []byte, n int, data []byte, i int) (int, int) {
+	end := min(len(data), i+chunk)
+	for ; i < end; i++ {
+		b := data[i]
+		if b == '\\' && i+1 < len(data) && isEscape(data[i+1]) {
+			i++
+			continue
+		}
+		buf[n] = folded[b]
+		n += int(1 - skipped[b])
+	}
+	return n, i
+}
+
+// find returns the encoding of the first of t's patterns in data, and
+// whether there is one.
+func (t *table) find(data []byte) (encoding string, found bool) {
+	for i := 0; i+window <= len(data); i += t.step {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if h := hash(w); t.maybe[h/64]&(1<<(h%64)) == 0 {
+			continue
+		}
+		for _, h := range t.windows[w] {
+			p := t.patterns[h.pattern].bytes
 			start := i - h.offset
 			if start >= 0 && start+len(p) <= len(data) && bytes.Equal(data[start:start+len(p)], p) {
-				return s.patterns[h.pattern].encoding, true
+				return t.patterns[h.pattern].encoding, true
 			}
 		}
 	}

@@ -7,60 +7,70 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/pem"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/internal/leaktest"
 )
 
-func testKey() ed25519.PrivateKey {
-	seed := make([]byte, ed25519.SeedSize)
-	for i := range seed {
-		seed[i] = byte(i*37 + 11)
-	}
-	return ed25519.NewKeyFromSeed(seed)
-}
-
-// The key is found in every encoding, at every offset inside other text.
+// The key is found in every encoding the loader accepts, and in a few it
+// does not but a reader decodes at a glance, at every offset inside other
+// text, and across the seam of two chunks of normalised output.
 func TestFindEveryEncoding(t *testing.T) {
-	key := testKey()
+	key := leaktest.Key
+	seed := key.Seed()
 	der, err := x509.MarshalPKCS8PrivateKey(key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	seed := key.Seed()
-	encodings := map[string]string{
-		"raw seed":                   string(seed),
+	encodings := leaktest.Encodings(key)
+	for name, enc := range map[string]string{
 		"raw private key":            string(key),
-		"hex seed":                   hex.EncodeToString(seed),
-		"HEX seed":                   strings.ToUpper(hex.EncodeToString(seed)),
-		"hex private key":            hex.EncodeToString(key),
-		"base64 seed":                base64.StdEncoding.EncodeToString(seed),
-		"base64 seed, no padding":    base64.RawStdEncoding.EncodeToString(seed),
-		"base64url seed":             base64.URLEncoding.EncodeToString(seed),
-		"base64url seed, no pad":     base64.RawURLEncoding.EncodeToString(seed),
-		"base64 private key":         base64.StdEncoding.EncodeToString(key),
-		"base64url private key":      base64.RawURLEncoding.EncodeToString(key),
-		"PEM":                        string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})),
 		"base64 of the seed after 1": base64.StdEncoding.EncodeToString(append([]byte{1}, seed...)),
 		"base64 of the seed after 2": base64.StdEncoding.EncodeToString(append([]byte{1, 2}, seed...)),
+		"hex with spaces":            leaktest.Wrap(hex.EncodeToString(seed), 2, " "),
+		"PEM in a JSON string":       leaktest.Wrap(base64.StdEncoding.EncodeToString(der), 16, `\n`),
+	} {
+		encodings[name] = enc
 	}
+	sparse := leaktest.Wrap(base64.StdEncoding.EncodeToString(seed), 1, strings.Repeat(" ", 300))
+	encodings["base64 with 300 spaces between its characters"] = sparse
 	s := New(key)
+	if _, _, decided := s.findSampled([]byte(sparse)); decided {
+		t.Error("the sampled search decided on text too sparse for it")
+	}
 	filler := strings.Repeat("lorem ipsum ", 10)
 	for name, enc := range encodings {
+		s.mustFind(t, name+" alone", enc)
 		for pad := range 30 {
-			data := []byte(filler[:pad] + enc + filler)
-			if _, found := s.Find(data); !found {
-				t.Errorf("%s after %d bytes: not found", name, pad)
-			}
-			if _, found := s.Find([]byte(enc)); !found {
-				t.Errorf("%s alone: not found", name)
-			}
+			s.mustFind(t, fmt.Sprintf("%s after %d bytes", name, pad), filler[:pad]+enc+filler)
+			s.mustFind(t, fmt.Sprintf("%s across a chunk's end, %d", name, pad), strings.Repeat("x", chunk-len(enc)/2-pad)+enc)
 		}
 	}
 }
 
+// mustFind fails unless Find finds the key in data, and so do both ways
+// of searching the text encodings, unless the sampled one cannot decide.
+func (s *Scanner) mustFind(t *testing.T, name, data string) {
+	t.Helper()
+	if _, found := s.Find([]byte(data)); !found {
+		t.Errorf("%s: not found", name)
+	}
+	if _, found := s.raw.find([]byte(data)); found {
+		return
+	}
+	if _, found, decided := s.findSampled([]byte(data)); decided && !found {
+		t.Errorf("%s: not found by the sampled search", name)
+	}
+	if _, found := s.findNormalised([]byte(data)); !found {
+		t.Errorf("%s: not found in the normalised output", name)
+	}
+}
+
 func TestFindNothingElse(t *testing.T) {
-	s := New(testKey())
+	s := New(leaktest.Key)
 	other := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
 	der, _ := x509.MarshalPKCS8PrivateKey(other)
 	data := append(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), hex.EncodeToString(other.Seed())...)

@@ -267,7 +267,8 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 	for _, m := range content.Pages {
 		fmt.Fprintf(h, "page %q %q\x00", m.Name, m.Title)
 	}
-	err := fs.WalkDir(tfs, ".", func(p string, d fs.DirEntry, err error) error {
+	var hashTemplate fs.WalkDirFunc
+	hashTemplate = func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			return err
@@ -275,11 +276,16 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 			return fs.SkipDir
 		case d.IsDir():
 			return nil
+		case p == "assets" && d.Type()&fs.ModeSymlink != 0:
+			// The rendering walks a symlinked assets directory, starting
+			// there; so does the hash, which reads its files the same way.
+			return fs.WalkDir(tfs, p, hashTemplate)
 		}
 		body, err := fs.ReadFile(tfs, p)
 		writeBytes(h, "template "+p, body)
 		return err
-	})
+	}
+	err := fs.WalkDir(tfs, ".", hashTemplate)
 	if err != nil {
 		return nil, err
 	}

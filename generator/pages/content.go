@@ -85,7 +85,7 @@ func ReadContent(fsys fs.FS, display func(rel string) string) (Content, error) {
 func readContent(fsys fs.FS, display func(rel string) string, cache *Cache) (Content, error) {
 	c := Content{ServerDocs: map[string][]byte{}}
 	var err error
-	if c.Home, err = readOptional(fsys, homeFile); err != nil {
+	if c.Home, err = readMarkdown(fsys, homeFile, display); err != nil {
 		return c, err
 	}
 	servers, err := readDirOptional(fsys, serversDir)
@@ -96,7 +96,7 @@ func readContent(fsys fs.FS, display func(rel string) string, cache *Cache) (Con
 		if !d.IsDir() {
 			continue
 		}
-		doc, err := readOptional(fsys, path.Join(serversDir, d.Name(), serverDocFile))
+		doc, err := readMarkdown(fsys, path.Join(serversDir, d.Name(), serverDocFile), display)
 		if err != nil {
 			return c, err
 		}
@@ -150,6 +150,9 @@ func readPages(fsys fs.FS, display func(rel string) string, cache *Cache) ([]*Ma
 		if m.source, readErrs[i] = fs.ReadFile(fsys, file); readErrs[i] != nil {
 			return
 		}
+		if errs[i] = checkNesting(m.source, display(file)); errs[i] != nil {
+			return
+		}
 		cv, err := cache.convert(md, m.source, rootOf(m.Path()), reservedIDs[KindPage], 0)
 		if err != nil {
 			errs[i] = diag.Errorf(display(file), 0, "rendering the Markdown: %v", err)
@@ -198,12 +201,26 @@ func checkPageName(name string) error {
 	return nil
 }
 
-func readOptional(fsys fs.FS, name string) ([]byte, error) {
+// readMarkdown reads the Markdown file name, which may be missing (nil),
+// refused when it nests too deep (see checkNesting).
+func readMarkdown(fsys fs.FS, name string, display func(rel string) string) ([]byte, error) {
 	b, err := fs.ReadFile(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	return b, err
+	if err != nil {
+		return nil, err
+	}
+	return b, checkNesting(b, display(name))
+}
+
+// checkNesting refuses Markdown whose lists and block quotes nest deeper
+// than MaxNesting, naming file and the line, before the parser sees it.
+func checkNesting(src []byte, file string) error {
+	if line := tooDeep(src); line > 0 {
+		return diag.Errorf(file, line, "lists and block quotes nest more than %d deep (the limit)", MaxNesting)
+	}
+	return nil
 }
 
 func readDirOptional(fsys fs.FS, name string) ([]fs.DirEntry, error) {

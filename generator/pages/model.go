@@ -36,8 +36,11 @@ type BuildInput struct {
 	CommitRepos map[string]string  // by server name: where its tools' commits are linked
 	// Files are the bundle's files so far, sorted by path: the pages link to
 	// the documents among them.
-	Files        []*bundle.File
-	Key          ed25519.PublicKey // the signing key's
+	Files []*bundle.File
+	Key   ed25519.PublicKey // the signing key's
+	// KeyFile is the signing key's file, which no page, template or asset
+	// may be, by any name.
+	KeyFile      inputfile.Secret
 	Attestations map[string]attestation.Token
 	// Cache, when set, keeps this rendering's pages for the next and
 	// reuses the last one's (see Cache).
@@ -63,7 +66,7 @@ func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
 	cfg := in.Config
 	in.Cache.begin(in.Timeline)
 	contentDir := cfg.Path(cfg.ContentDir)
-	content, err := readContent(in.Cache.inputs().FS(cfg.Root, contentDir, inputfile.MaxSize), func(rel string) string {
+	content, err := readContent(in.Cache.inputs().FS(cfg.Root, contentDir, inputfile.MaxSize, in.KeyFile), func(rel string) string {
 		return filepath.Join(contentDir, filepath.FromSlash(rel))
 	}, in.Cache)
 	if err != nil {
@@ -74,7 +77,7 @@ func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
 		return nil, nil, err
 	}
 	warnings = append(orphanDocs(s, contentDir), strayMarkdown(contentDir)...)
-	tfs := Templates(in.Cache.inputs().FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize), templates.FS)
+	tfs := Templates(in.Cache.inputs().FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize, in.KeyFile), templates.FS)
 	var f *frames
 	if in.Cache != nil {
 		if f, err = newFrames(in, content, tfs, in.Cache.history); err != nil {

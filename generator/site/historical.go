@@ -17,6 +17,11 @@ import (
 // cannot say what the site published.
 func ParseHistorical(src []byte, readImport func(path string) ([]byte, bool)) (*Config, error) {
 	c := &Config{}
+	if line, err := prescan(string(src)); err != nil && line > 0 {
+		return nil, fmt.Errorf("line %d: %v", line, err)
+	} else if err != nil {
+		return nil, err
+	}
 	if _, err := toml.Decode(string(src), c); err != nil {
 		return nil, err
 	}

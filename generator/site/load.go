@@ -30,7 +30,7 @@ const (
 // overrides are "key=value" settings applied after decoding (see Override).
 // The error lists every problem found, each a *diag.Error.
 func Load(path string, overrides []string) (*Config, error) {
-	src, err := inputfile.ReadFile("", path, inputfile.MaxSize)
+	src, err := inputfile.ReadFile("", path, MaxFileSize)
 	if err != nil {
 		return nil, diag.Errorf(path, 0, "cannot read the site definition: %v", diag.Cause(err)).
 			WithHint("pass --config FILE, or create a site with: wellknown init")
@@ -54,6 +54,9 @@ func Parse(path, src string, overrides []string) (*Config, error) {
 		return nil, diag.Errorf(path, 0, "cannot find the site's directory: %v", err)
 	}
 	c.Root = root
+	if line, err := prescan(src); err != nil {
+		return nil, diag.Errorf(path, line, "%v", err)
+	}
 	md, err := toml.Decode(src, c)
 	if err != nil {
 		return nil, decodeError(path, err)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // A tool file renamed again and again is one file to the cache, not one
@@ -28,7 +30,7 @@ func TestCacheForgetsRemovedFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts, err := c.Load(dir, files, display)
+		ts, err := c.Load(dir, files, display, inputfile.Secret{})
 		if err != nil || len(ts) != 1 {
 			t.Fatalf("load %d: %d tools, error %v; want the one tool", i, len(ts), err)
 		}

@@ -101,11 +101,12 @@ func Dir(pattern string) string {
 
 // Load reads and parses the tool files under root named by files
 // (slash-separated, relative to root: what Glob returns, less what the
-// server excludes), and checks that no tool name is declared twice. Files are
-// named in errors as display(rel), so messages can show the path the user
-// knows. It parses only the files whose name or bytes the cache has not
-// seen parsed; a nil Cache parses every file.
-func (c *Cache) Load(root string, files []string, display func(rel string) string) ([]Tool, error) {
+// server excludes), refusing secret (the signing key's file) by any name,
+// and checks that no tool name is declared twice. Files are named in
+// errors as display(rel), so messages can show the path the user knows.
+// It parses only the files whose name or bytes the cache has not seen
+// parsed; a nil Cache parses every file.
+func (c *Cache) Load(root string, files []string, display func(rel string) string, secret inputfile.Secret) ([]Tool, error) {
 	repo, err := inputfile.RepoRoot(root)
 	if err != nil {
 		return nil, err
@@ -113,12 +114,12 @@ func (c *Cache) Load(root string, files []string, display func(rel string) strin
 	// On every processor: a rebuild with a Cache reads every file and
 	// parses few.
 	ts, problems := make([]Tool, len(files)), make([]error, len(files))
-	reader := c.inputs().NewReader(repo)
+	reader := c.inputs().NewReader(repo, secret)
 	parallel.For(len(files), func(i int) {
 		rel := files[i]
 		data, err := reader.ReadFile(filepath.Join(root, filepath.FromSlash(rel)), inputfile.MaxSize)
 		if err != nil {
-			problems[i] = diag.Errorf(display(rel), 0, "%v", diag.Cause(err))
+			problems[i] = diag.Errorf(display(rel), 0, "%v", diag.Cause(err)).WithHint("%s", diag.Hint(err))
 			return
 		}
 		ts[i], problems[i] = c.parse(display(rel), data)

@@ -182,6 +182,8 @@ func TestParseLimits(t *testing.T) {
 		{"depth at the limit", toolWith(nested(MaxDepth - 2)), ""},
 		{"depth over the limit", toolWith(nested(MaxDepth - 1)), "t.json:1: objects and arrays nest more than 64 deep (the limit)"},
 		{"arrays count as nesting", toolWith(strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)), "t.json:1: objects and arrays nest more than 64 deep (the limit)"},
+		// Deeper than encoding/json's own cap, met before ours is counted.
+		{"depth 10,001", toolWith("\n" + strings.Repeat("[", 10_001) + strings.Repeat("]", 10_001)), "t.json:2: objects and arrays nest more than 64 deep (the limit)"},
 		// name, inputSchema, type and x are four properties.
 		{"properties at the limit", toolWith(props(MaxProperties - 4)), ""},
 		{"properties over the limit", toolWith(props(MaxProperties - 3)), "t.json:9997: more than 10000 properties (the limit)"},

@@ -10,6 +10,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // TestGlobsMatchingNothing checks that a tools or exclude glob that matches
@@ -57,7 +58,7 @@ exclude = ["mcp/tools/*_ff_*.json"]`, "", ""},
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = Load(cfg, nil)
+			_, err = Load(cfg, nil, inputfile.Secret{})
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("Load: %v", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // Server is a configured server with its tools, sorted by name.
@@ -22,10 +23,11 @@ type Server struct {
 }
 
 // Load checks imported registry documents and reads every server's tool
-// files from the working tree, one Server per server of cfg, in order. A
-// cache (nil for none) parses only the files it has not seen, and forgets
-// those no server has now.
-func Load(cfg *site.Config, cache *tools.Cache) ([]Server, error) {
+// files from the working tree, one Server per server of cfg, in order,
+// refusing the signing key's file (key) by any name. A cache (nil for
+// none) parses only the files it has not seen, and forgets those no server
+// has now.
+func Load(cfg *site.Config, cache *tools.Cache, key inputfile.Secret) ([]Server, error) {
 	var problems []error
 	servers := make([]Server, len(cfg.Servers))
 	for i := range cfg.Servers {
@@ -48,7 +50,7 @@ func Load(cfg *site.Config, cache *tools.Cache) ([]Server, error) {
 			problems = append(problems, err)
 			continue
 		}
-		ts, err := cache.Load(root, files, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) })
+		ts, err := cache.Load(root, files, func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }, key)
 		if err != nil {
 			problems = append(problems, err)
 			continue

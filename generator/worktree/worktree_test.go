@@ -9,6 +9,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // weatherSite is a site of one server whose tools are tools/*.json, and a
@@ -49,7 +50,7 @@ func load(t *testing.T, extra string) (*site.Config, []Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers, err := Load(cfg, nil)
+	servers, err := Load(cfg, nil, inputfile.Secret{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func filesAt() *Files {
 // how many files were opened so far.
 func readThrough(t *testing.T, files *Files, root, name, want string, opens int) {
 	t.Helper()
-	data, err := files.NewReader(root).ReadFile(name, MaxSize)
+	data, err := files.NewReader(root, Secret{}).ReadFile(name, MaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestFilesKeepsNoRefusedFile(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "secret.txt"), name); err != nil {
 		t.Fatal(err)
 	}
-	if data, err := files.NewReader(root).ReadFile(name, MaxSize); err == nil {
+	if data, err := files.NewReader(root, Secret{}).ReadFile(name, MaxSize); err == nil {
 		t.Fatalf("read %q through a symlink out of the repository", data)
 	}
 	if err := os.Remove(name); err != nil {
@@ -132,7 +132,7 @@ func TestFilesKeepsNoRefusedFile(t *testing.T) {
 	if err := syscall.Mkfifo(name, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if data, err := files.NewReader(root).ReadFile(name, MaxSize); err == nil {
+	if data, err := files.NewReader(root, Secret{}).ReadFile(name, MaxSize); err == nil {
 		t.Fatalf("read %q from a FIFO", data)
 	}
 }
@@ -142,7 +142,7 @@ func TestFilesSum(t *testing.T) {
 	root, _ := tree(t)
 	name := filepath.Join(root, "sub", "b.txt")
 	files := filesAt()
-	data, err := files.NewReader(root).ReadFile(name, MaxSize)
+	data, err := files.NewReader(root, Secret{}).ReadFile(name, MaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}

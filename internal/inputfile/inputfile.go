@@ -60,7 +60,38 @@ func RepoRoot(dir string) (string, error) {
 // inside root unless root is "". The error is an *fs.PathError naming name,
 // its Err saying what name is instead.
 func Resolve(root, name string) (string, fs.FileInfo, error) {
-	return resolve(root, name, evalSymlinks)
+	return resolve(root, name, Secret{}, evalSymlinks)
+}
+
+// Secret is a file that no input may be, by whatever name it is reached: a
+// symlink, a symlinked directory on the way, or a hard link (another name
+// for the same file). It is known by what it is (os.SameFile: the device
+// and inode, or Windows' volume and file index), which no spelling of a
+// path hides. The zero Secret refuses nothing.
+type Secret struct {
+	what string      // for messages: "the signing key signing.key"
+	info fs.FileInfo // nil: none
+}
+
+// NewSecret returns the Secret of the file at name, called what in
+// messages. A file that cannot be stat'd now cannot be read either: its
+// Secret is the zero one.
+func NewSecret(name, what string) Secret {
+	info, err := os.Stat(name)
+	if err != nil {
+		return Secret{}
+	}
+	return Secret{what: what, info: info}
+}
+
+// refuse says why a file whose stat is info is refused, or nil when it is
+// not the secret.
+func (s Secret) refuse(info fs.FileInfo) error {
+	if s.info == nil || !os.SameFile(s.info, info) {
+		return nil
+	}
+	return diag.Errorf("", 0, "is %s under another name, and its directory is published", s.what).
+		WithHint("remove the link or copy that leads to it, and make a new key if it was ever published")
 }
 
 // evalSymlinks is filepath.EvalSymlinks, with no stat of the result.
@@ -69,9 +100,9 @@ func evalSymlinks(name string) (string, fs.FileInfo, error) {
 	return real, nil, err
 }
 
-// resolve is Resolve, with eval for evalSymlinks: it may return the real
-// path's stat, which then is not taken again.
-func resolve(root, name string, eval func(string) (string, fs.FileInfo, error)) (string, fs.FileInfo, error) {
+// resolve is Resolve, refusing secret, with eval for evalSymlinks: it may
+// return the real path's stat, which then is not taken again.
+func resolve(root, name string, secret Secret, eval func(string) (string, fs.FileInfo, error)) (string, fs.FileInfo, error) {
 	refuse := func(err error) (string, fs.FileInfo, error) {
 		return "", nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
@@ -96,19 +127,22 @@ func resolve(root, name string, eval func(string) (string, fs.FileInfo, error)) 
 	if !info.Mode().IsRegular() {
 		return refuse(fmt.Errorf("is %s, not a regular file", Kind(info.Mode())))
 	}
+	if err := secret.refuse(info); err != nil {
+		return refuse(err)
+	}
 	return real, info, nil
 }
 
 // ReadFile reads the regular file name (see Resolve), at most max bytes.
 func ReadFile(root, name string, max int64) ([]byte, error) {
-	data, _, err := (*Files)(nil).read(root, name, max, evalSymlinks)
+	data, _, err := (*Files)(nil).read(root, name, max, Secret{}, evalSymlinks)
 	return data, err
 }
 
-// read reads name as ReadFile does, or takes the bytes files kept of it
-// when its stat says it has not changed since (see Files).
-func (files *Files) read(root, name string, max int64, eval func(string) (string, fs.FileInfo, error)) ([]byte, fs.FileInfo, error) {
-	real, info, err := resolve(root, name, eval)
+// read reads name as ReadFile does, refusing secret, or takes the bytes
+// files kept of it when its stat says it has not changed since (see Files).
+func (files *Files) read(root, name string, max int64, secret Secret, eval func(string) (string, fs.FileInfo, error)) ([]byte, fs.FileInfo, error) {
+	real, info, err := resolve(root, name, secret, eval)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -124,7 +158,8 @@ func (files *Files) read(root, name string, max int64, eval func(string) (string
 	}
 	defer f.Close()
 	opened, err := f.Stat()
-	if err != nil || !opened.Mode().IsRegular() {
+	// A file swapped for the secret after Resolve is refused the same way.
+	if err != nil || !opened.Mode().IsRegular() || secret.refuse(opened) != nil {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("changed while being read")}
 	}
 	// Sized by the stat, so that the file is read in one go; one that grew
@@ -194,11 +229,11 @@ func Kind(m fs.FileMode) string {
 }
 
 // FS returns the tree under dir as an fs.FS whose files are read with
-// ReadFile (inside root, at most max bytes each), through files (nil: none
-// kept). A file it refuses is a *diag.Error naming the file by its path
-// under dir.
-func (files *Files) FS(root, dir string, max int64) fs.FS {
-	return inputFS{root: root, dir: dir, max: max, reader: files.NewReader(root)}
+// ReadFile (inside root, at most max bytes each, never secret), through
+// files (nil: none kept). A file it refuses is a *diag.Error naming the
+// file by its path under dir.
+func (files *Files) FS(root, dir string, max int64, secret Secret) fs.FS {
+	return inputFS{root: root, dir: dir, max: max, reader: files.NewReader(root, secret)}
 }
 
 type inputFS struct {
@@ -215,18 +250,21 @@ type inputFS struct {
 // one build's: a directory swapped for a symlink later is resolved anew
 // by the next build's Reader.
 type Reader struct {
-	root  string
-	dirs  sync.Map // directory → its real path
-	files *Files
+	root   string
+	secret Secret
+	dirs   sync.Map // directory → its real path
+	files  *Files
 }
 
-// NewReader returns a Reader of the files inside root, reading through
-// files (nil: none kept).
-func (files *Files) NewReader(root string) *Reader { return &Reader{root: root, files: files} }
+// NewReader returns a Reader of the files inside root but secret, reading
+// through files (nil: none kept).
+func (files *Files) NewReader(root string, secret Secret) *Reader {
+	return &Reader{root: root, secret: secret, files: files}
+}
 
-// ReadFile is ReadFile(root, name, max).
+// ReadFile is ReadFile(root, name, max), refusing the Reader's secret.
 func (r *Reader) ReadFile(name string, max int64) ([]byte, error) {
-	data, _, err := r.files.read(r.root, name, max, r.evalSymlinks)
+	data, _, err := r.files.read(r.root, name, max, r.secret, r.evalSymlinks)
 	return data, err
 }
 
@@ -262,7 +300,7 @@ func (f inputFS) Open(name string) (fs.File, error) {
 			return f.openDir(p, real)
 		}
 	}
-	data, info, err := f.reader.files.read(f.root, p, f.max, f.reader.evalSymlinks)
+	data, info, err := f.reader.files.read(f.root, p, f.max, f.reader.secret, f.reader.evalSymlinks)
 	if err != nil {
 		return nil, located(err)
 	}
@@ -300,7 +338,7 @@ func located(err error) error {
 	if errors.Is(err, fs.ErrNotExist) || !errors.As(err, &pe) {
 		return err
 	}
-	return diag.Errorf(pe.Path, 0, "%v", pe.Err)
+	return diag.Errorf(pe.Path, 0, "%v", pe.Err).WithHint("%s", diag.Hint(pe.Err))
 }
 
 // memFile is a file already read.

@@ -107,7 +107,7 @@ func TestRepoRoot(t *testing.T) {
 
 func TestFS(t *testing.T) {
 	root, outside := tree(t)
-	fsys := NewFiles().FS(root, root, 10)
+	fsys := NewFiles().FS(root, root, 10, Secret{})
 	if err := fstest.TestFS(fsys, "a.txt", "sub/b.txt"); err != nil {
 		t.Fatal(err)
 	}
@@ -151,5 +151,49 @@ func TestWithin(t *testing.T) {
 		if got := Within(tc.dir, tc.path); got != tc.want {
 			t.Errorf("Within(%q, %q) = %v, want %v", tc.dir, tc.path, got, tc.want)
 		}
+	}
+}
+
+// A Secret is refused by every name that leads to it: its own path, a
+// symlink, a symlinked directory on the way, a hard link, through a Reader
+// and through an FS, the first read and a read of a file kept by Files.
+func TestSecretRefusedByIdentity(t *testing.T) {
+	root, _ := tree(t)
+	key := filepath.Join(root, "keys", "signing.key")
+	if err := os.MkdirAll(filepath.Dir(key), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(key, []byte("key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"sub/link.key": "../keys/signing.key", "assets": "keys"} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(key, filepath.Join(root, "sub", "hard.txt")); err != nil {
+		t.Fatal(err)
+	}
+	secret := NewSecret(key, "the signing key keys/signing.key")
+	files := NewFiles()
+	fsys := files.FS(root, root, MaxSize, secret)
+	for _, name := range []string{"keys/signing.key", "sub/link.key", "assets/signing.key", "sub/hard.txt"} {
+		for range 2 {
+			_, err := files.NewReader(root, secret).ReadFile(filepath.Join(root, filepath.FromSlash(name)), MaxSize)
+			if err == nil || !strings.Contains(err.Error(), "is the signing key keys/signing.key under another name") {
+				t.Errorf("Reader.ReadFile(%s) = %v, want the secret refused", name, err)
+			}
+			if _, err := fs.ReadFile(fsys, name); err == nil || !strings.Contains(err.Error(), "is the signing key") {
+				t.Errorf("FS ReadFile(%s) = %v, want the secret refused", name, err)
+			} else if !strings.Contains(diag.Hint(err), "make a new key") {
+				t.Errorf("FS ReadFile(%s): hint %q, want the fix", name, diag.Hint(err))
+			}
+		}
+	}
+	if data, err := fs.ReadFile(fsys, "sub/b.txt"); err != nil || string(data) != "bb" {
+		t.Errorf("another file: %q, %v", data, err)
+	}
+	if _, err := files.NewReader(root, Secret{}).ReadFile(key, MaxSize); err != nil {
+		t.Errorf("the zero Secret refuses %v", err)
 	}
 }

@@ -1,0 +1,17 @@
+package leaktest
+
+import (
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/didweb"
+)
+
+// Every encoding is one the key loader reads as the key.
+func TestLoaderAcceptsEveryEncoding(t *testing.T) {
+	for name, enc := range Encodings(Key) {
+		got, err := didweb.ParsePrivateKey([]byte(enc))
+		if err != nil || !got.Equal(Key) {
+			t.Errorf("%s: %v, %v", name, got, err)
+		}
+	}
+}

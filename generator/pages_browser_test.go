@@ -83,7 +83,7 @@ func TestPagesInBrowser(t *testing.T) {
 		styled     string   // an element the style sheet must have styled
 	}{
 		{"home", "/", []string{"Example Weather Co.", "MCP servers", "Weather Forecast", "Tools: find_places, get_current_conditions, get_forecast", "Connecting an agent"}, ".card"},
-		{"server", "/servers/forecast/", []string{"How to connect", "streamable-http https://weather.example.com/mcp", "MCP protocol versions: 2025-06-18, 2025-11-25", "Coverage"}, ".tag"},
+		{"server", "/servers/forecast/", []string{"Home › Weather Forecast", "How to connect", "streamable-http https://weather.example.com/mcp", "MCP protocol versions: 2025-06-18, 2025-11-25", "Coverage"}, ".tag"},
 		{"tool", "/servers/forecast/tools/get_forecast/", []string{"Home › Weather Forecast › get_forecast", "units\tstring\toptional\tUnit system.", "1.1.0 2026-04-20 compatible schema 1.1.0", "new optional parameter units"}, ".badge-compatible"},
 		{"changelog", "/changelog/", []string{"Changelog", "2026-04-20 compatible get_forecast 1.0.0 → 1.1.0"}, ".badge-compatible"},
 		{"preview", "/servers/alerts/tools/list_alerts/", []string{"Unpublished changes", "The working tree changes this tool. The next commit adds version 2.0.0 (after 1.0.0) to the change feed: breaking"}, ".notice-unpublished"},

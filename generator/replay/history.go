@@ -103,7 +103,7 @@ func (h *historyReader) read() (*timeline.Timeline, error) {
 		return nil, err
 	}
 	if _, err := siteRepo.Head(); errors.Is(err, history.ErrNoCommits) {
-		return h.emptyHistory(diag.Errorf("", 0, "%s has no commits yet, so the change feed is empty", dirName(siteRepo.Root())).
+		return h.emptyHistory(diag.Errorf("", 0, "the repository of %s has no commits yet, so the change feed is empty", dirName(cfg.Dir)).
 			WithHint("commit the site (git add -A && git commit); its first commit is enough for the feed to replay every tool's history, also in a repo = repository"))
 	} else if err != nil {
 		return nil, err

@@ -16,7 +16,7 @@ import (
 // missing or not JSON, is an error: without its servers' identities it
 // cannot say what the site published.
 func ParseHistorical(src []byte, readImport func(path string) ([]byte, bool)) (*Config, error) {
-	c := &Config{}
+	c := &Config{lines: newLocator(string(src))}
 	if _, err := toml.Decode(string(src), c); err != nil {
 		return nil, err
 	}

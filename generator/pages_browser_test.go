@@ -90,9 +90,9 @@ func TestPagesInBrowser(t *testing.T) {
 		{"hostile", "/servers/forecast/tools/find_places/", []string{"Finds places. <script>document.title = 'pwned'</script>", "<script>document.title = 'pwned'</script>\tstring\toptional"}, ".badge-unpublished"},
 		{"verify", "/verify/", []string{"wellknown verify " + origin, "did:web:127.0.0.1%3A"}, "pre"},
 		// The feed, opened in a browser, is a page by its XSLT style sheet.
-		// Chromium applies XSLT only to a generic XML type (Firefox to
-		// Atom's too), so the feed's bytes are served as application/xml
-		// here: what it tests is the style sheet.
+		// Browsers apply XSLT only to a generic XML type, so the feed's
+		// bytes are served as application/xml here, as GitHub Pages serves
+		// them: what it tests is the style sheet.
 		{"feed", "/.well-known/agent-feed.xml?as=xml", []string{"Example Weather Co. changes", "This is a signed change feed", "get_forecast 1.1.0: new optional parameter “units” (compatible)", "schema-change · 2026-04-20T10:00:00Z"}, ".about"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -101,14 +101,23 @@ func (c *cli) help(args []string) int {
 	case len(args) > 1:
 		c.errorf("help takes one command (got %q)", strings.Join(args, " "))
 		return 2
+	case args[0] == "help":
+		fmt.Fprint(c.stdout, helpUsage)
+		return 0
 	case !slices.Contains(commands, args[0]):
 		return c.unknownCommand(args[0])
 	}
 	return run([]string{args[0], "-h"}, c.stdout, c.stderr)
 }
 
+// helpUsage is what help says about itself.
+const helpUsage = `Usage: wellknown help [COMMAND]
+
+Prints the list of commands, or COMMAND's usage and flags, on standard output.
+`
+
 // commands are the subcommands run dispatches to.
-var commands = []string{"build", "serve", "keygen", "sync", "verify", "check", "diff", "init", "version"}
+var commands = []string{"build", "serve", "keygen", "sync", "verify", "check", "diff", "init", "version", "help"}
 
 // unknownCommand reports a command run does not know, with the one meant
 // when it is near one, and returns exit status 2.

@@ -14,6 +14,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/serve"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
 // wellknown serve binds 127.0.0.1 by default, prints its URL, serves the
@@ -46,29 +47,14 @@ func TestServeCommand(t *testing.T) {
 		if tc.addr != "" {
 			args = append(args, "--addr", tc.addr)
 		}
-		out, outW := io.Pipe()
-		var stderr strings.Builder
-		done := make(chan int, 1)
-		go func() {
-			done <- run(args, outW, &stderr)
-			outW.Close()
-		}()
-		lines := bufio.NewScanner(out)
-		var url string
-		for lines.Scan() {
-			if u, ok := strings.CutPrefix(lines.Text(), "serving "); ok {
-				url, _, _ = strings.Cut(u, " ")
-				break
-			}
-		}
-		if url == "" && strings.Contains(stderr.String(), "address already in use") {
-			t.Logf("skipping serve %v: the port is taken on this machine", args)
+		url, stop := startServe(t, args)
+		if url == "" {
 			continue
 		}
 		if !strings.HasPrefix(url, tc.url) {
-			t.Fatalf("serve %v printed URL %q, want one starting %s\nstderr: %s", args, url, tc.url, stderr.String())
+			_, stderr := stop()
+			t.Fatalf("serve %v printed URL %q, want one starting %s\nstderr: %s", args, url, tc.url, stderr)
 		}
-		go io.Copy(io.Discard, out)
 		resp, err := http.Get(strings.Replace(url, "0.0.0.0", "127.0.0.1", 1))
 		if err != nil {
 			t.Fatal(err)
@@ -77,23 +63,104 @@ func TestServeCommand(t *testing.T) {
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("GET %s: %s", url, resp.Status)
 		}
+		code, stderr := stop()
+		if code != 0 {
+			t.Errorf("serve exited %d after Ctrl-C\n%s", code, stderr)
+		}
+		if tc.warning != "" && !strings.Contains(stderr, tc.warning) {
+			t.Errorf("stderr lacks %q:\n%s", tc.warning, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "public")); !os.IsNotExist(err) {
+			t.Errorf("serve wrote public/ (%v)", err)
+		}
+	}
+}
+
+// startServe runs wellknown with args (a serve command) until it prints
+// the URL it serves, and returns that URL and what stops it with Ctrl-C,
+// giving its exit status and standard error. The URL is "" when the
+// address is taken on this machine: the caller skips that case.
+func startServe(t *testing.T, args []string) (string, func() (int, string)) {
+	t.Helper()
+	out, outW := io.Pipe()
+	var stderr strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		done <- run(args, outW, &stderr)
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(out)
+	var url string
+	for lines.Scan() {
+		if u, ok := strings.CutPrefix(lines.Text(), "serving "); ok {
+			url, _, _ = strings.Cut(u, " ")
+			break
+		}
+	}
+	go io.Copy(io.Discard, out)
+	stop := func() (int, string) {
 		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
 			t.Fatal(err)
 		}
 		select {
 		case code := <-done:
-			if code != 0 {
-				t.Errorf("serve exited %d after Ctrl-C\n%s", code, stderr.String())
-			}
+			return code, stderr.String()
 		case <-time.After(10 * time.Second):
 			t.Fatal("serve did not stop on Ctrl-C")
+			return 0, ""
 		}
-		if tc.warning != "" && !strings.Contains(stderr.String(), tc.warning) {
-			t.Errorf("stderr lacks %q:\n%s", tc.warning, stderr.String())
+	}
+	if url == "" {
+		code := <-done
+		if strings.Contains(stderr.String(), "address already in use") {
+			t.Logf("skipping serve %v: the port is taken on this machine", args)
+			return "", nil
 		}
-		if _, err := os.Stat(filepath.Join(dir, "public")); !os.IsNotExist(err) {
-			t.Errorf("serve wrote public/ (%v)", err)
+		t.Fatalf("serve %v exited %d without serving:\n%s", args, code, stderr.String())
+	}
+	return url, stop
+}
+
+// A second person's fresh clone of a site init made previews with one
+// command: the clone has no signing.key, and serve signs the preview with
+// the development key, with the whole feed.
+func TestServeFreshClone(t *testing.T) {
+	t.Setenv("WELLKNOWN_SIGNING_KEY", "")
+	t.Setenv("CI", "true")
+	dir := t.TempDir()
+	site, clone := filepath.Join(dir, "site"), filepath.Join(dir, "clone")
+	var initOut strings.Builder
+	if code := run([]string{"init", site}, io.Discard, &initOut); code != 0 {
+		t.Fatalf("init exited %d:\n%s", code, initOut.String())
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "--no-gpg-sign", "-m", "the site"}} {
+		if _, err := gittest.Run(site, gittest.FirstCommit, args...); err != nil {
+			t.Fatal(err)
 		}
+	}
+	if _, err := gittest.Run(dir, gittest.FirstCommit, "clone", "-q", site, clone); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(clone, "signing.key")); !os.IsNotExist(err) {
+		t.Fatalf("the clone has a signing.key (%v): git let the key in", err)
+	}
+	t.Chdir(clone)
+	url, stop := startServe(t, []string{"serve", "--addr", "127.0.0.1:0"})
+	if url == "" {
+		return
+	}
+	resp, err := http.Get(url + ".well-known/agent-feed.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	code, stderr := stop()
+	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(feed), "<title>greet 1.0.0 published</title>") {
+		t.Errorf("GET the feed: %s, %v; want the feed with greet:\n%s", resp.Status, err, feed)
+	}
+	if want := "wellknown: notice: signing.key is missing (a fresh clone has none): this preview is signed with the development key .wellknown/dev.key\n"; code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("serve exited %d; stderr lacks %q:\n%s", code, want, stderr)
 	}
 }
 

@@ -83,16 +83,16 @@ func TestPagesInBrowser(t *testing.T) {
 		styled     string   // an element the style sheet must have styled
 	}{
 		{"home", "/", []string{"Example Weather Co.", "MCP servers", "Weather Forecast", "Tools: find_places, get_current_conditions, get_forecast", "Connecting an agent"}, ".card"},
-		{"server", "/servers/forecast/", []string{"How to connect", "streamable-http https://weather.example.com/mcp", "MCP protocol versions: 2025-06-18, 2025-11-25", "Coverage"}, ".tag"},
+		{"server", "/servers/forecast/", []string{"Home › Weather Forecast", "How to connect", "streamable-http https://weather.example.com/mcp", "MCP protocol versions: 2025-06-18, 2025-11-25", "Coverage"}, ".tag"},
 		{"tool", "/servers/forecast/tools/get_forecast/", []string{"Home › Weather Forecast › get_forecast", "units\tstring\toptional\tUnit system.", "1.1.0 2026-04-20 compatible schema 1.1.0", "new optional parameter units"}, ".badge-compatible"},
 		{"changelog", "/changelog/", []string{"Changelog", "2026-04-20 compatible get_forecast 1.0.0 → 1.1.0"}, ".badge-compatible"},
 		{"preview", "/servers/alerts/tools/list_alerts/", []string{"Unpublished changes", "The working tree changes this tool. The next commit adds version 2.0.0 (after 1.0.0) to the change feed: breaking"}, ".notice-unpublished"},
 		{"hostile", "/servers/forecast/tools/find_places/", []string{"Finds places. <script>document.title = 'pwned'</script>", "<script>document.title = 'pwned'</script>\tstring\toptional"}, ".badge-unpublished"},
 		{"verify", "/verify/", []string{"wellknown verify " + origin, "did:web:127.0.0.1%3A"}, "pre"},
 		// The feed, opened in a browser, is a page by its XSLT style sheet.
-		// Chromium applies XSLT only to a generic XML type (Firefox to
-		// Atom's too), so the feed's bytes are served as application/xml
-		// here: what it tests is the style sheet.
+		// Browsers apply XSLT only to a generic XML type, so the feed's
+		// bytes are served as application/xml here, as GitHub Pages serves
+		// them: what it tests is the style sheet.
 		{"feed", "/.well-known/agent-feed.xml?as=xml", []string{"Example Weather Co. changes", "This is a signed change feed", "get_forecast 1.1.0: new optional parameter “units” (compatible)", "schema-change · 2026-04-20T10:00:00Z"}, ".about"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

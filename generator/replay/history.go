@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -103,7 +104,7 @@ func (h *historyReader) read() (*timeline.Timeline, error) {
 		return nil, err
 	}
 	if _, err := siteRepo.Head(); errors.Is(err, history.ErrNoCommits) {
-		return h.emptyHistory(diag.Errorf("", 0, "%s has no commits yet, so the change feed is empty", dirName(siteRepo.Root())).
+		return h.emptyHistory(diag.Errorf("", 0, "the repository of %s has no commits yet, so the change feed is empty", dirName(cfg.Dir)).
 			WithHint("commit the site (git add -A && git commit); its first commit is enough for the feed to replay every tool's history, also in a repo = repository"))
 	} else if err != nil {
 		return nil, err
@@ -186,8 +187,9 @@ type historyReader struct {
 	starts    map[string]time.Time // servers' own history_from, by name
 	excludes  map[string][]string  // servers' exclude globs now, by name
 
-	unrecordable []site.Server // servers whose committed version is none (see checkRecordable)
-	resume       *resumable    // the replay, to go on from (nil before it ran)
+	pastConfigs  map[*site.Config]string // the commit each past site.toml was read at
+	unrecordable []site.Server           // servers whose committed version is none (see checkRecordable)
+	resume       *resumable              // the replay, to go on from (nil before it ran)
 }
 
 // repoHistory is one repository's part of the history.
@@ -250,6 +252,7 @@ func (h *historyReader) configHistory() []*site.Config {
 	// Identities are not needed to learn the paths: any import will do.
 	anyImport := func(string) ([]byte, bool) { return []byte("{}"), true }
 	var configs []*site.Config
+	h.pastConfigs = map[*site.Config]string{}
 	for _, c := range site0.commits {
 		for _, ch := range c.Changes {
 			if ch.Path != h.configPath || ch.Blob == "" {
@@ -257,6 +260,7 @@ func (h *historyReader) configHistory() []*site.Config {
 			}
 			if old, err := site.ParseHistorical(site0.blobs[ch.Blob], anyImport); err == nil {
 				configs = append(configs, old)
+				h.pastConfigs[old] = c.Hash
 			}
 		}
 	}
@@ -338,13 +342,13 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 // openRepos adds the repositories the configs' servers name.
 func (h *historyReader) openRepos(configs []*site.Config) error {
 	for _, c := range configs {
-		for _, s := range c.Servers {
+		for i, s := range c.Servers {
 			if s.Repo == "" {
 				continue
 			}
 			repo, err := history.Open(h.cfg.Path(s.Repo))
 			if err != nil {
-				return diag.Errorf(h.cfg.File, h.cfg.Line("servers"), "server %s: repo %s: %v", s.Name, s.Repo, err)
+				return h.repoError(c, i, err)
 			}
 			if err := h.addRepo(repo); err != nil {
 				return err
@@ -352,6 +356,24 @@ func (h *historyReader) openRepos(configs []*site.Config) error {
 		}
 	}
 	return nil
+}
+
+// repoError reports the repo of server i of c that cannot be opened, at
+// the line that names it. A past site.toml may name a repository that is
+// gone since: the line is then the one of site.toml at that commit, which
+// the message names.
+func (h *historyReader) repoError(c *site.Config, i int, err error) error {
+	s := c.Servers[i]
+	if info, statErr := os.Stat(h.cfg.Path(s.Repo)); statErr != nil || !info.IsDir() {
+		err = errors.New("no such directory")
+	}
+	line := c.Line(fmt.Sprintf("servers.%d.repo", i))
+	commit, past := h.pastConfigs[c]
+	if !past {
+		return diag.Errorf(h.cfg.File, line, "server %s: repo %s: %v", s.Name, s.Repo, err)
+	}
+	return diag.Errorf(h.cfg.File, line, "at commit %s: server %s: repo %s: %v", shortHash(commit), s.Name, s.Repo, err).
+		WithHint("the feed replays every committed %s, so each repository one of them names must be there: put a clone of it at %s (resolved against the site directory)", filepath.Base(h.cfg.File), s.Repo)
 }
 
 // prefetcher returns, for a partial clone, what fetches the blobs its

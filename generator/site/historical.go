@@ -16,12 +16,12 @@ import (
 // missing or not JSON, is an error: without its servers' identities it
 // cannot say what the site published.
 func ParseHistorical(src []byte, readImport func(path string) ([]byte, bool)) (*Config, error) {
-	c := &Config{lines: newLocator(string(src))}
 	if line, err := prescan(string(src)); err != nil && line > 0 {
 		return nil, fmt.Errorf("line %d: %v", line, err)
 	} else if err != nil {
 		return nil, err
 	}
+	c := &Config{lines: newLocator(string(src))}
 	if _, err := toml.Decode(string(src), c); err != nil {
 		return nil, err
 	}

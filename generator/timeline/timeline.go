@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
 	"github.com/wellknown-dev/wellknown/generator/tools"
 )
@@ -199,7 +200,7 @@ func (r *Replay) SetCompare(compare Compare) { r.compare = compare }
 // Commit replays the next commit. It reads c during the call only.
 func (r *Replay) Commit(c Commit) error {
 	if err := r.commit(c); err != nil {
-		return fmt.Errorf("commit %s: %w", short(c.Hash), err)
+		return fmt.Errorf("commit %s: %w", history.Short(c.Hash), err)
 	}
 	return nil
 }
@@ -574,11 +575,4 @@ func day(rfc3339 string) string {
 		return rfc3339
 	}
 	return t.Format(time.DateOnly)
-}
-
-func short(hash string) string {
-	if len(hash) > 12 {
-		return hash[:12]
-	}
-	return hash
 }

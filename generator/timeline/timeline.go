@@ -309,11 +309,13 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 	versioned := s.present && srv.Version == s.current.Version
 	s.present, s.current = true, srv
 	s.history.Last = srv
-	r.announceReleases(s, b)
 	if err := r.serverTools(c, s, srv, versioned && !moved, moved, b); err != nil {
 		return err
 	}
+	// Releases are announced once this commit has shipped its own, so
+	// that one tagged on the commit itself lists its tools too.
 	r.ship(s, srv.Release)
+	r.announceReleases(s, b)
 	if announce {
 		b.announce = append(b.announce, r.announceServer(c, s, srv.Version))
 	}

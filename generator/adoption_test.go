@@ -19,9 +19,9 @@ import (
 )
 
 // A server repository with more than a year of tool history gets site.toml
-// in its last commit (DESIGN §4, "Adopting an existing repository"): the
-// feed holds that whole history, exactly as if site.toml had been there from
-// the first commit, and as when the site lives in its own repository.
+// in its last commit: the feed holds that whole history, exactly as if
+// site.toml had been there from the first commit, and as when the site
+// lives in its own repository.
 func TestAdoptingAnExistingRepository(t *testing.T) {
 	last := build(t, gittest.NewAdoption(t, gittest.AdoptionStory{}).Config)
 

@@ -1,7 +1,7 @@
 // Package replay reads the committed history of a site's inputs from git
 // and replays it commit by commit into a timeline: which site.toml was in
 // force, each server's tool files and version, clashes, release tags, and
-// servers adopted with their tools' earlier history (DESIGN §4).
+// servers adopted with their tools' earlier history.
 package replay
 
 import (

@@ -2,7 +2,7 @@
 // site's inputs. It knows nothing about git: it replays a sequence of
 // states, one per commit, oldest first, and decides what each step means.
 //
-// The rules (DESIGN §4):
+// The rules:
 //
 //   - A server is an endpoint (protocol "mcp") whose id is its card name. It is
 //     announced when it appears, and again when its version or endpoint URL

@@ -404,7 +404,7 @@ var compareCases = []compareCase{
 		after:  in(object(`"kind":{"const":"v2"}`)),
 		class:  Breaking,
 		changes: []Change{
-			{"/inputSchema/properties/kind/enum", Breaking, "value of `kind` changed from `v1` to `v2`"},
+			{"/inputSchema/properties/kind/const", Breaking, "value of `kind` changed from `v1` to `v2`"},
 		},
 	},
 	{
@@ -413,7 +413,7 @@ var compareCases = []compareCase{
 		after:  in(object(`"kind":{"type":"string"}`)),
 		class:  Compatible,
 		changes: []Change{
-			{"/inputSchema/properties/kind/enum", Compatible, "`kind` no longer fixed to `v1`"},
+			{"/inputSchema/properties/kind/const", Compatible, "`kind` no longer fixed to `v1`"},
 		},
 	},
 
@@ -632,7 +632,7 @@ var compareCases = []compareCase{
 		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
 		class:  Compatible,
 		changes: []Change{
-			{"/inputSchema/properties/a/enum", Compatible, "`a` no longer fixed to `hello`"},
+			{"/inputSchema/properties/a/const", Compatible, "`a` no longer fixed to `hello`"},
 		},
 	},
 	{
@@ -641,7 +641,7 @@ var compareCases = []compareCase{
 		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"const":"hello"}}}}`,
 		class:  Breaking,
 		changes: []Change{
-			{"/inputSchema/properties/a/enum", Breaking, "`a` now fixed to `hello`"},
+			{"/inputSchema/properties/a/const", Breaking, "`a` now fixed to `hello`"},
 		},
 	},
 	{

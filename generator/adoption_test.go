@@ -230,6 +230,25 @@ tools = "schemas/*.json"
 		}
 	})
 
+	// Which files are tools is read at each commit, and before site.toml
+	// from its first version: a directory moved with git mv, its glob
+	// changed in the same commit, removes nothing.
+	t.Run("a tools glob that follows a move", func(t *testing.T) {
+		g := tools(t)
+		g.Write("site.toml", base+adoptionServer)
+		g.Commit("the site")
+		g.Git("mv", "tools", "mcp")
+		g.Write("site.toml", base+strings.Replace(adoptionServer, `"tools/**/*.json"`, `"mcp/**/*.json"`, 1))
+		g.Commit("tools move to mcp/")
+		res, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv, Strict: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := summaries(res.Entries); strings.Count(got, "\n") != 4 || strings.Contains(got, "removed") {
+			t.Errorf("entries\n%s want the server, a, a's change and b, and no removal", got)
+		}
+	})
+
 	t.Run("history_from", func(t *testing.T) {
 		g := tools(t)
 		second := strings.TrimSpace(g.Git("rev-parse", "HEAD~1"))

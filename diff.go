@@ -162,7 +162,7 @@ func readToolAt(repo *history.Repo, rev, path string, ref versionRef) (tools.Too
 	var oversized *history.BlobTooLarge
 	switch {
 	case errors.Is(err, history.ErrMissing):
-		return tools.Tool{}, diag.Errorf(ref.String(), 0, "no such file at %s (%s)", rev, commit[:12]).
+		return tools.Tool{}, diag.Errorf(ref.String(), 0, "no such file at %s (%s)", rev, history.Short(commit)).
 			WithHint("a tool file added or removed between the revisions is a new or removed tool: there is no other version to compare")
 	case errors.As(err, &oversized):
 		return tools.Tool{}, tools.Oversized(ref.String(), oversized.Size)

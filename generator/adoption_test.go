@@ -19,9 +19,9 @@ import (
 )
 
 // A server repository with more than a year of tool history gets site.toml
-// in its last commit (DESIGN §4, "Adopting an existing repository"): the
-// feed holds that whole history, exactly as if site.toml had been there from
-// the first commit, and as when the site lives in its own repository.
+// in its last commit: the feed holds that whole history, exactly as if
+// site.toml had been there from the first commit, and as when the site
+// lives in its own repository.
 func TestAdoptingAnExistingRepository(t *testing.T) {
 	last := build(t, gittest.NewAdoption(t, gittest.AdoptionStory{}).Config)
 
@@ -227,6 +227,25 @@ tools = "schemas/*.json"
 			return strings.Contains(n, "server com.example/alerts: ../alerts has no release tags")
 		}) {
 			t.Errorf("notices %q, want one saying where the server's versions come from", res.Notices)
+		}
+	})
+
+	// Which files are tools is read at each commit, and before site.toml
+	// from its first version: a directory moved with git mv, its glob
+	// changed in the same commit, removes nothing.
+	t.Run("a tools glob that follows a move", func(t *testing.T) {
+		g := tools(t)
+		g.Write("site.toml", base+adoptionServer)
+		g.Commit("the site")
+		g.Git("mv", "tools", "mcp")
+		g.Write("site.toml", base+strings.Replace(adoptionServer, `"tools/**/*.json"`, `"mcp/**/*.json"`, 1))
+		g.Commit("tools move to mcp/")
+		res, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv, Strict: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := summaries(res.Entries); strings.Count(got, "\n") != 4 || strings.Contains(got, "removed") {
+			t.Errorf("entries\n%s want the server, a, a's change and b, and no removal", got)
 		}
 	})
 

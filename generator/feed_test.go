@@ -109,7 +109,7 @@ const (
 )
 
 // fixtureRepo builds the story the feed is tested against, one commit per
-// step (DESIGN §4), and returns the site.toml path.
+// step, and returns the site.toml path.
 func fixtureRepo(t *testing.T) (*gittest.Repo, string) {
 	t.Helper()
 	g := gittest.New(t, t.TempDir())
@@ -150,7 +150,7 @@ func fixtureRepo(t *testing.T) (*gittest.Repo, string) {
 	return g, filepath.Join(g.Dir, "site.toml")
 }
 
-// Every step of the story gives the entry DESIGN §4 prescribes, with the
+// Every step of the story gives the entry it must, with the
 // right versions, migration and classification.
 func TestFeedFromHistory(t *testing.T) {
 	_, config := fixtureRepo(t)

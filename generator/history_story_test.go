@@ -8,18 +8,32 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
 // The history story (see gittest.NewHistory) decides each case of history
 // as the feed must: its entries are a golden file, and the facts of history
 // (dates, versions from release tags, one landing per "rebase and merge",
-// a renamed tool's replacement, what each release shipped) are checked
-// here as well. Run with -update to accept a reviewed change of the golden
+// a renamed tool's replacement, what each release shipped, the guard on a
+// committed glob typo) are checked here as well. Run with -update to accept a reviewed change of the golden
 // file.
 func TestHistoryStory(t *testing.T) {
 	g := gittest.NewHistory(t)
-	res := build(t, filepath.Join(g.Dir, "site.toml"))
+	config := filepath.Join(g.Dir, "site.toml")
+
+	// The committed glob typo removed every tool for one commit: a strict
+	// build refuses to sign that until the removal is acknowledged.
+	_, err := Build(Options{ConfigPath: config, Getenv: testEnv, Strict: true})
+	if err == nil || !strings.Contains(err.Error(), "removes every tool of com.example/items at once") || !strings.Contains(diag.Hint(err), "a typo in its tools glob") {
+		t.Fatalf("strict build of the glob typo: %v (hint %q), want the guard's error", err, diag.Hint(err))
+	}
+	g.Write("site.toml", gittest.HistorySite+"\n[[breaking]]\nendpoint = \"com.example/items\"\nto = \"removed\"\nreason = \"a glob typo, fixed the next day\"\n")
+	g.Commit("site.toml: acknowledge the glob typo")
+	res, err := Build(Options{ConfigPath: config, Getenv: testEnv, Strict: true})
+	if err != nil {
+		t.Fatalf("strict build with the typo acknowledged: %v", err)
+	}
 	var b strings.Builder
 	for _, e := range res.Entries {
 		b.WriteString(e.Updated + " " + e.Type + " " + e.Summary + "\n  " + string(e.Content) + "\n")

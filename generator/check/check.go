@@ -95,14 +95,6 @@ type Base struct {
 	AtHead bool `json:"at_head,omitempty"`
 }
 
-// ShortCommit abbreviates Commit for people.
-func (b Base) ShortCommit() string {
-	if len(b.Commit) > 12 {
-		return b.Commit[:12]
-	}
-	return b.Commit
-}
-
 // Entry is one feed entry HEAD adds.
 type Entry struct {
 	ID         string `json:"id"`
@@ -244,7 +236,7 @@ func throwawayKey() didweb.SigningKey {
 func atBase(base Base, err error) error {
 	problems := diag.List(err)
 	for i, p := range problems {
-		problems[i] = fmt.Errorf("building the feed of %s (%s): %w", base.Ref, base.ShortCommit(), p)
+		problems[i] = fmt.Errorf("building the feed of %s (%s): %w", base.Ref, history.Short(base.Commit), p)
 	}
 	return errors.Join(problems...)
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -419,7 +420,7 @@ tools = "tools/*.json"
 
 // The pull request that adds site.toml to a repository with a tool history
 // adds none of that history: it is backfilled on both sides. Only the
-// server that has no tool yet is new, announced by site.toml itself.
+// server whose first tool comes with site.toml is new.
 func TestAddingTheSite(t *testing.T) {
 	r := &repo{Repo: gittest.New(t, t.TempDir()), t: t}
 	r.Write("weather/forecast.json", tool("forecast", true, "city"))
@@ -428,9 +429,14 @@ func TestAddingTheSite(t *testing.T) {
 	r.Commit("forecast requires days")
 	r.Git("checkout", "-q", "-b", "feature")
 	r.Write("site.toml", siteTOML(""))
+	r.Write("alerts/list.json", tool("list", false, "region"))
 	r.Commit("publish with wellknown")
 	res := r.mustRun("")
-	if len(res.Entries) != 1 || res.Entries[0].EndpointID != "com.example/alerts" || !res.OK() || len(res.Warnings) != 0 {
-		t.Errorf("entries %+v, warnings %v; want the tool-less alerts server only", res.Entries, res.Warnings)
+	var got []string
+	for _, e := range res.Entries {
+		got = append(got, e.EndpointID)
+	}
+	if !slices.Equal(got, []string{"com.example/alerts", "com.example/alerts#list"}) || !res.OK() || len(res.Warnings) != 0 {
+		t.Errorf("entries %+v, warnings %v; want the alerts server and its tool only", res.Entries, res.Warnings)
 	}
 }

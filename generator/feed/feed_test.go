@@ -12,6 +12,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
@@ -73,6 +74,43 @@ func TestAddAndCheckAppendOnly(t *testing.T) {
 	_, emptied := addFeed(t, &timeline.Timeline{})
 	if _, err := CheckAppendOnly(Previous{Source: published}, emptied.Entries); err == nil || !strings.Contains(err.Error(), "would disappear") {
 		t.Errorf("a published entry dropped: error %v, want one that says it would disappear", err)
+	}
+}
+
+// A published entry whose payload would change fails the check, with the
+// honest causes: when it only gains an extension key (a release's x-tools,
+// which earlier versions did not write), the rules that changed with the
+// wellknown version; otherwise a rewritten history first.
+func TestAppendOnlyAfterUpgrade(t *testing.T) {
+	b, _ := addFeed(t, announced())
+	feed, _ := b.Get(paths.Feed)
+	published := filepath.Join(t.TempDir(), "agent-feed.xml")
+	if err := os.WriteFile(published, feed.Body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name       string
+		change     func(*agentfeed.Announcement)
+		want, hint string
+	}{
+		{"gains x-tools", func(a *agentfeed.Announcement) { a.Tools = "get_forecast@1.0.0" },
+			"would change its payload: it only gains x-tools, which earlier versions of wellknown did not write",
+			"a published entry never changes, and the rules that derive entries changed with the wellknown version: keep building this site with that version, or move readers to a new feed"},
+		{"another endpoint", func(a *agentfeed.Announcement) { a.Endpoint = "https://weather.example.com/v2/mcp" },
+			"(endpoint-announcement: forecast announced) would change its payload",
+			"restore the history that produced it (was the branch rewritten or rebased?). If it is intact, the rules that derive entries changed with the wellknown version"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := announced()
+			a := tl.Events[0].Payload.(agentfeed.Announcement)
+			tc.change(&a)
+			tl.Events[0].Payload = a
+			_, out := addFeed(t, tl)
+			_, err := CheckAppendOnly(Previous{Source: published}, out.Entries)
+			if err == nil || !strings.HasSuffix(err.Error(), tc.want) || !strings.Contains(diag.Hint(err), tc.hint) {
+				t.Errorf("error %v\nhint %q\nwant %q, hint with %q", err, diag.Hint(err), tc.want, tc.hint)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -95,16 +96,61 @@ func CheckAppendOnly(prev Previous, entries []agentfeed.Entry) (out Outcome, err
 		now, ok := current[e.ID]
 		switch {
 		case !ok:
-			problems = append(problems, diag.Errorf("", 0, "published entry %s (%s: %s) would disappear", e.ID, e.Type, e.Summary))
+			problems = append(problems, diag.Errorf("", 0, "published entry %s (%s: %s) would disappear", e.ID, e.Type, e.Summary).WithHint(rewrittenHint))
 		case string(now.Content) != string(e.Content):
-			problems = append(problems, diag.Errorf("", 0, "published entry %s (%s: %s) would change its payload", e.ID, e.Type, e.Summary))
+			problems = append(problems, changedPayload(e, now))
 		}
 	}
-	if len(problems) == 0 {
-		return out, nil
+	return out, errors.Join(problems...)
+}
+
+// changedPayload reports that the published entry e would change to now.
+func changedPayload(e, now agentfeed.Entry) *diag.Error {
+	added := addedExtensions(e.Content, now.Content)
+	if len(added) == 0 {
+		return diag.Errorf("", 0, "published entry %s (%s: %s) would change its payload", e.ID, e.Type, e.Summary).WithHint(rewrittenHint)
 	}
-	problems[0].(*diag.Error).WithHint("a published entry never changes or disappears: restore the history that produced it (was the branch rewritten or rebased?), or move to a new feed with feed.status = \"migrated\"")
-	return Outcome{}, errors.Join(problems...)
+	return diag.Errorf("", 0, "published entry %s (%s: %s) would change its payload: it only gains %s, which earlier versions of wellknown did not write",
+		e.ID, e.Type, e.Summary, strings.Join(added, ", ")).WithHint(upgradeHint)
+}
+
+// upgradeOptions are what a site can do when a later wellknown derives
+// published entries otherwise. Publishing them anyway is not one: every
+// reader that remembers the feed would report the changed entries.
+const upgradeOptions = "keep building this site with that version, or move readers to a new feed with feed.status = \"migrated\" (see Upgrading wellknown in its README)"
+
+// upgradeHint explains a change only a later wellknown makes; rewrittenHint
+// one that a rewritten history makes, or a later wellknown's rules (how
+// changes are classified, or commits land), which look alike.
+const (
+	upgradeHint   = "a published entry never changes, and the rules that derive entries changed with the wellknown version: " + upgradeOptions
+	rewrittenHint = "a published entry never changes or disappears: restore the history that produced it (was the branch rewritten or rebased?). If it is intact, the rules that derive entries changed with the wellknown version: " + upgradeOptions
+)
+
+// addedExtensions returns the extension keys ("x-…") the payload now has
+// and the published one lacks, sorted, when those are its only difference:
+// what a later wellknown makes of the same history, since extensions are
+// only ever added to a payload. It returns nil for any other difference.
+func addedExtensions(published, now []byte) []string {
+	var before, after map[string]json.RawMessage
+	if json.Unmarshal(published, &before) != nil || json.Unmarshal(now, &after) != nil {
+		return nil
+	}
+	var added []string
+	for k, v := range after {
+		old, ok := before[k]
+		switch {
+		case !ok && strings.HasPrefix(k, "x-"):
+			added = append(added, k)
+		case !ok || string(old) != string(v):
+			return nil
+		}
+	}
+	if len(before)+len(added) != len(after) {
+		return nil
+	}
+	slices.Sort(added)
+	return added
 }
 
 // nothingPublished is a live feed URL where nothing can have been

@@ -33,6 +33,15 @@ type Commit struct {
 	Changes []Change // vs the first parent (root commit: vs the empty tree), sorted by Path
 }
 
+// Short abbreviates a commit hash for people: its first 12 digits, enough
+// to stay unique in a large repository and short enough for a line of text.
+func Short(hash string) string {
+	if len(hash) > 12 {
+		return hash[:12]
+	}
+	return hash
+}
+
 // Tree is the set of matching files at one point of history: path → blob id.
 type Tree map[string]string
 

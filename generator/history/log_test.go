@@ -300,3 +300,16 @@ func TestLogIgnoresConfiguration(t *testing.T) {
 		t.Errorf("with configuration, Log of one path = %+v, want one commit with %v", followed, want)
 	}
 }
+
+func TestShort(t *testing.T) {
+	for hash, want := range map[string]string{
+		"0123456789abcdef0123456789abcdef01234567": "0123456789ab",
+		"0123456789ab": "0123456789ab",
+		"abc":          "abc",
+		"":             "",
+	} {
+		if got := Short(hash); got != want {
+			t.Errorf("Short(%q) = %q, want %q", hash, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 // Package paths names where each published document lives in the bundle
-// (DESIGN §7): the stages that write the documents and the pages that link
-// to them agree on these paths without depending on each other.
+// (the "What gets built" table of README.md): the stages that write the
+// documents and the pages that link to them agree on these paths without
+// depending on each other.
 package paths
 
 import "strconv"

@@ -106,10 +106,10 @@ func (h *historyReader) backfillReleases(bf *backfill) error {
 		}
 		if rh.tags != nil {
 			h.out.Notices = append(h.out.Notices, fmt.Sprintf("server %s: before commit %s configures it, its versions are the release tags of %s; its version %s is announced from that commit on",
-				srv.Name, shortHash(at.Hash), repo, srv.Version))
+				srv.Name, history.Short(at.Hash), repo, srv.Version))
 		} else {
 			h.out.Notices = append(h.out.Notices, fmt.Sprintf("server %s: %s has no release tags, so the server is announced at commit %s, which configures it with version %s; its tools' earlier history is replayed without a server version",
-				srv.Name, repo, shortHash(at.Hash), srv.Version))
+				srv.Name, repo, history.Short(at.Hash), srv.Version))
 		}
 	}
 	return nil

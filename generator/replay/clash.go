@@ -56,9 +56,9 @@ func (st *replayState) reportOpenClashes() {
 // reportClash warns about a clash that ended at commit until (nil: still
 // there), with the fix.
 func (st *replayState) reportClash(cl *clash, until *history.Commit) {
-	when := "since commit " + shortHash(cl.from.Hash)
+	when := "since commit " + history.Short(cl.from.Hash)
 	if until != nil {
-		when = fmt.Sprintf("from commit %s until commit %s", shortHash(cl.from.Hash), shortHash(until.Hash))
+		when = fmt.Sprintf("from commit %s until commit %s", history.Short(cl.from.Hash), history.Short(until.Hash))
 	}
 	st.h.out.Warnings = append(st.h.out.Warnings, fmt.Sprintf(
 		"server %s: tool %q is declared by both %s %s; the feed uses %s; leave the others out with exclude = [\"…\"] under the server in %s",

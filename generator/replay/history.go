@@ -1,7 +1,7 @@
 // Package replay reads the committed history of a site's inputs from git
 // and replays it commit by commit into a timeline: which site.toml was in
 // force, each server's tool files and version, clashes, release tags, and
-// servers adopted with their tools' earlier history (DESIGN §4).
+// servers adopted with their tools' earlier history.
 package replay
 
 import (
@@ -710,7 +710,7 @@ func (st *replayState) isImport(p string) bool {
 func (st *replayState) loadConfig(c history.Commit) {
 	cfg, err := st.h.configAt(st.trees[0])
 	if err != nil {
-		st.h.out.Warnings = append(st.h.out.Warnings, fmt.Sprintf("commit %s: %s is left out of the feed, and the version before it stays in force: %v", shortHash(c.Hash), st.h.configPath, err))
+		st.h.out.Warnings = append(st.h.out.Warnings, fmt.Sprintf("commit %s: %s is left out of the feed, and the version before it stays in force: %v", history.Short(c.Hash), st.h.configPath, err))
 		return
 	}
 	st.config = cfg
@@ -866,12 +866,12 @@ func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) 
 		if errors.Is(parsed.err, tools.ErrLimit) && st.err == nil {
 			// Refused, not skipped: the limits bound what every build costs,
 			// and history is as open to a hostile commit as the working tree.
-			st.err = diag.Errorf("", 0, "commit %s: %v", shortHash(c.Hash), parsed.err).
+			st.err = diag.Errorf("", 0, "commit %s: %v", history.Short(c.Hash), parsed.err).
 				WithHint("tool files in history are held to the same limits (README, \"Limits\"); rewrite history to drop this version")
 			return
 		}
 		if parsed.err != nil {
-			st.h.out.Warnings = append(st.h.out.Warnings, fmt.Sprintf("commit %s: %v; this change of the file is left out of the feed", shortHash(c.Hash), parsed.err))
+			st.h.out.Warnings = append(st.h.out.Warnings, fmt.Sprintf("commit %s: %v; this change of the file is left out of the feed", history.Short(c.Hash), parsed.err))
 			return
 		}
 		t = parsed.tool
@@ -1017,10 +1017,3 @@ func relativeTo(root, target string) (string, error) {
 
 // literal is a pathspec that matches exactly one path.
 func literal(p string) string { return ":(literal)" + p }
-
-func shortHash(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}

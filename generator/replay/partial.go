@@ -8,7 +8,7 @@ import (
 
 // fetchMissingBlobs fetches, in one batch, those of the blobs ids that a
 // partial ("blobless") clone lacks, before they are read: otherwise git
-// fetches each on demand, one round trip at a time (DESIGN §4).
+// fetches each on demand, one round trip at a time.
 func (h *historyReader) fetchMissingBlobs(rh *repoHistory, remote string, ids []string) error {
 	n, err := rh.repo.FetchMissing(remote, ids)
 	if err != nil {

@@ -404,7 +404,7 @@ var compareCases = []compareCase{
 		after:  in(object(`"kind":{"const":"v2"}`)),
 		class:  Breaking,
 		changes: []Change{
-			{"/inputSchema/properties/kind/enum", Breaking, "value of `kind` changed from `v1` to `v2`"},
+			{"/inputSchema/properties/kind/const", Breaking, "value of `kind` changed from `v1` to `v2`"},
 		},
 	},
 	{
@@ -413,7 +413,7 @@ var compareCases = []compareCase{
 		after:  in(object(`"kind":{"type":"string"}`)),
 		class:  Compatible,
 		changes: []Change{
-			{"/inputSchema/properties/kind/enum", Compatible, "`kind` no longer fixed to `v1`"},
+			{"/inputSchema/properties/kind/const", Compatible, "`kind` no longer fixed to `v1`"},
 		},
 	},
 
@@ -632,7 +632,7 @@ var compareCases = []compareCase{
 		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
 		class:  Compatible,
 		changes: []Change{
-			{"/inputSchema/properties/a/enum", Compatible, "`a` no longer fixed to `hello`"},
+			{"/inputSchema/properties/a/const", Compatible, "`a` no longer fixed to `hello`"},
 		},
 	},
 	{
@@ -641,7 +641,7 @@ var compareCases = []compareCase{
 		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"const":"hello"}}}}`,
 		class:  Breaking,
 		changes: []Change{
-			{"/inputSchema/properties/a/enum", Breaking, "`a` now fixed to `hello`"},
+			{"/inputSchema/properties/a/const", Breaking, "`a` now fixed to `hello`"},
 		},
 	},
 	{
@@ -946,6 +946,24 @@ var compareCases = []compareCase{
 		},
 	},
 	{
+		name:   "ref into definitions narrowed",
+		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/definitions/a"}},"definitions":{"a":{"type":["string","integer"]}}}}`,
+		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/definitions/a"}},"definitions":{"a":{"type":"string"}}}}`,
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/a", Breaking, "`type` of `a` no longer accepts an integer"},
+		},
+	},
+	{
+		name:   "anyOf of types narrows to a type",
+		before: in(object(`"id":{"anyOf":[{"type":"string"},{"type":"integer"}]}`)),
+		after:  in(object(`"id":{"type":"string"}`)),
+		class:  Breaking,
+		changes: []Change{
+			{"/inputSchema/properties/id", Breaking, "`id` no longer accepts an integer"},
+		},
+	},
+	{
 		name:   "ref replaced by its target",
 		before: `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/definitions/a"}},"definitions":{"a":{"type":"string"}}}}`,
 		after:  `{"name":"weather","description":"Get the weather","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`,
@@ -1098,6 +1116,25 @@ var compareCases = []compareCase{
 		class:  Breaking,
 		changes: []Change{
 			{"/annotations/idempotentHint", Breaking, "tool is no longer idempotent"},
+		},
+	},
+	{
+		name:   "safer",
+		before: `{"name":"w","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true}}`,
+		after:  `{"name":"w","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false,"idempotentHint":true}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/annotations/destructiveHint", Compatible, "tool is no longer destructive"},
+			{"/annotations/idempotentHint", Compatible, "tool is now idempotent"},
+		},
+	},
+	{
+		name:   "now read-only",
+		before: `{"name":"w","inputSchema":{"type":"object"}}`,
+		after:  `{"name":"w","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`,
+		class:  Compatible,
+		changes: []Change{
+			{"/annotations/readOnlyHint", Compatible, "tool is now read-only"},
 		},
 	},
 	{
@@ -1419,6 +1456,61 @@ func TestCompare(t *testing.T) {
 				t.Errorf("Changes:\n%s\nwant:\n%s", changeLines(got.Changes), changeLines(tc.changes))
 			}
 		})
+	}
+}
+
+// TestEveryKeywordBothWays checks that the table has, for every keyword
+// the classification reads, a case where the keyword makes the schema
+// accept less (breaking) and one where it makes it accept more or the same
+// (not breaking), each of which mentions the keyword.
+func TestEveryKeywordBothWays(t *testing.T) {
+	cases := map[string]compareCase{}
+	for _, tc := range compareCases {
+		cases[tc.name] = tc
+	}
+	for _, k := range []struct{ keyword, less, more string }{
+		{"anyOf", "anyOf branch removed", "anyOf constraint removed"},
+		{"anyOf", "anyOf constraint added", "anyOf one branch equals its branch"},
+		{"anyOf", "anyOf branch narrowed", "anyOf reordered"},
+		{"oneOf", "items narrowed from oneOf", "items widened to oneOf"},
+		{"oneOf", "null added to a second oneOf branch", "null removed from a second oneOf branch"},
+		{"oneOf", "anyOf to oneOf", "oneOf to anyOf"},
+		{"allOf", "allOf condition added", "allOf condition removed"},
+		{"anyOf", "anyOf of types narrows to a type", "nullable three ways a"},
+		{"const", "type to const", "const to type"},
+		{"enum", "enum introduced", "enum dropped"},
+		{"not", "not added", "not removed"},
+		{"not", "not widened", "not narrowed"},
+		{"if", "if then added", "if then removed"},
+		{"else", "else tightened", "else loosened"},
+		{"dependentSchemas", "dependentSchemas added", "dependentSchemas loosened"},
+		{"dependentRequired", "dependentRequired", "dependentRequired dropped"},
+		{"patternProperties", "patternProperties narrowed", "patternProperties widened"},
+		{"prefixItems", "prefixItems narrowed", "prefixItems longer"},
+		{"$ref", "ref into defs narrowed", "ref into defs widened"},
+		{"$defs", "change inside a definition is reported where it is used", "inline schema moved into a definition"},
+		{"definitions", "ref into definitions narrowed", "ref replaced by its target"},
+		{"default", "default changes", "default changes"},
+		{"readOnlyHint", "readOnly flip", "now read-only"},
+		{"destructiveHint", "destructive", "safer"},
+		{"idempotentHint", "idempotent lost", "safer"},
+		{"openWorldHint", "destructive", "closed world"},
+	} {
+		less, ok1 := cases[k.less]
+		more, ok2 := cases[k.more]
+		if !ok1 || !ok2 {
+			t.Errorf("%s: no case %q or %q in the table", k.keyword, k.less, k.more)
+			continue
+		}
+		if less.class != Breaking || !strings.Contains(less.before+less.after, k.keyword) {
+			t.Errorf("%s: case %q is %s, want a breaking case that uses the keyword", k.keyword, k.less, less.class)
+		}
+		if k.less == k.more {
+			continue // one case holds both directions, a change each way
+		}
+		if more.class == Breaking || !strings.Contains(more.before+more.after, k.keyword) {
+			t.Errorf("%s: case %q is %s, want a case that is not breaking and uses the keyword", k.keyword, k.more, more.class)
+		}
 	}
 }
 

@@ -216,7 +216,8 @@
 //
 // Changes to properties and types point at the property's schema. A change
 // to another keyword points at the keyword
-// (/inputSchema/properties/units/enum). Texts name schemas by dotted path
+// (/inputSchema/properties/units/enum), as the file writes it: a change to
+// a const points at const, though it is compared as an enum. Texts name schemas by dotted path
 // ("address.zip", "tags[].label", "labels.*") in backticks, for example
 // "parameter `city` renamed to `location`" or "enum value `kelvin` removed
 // from `units`".

@@ -191,13 +191,14 @@ func (d *schemaDiff) compareSchemas(loc location, before, after any) {
 	// A type spelled as a union of branches is described by what the
 	// schema accepts rather than by its type keyword.
 	spelledAsType := !hasUnion(bm) && !hasUnion(am)
+	values := valuesKeyword(bm, am)
 	bm, am = normalize(d.before, bm, maxNormalDepth), normalize(d.after, am, maxNormalDepth)
 	if d.wholeUnion(loc, bm, am) {
 		return
 	}
 	d.types(loc, bm, am, spelledAsType)
 	dropVacuous(bm, am)
-	d.enum(loc, bm, am)
+	d.enum(loc, values, bm, am)
 	d.properties(loc, bm, am)
 	d.additionalProperties(loc, bm, am)
 	d.patternProperties(loc, bm, am)
@@ -405,14 +406,32 @@ func typeChangeText(what string, before, after []string) string {
 	}
 }
 
+// valuesKeyword names the keyword that lists a schema's values as the tool
+// file writes it, for the pointer of a change to them: const when only
+// const is written, in the schema after the change or, without either
+// there, before it.
+func valuesKeyword(before, after map[string]any) string {
+	for _, m := range []map[string]any{after, before} {
+		_, isConst := m["const"]
+		_, isEnum := m["enum"]
+		switch {
+		case isEnum:
+			return "enum"
+		case isConst:
+			return "const"
+		}
+	}
+	return "enum"
+}
+
 // enum compares the lists of admitted values; const arrives here as the
-// enum of its one value.
-func (d *schemaDiff) enum(loc location, before, after map[string]any) {
+// enum of its one value, and keyword says which of the two the file wrote.
+func (d *schemaDiff) enum(loc location, keyword string, before, after map[string]any) {
 	b, a := member(before, "enum"), member(after, "enum")
 	if sameJSON(b, a) {
 		return
 	}
-	pointer, subject := loc.keyword("enum"), d.subject(loc)
+	pointer, subject := loc.keyword(keyword), d.subject(loc)
 	valuesBefore, listBefore := b.([]any)
 	valuesAfter, listAfter := a.([]any)
 	switch {

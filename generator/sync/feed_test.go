@@ -34,7 +34,7 @@ url = "https://weather.example.com/mcp"
 `
 
 // TestSyncsBecomeFeedEntries commits two syncs and checks that build turns
-// them into the feed entries DESIGN §4 prescribes.
+// them into the feed entries they mean.
 func TestSyncsBecomeFeedEntries(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		prereq.Missing(t, "git is not installed (apt-get install git)")

@@ -2,7 +2,7 @@
 // site's inputs. It knows nothing about git: it replays a sequence of
 // states, one per commit, oldest first, and decides what each step means.
 //
-// The rules (DESIGN §4):
+// The rules:
 //
 //   - A server is an endpoint (protocol "mcp") whose id is its card name. It is
 //     announced when it appears, and again when its version or endpoint URL
@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
 	"github.com/wellknown-dev/wellknown/generator/tools"
 )
@@ -199,7 +200,7 @@ func (r *Replay) SetCompare(compare Compare) { r.compare = compare }
 // Commit replays the next commit. It reads c during the call only.
 func (r *Replay) Commit(c Commit) error {
 	if err := r.commit(c); err != nil {
-		return fmt.Errorf("commit %s: %w", short(c.Hash), err)
+		return fmt.Errorf("commit %s: %w", history.Short(c.Hash), err)
 	}
 	return nil
 }
@@ -308,11 +309,13 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 	versioned := s.present && srv.Version == s.current.Version
 	s.present, s.current = true, srv
 	s.history.Last = srv
-	r.announceReleases(s, b)
 	if err := r.serverTools(c, s, srv, versioned && !moved, moved, b); err != nil {
 		return err
 	}
+	// Releases are announced once this commit has shipped its own, so
+	// that one tagged on the commit itself lists its tools too.
 	r.ship(s, srv.Release)
+	r.announceReleases(s, b)
 	if announce {
 		b.announce = append(b.announce, r.announceServer(c, s, srv.Version))
 	}
@@ -574,11 +577,4 @@ func day(rfc3339 string) string {
 		return rfc3339
 	}
 	return t.Format(time.DateOnly)
-}
-
-func short(hash string) string {
-	if len(hash) > 12 {
-		return hash[:12]
-	}
-	return hash
 }

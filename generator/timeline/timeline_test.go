@@ -262,3 +262,30 @@ func TestReleasesAndRenames(t *testing.T) {
 		t.Errorf("get_forecast 1.1.0 first shipped in %q, want 1.1.0", v.Release)
 	}
 }
+
+// A release tagged on the very commit that switches the server to release
+// tags lists what it ships, as one tagged on any other commit does.
+func TestReleaseOnTheSwitch(t *testing.T) {
+	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
+	pinned := Server{Name: "com.example/weather", Version: "1.0.0", Endpoint: "https://example.com/mcp", Tools: map[string]tools.Tool{"get_forecast": tool(t, v1)}}
+	switched := pinned
+	switched.Version, switched.Release = "1.1.0", "1.1.0"
+	switched.Tools = map[string]tools.Tool{"get_forecast": tool(t, v2)}
+	switched.Releases = []Release{{Version: "1.1.0", Commit: "c2", Time: at.Add(time.Hour)}}
+	tl, err := derive([]Commit{
+		{Hash: "c1", Time: at, Servers: []Server{pinned}},
+		{Hash: "c2", Time: at.Add(time.Hour), Servers: []Server{switched}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []string
+	for _, e := range tl.Events {
+		if p, ok := e.Payload.(agentfeed.Announcement); ok && p.EndpointID == "com.example/weather" && p.Version == "1.1.0" {
+			tools = append(tools, p.Tools)
+		}
+	}
+	if len(tools) != 1 || tools[0] != "get_forecast@1.1.0" {
+		t.Errorf("announcements of 1.1.0 list %q, want one with get_forecast@1.1.0", tools)
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 )
@@ -31,7 +32,7 @@ func (e Emptied) Problem(cfg *site.Config) *diag.Error {
 		_, names[i], _ = strings.Cut(id, "#")
 	}
 	msg := fmt.Sprintf("commit %s (%s) removes every tool of %s at once (%s): the feed would sign the removal of each",
-		short(e.Commit), e.Time.UTC().Format(time.DateOnly), e.Server, strings.Join(names, ", "))
+		history.Short(e.Commit), e.Time.UTC().Format(time.DateOnly), e.Server, strings.Join(names, ", "))
 	hint := fmt.Sprintf("a typo in its tools glob, or a directory moved? Fix the glob; if the removal is intended, acknowledge it in site.toml: [[breaking]] endpoint = %q to = %q", e.Server, site.Removed)
 	for i, s := range cfg.Servers {
 		if s.Name == e.Server {
@@ -130,12 +131,4 @@ func acknowledgedRemoval(cfg *site.Config, id string, when time.Time) bool {
 		}
 	}
 	return false
-}
-
-// short abbreviates a commit hash for people.
-func short(hash string) string {
-	if len(hash) > 12 {
-		return hash[:12]
-	}
-	return hash
 }

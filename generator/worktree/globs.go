@@ -22,10 +22,10 @@ import (
 // glob that matches no file is an error at its key of site.toml when a
 // glob close to it matches (a typo, or a directory moved), naming that one:
 // a typo in tools would make every tool vanish from the site, one in
-// exclude would quietly keep the files meant to be left out. A tools glob
-// with nothing close is a server without tools yet, and an exclude glob
-// that matches no file now may still leave out files of its history; only
-// one that matches no file of either is an error.
+// exclude would quietly keep the files meant to be left out. With nothing
+// close, a glob may still match files of the history (tools all removed,
+// an exclude for files long gone); only one that matches no file of either
+// is an error, as a server without tool files leaves tools out.
 func selectFiles(cfg *site.Config, i int, root string) ([]string, error) {
 	s := cfg.Servers[i]
 	at := fmt.Sprintf("servers.%d", i)
@@ -34,9 +34,13 @@ func selectFiles(cfg *site.Config, i int, root string) ([]string, error) {
 		return nil, err
 	}
 	if len(all) == 0 {
-		if near, ok := nearGlob(root, s.Tools); ok {
+		if near, ok := nearGlob(root, s.Tools, otherTools(cfg, i)); ok {
 			return nil, cfg.Errorf(at+".tools", "tools glob %q matches no file", s.Tools).
 				WithHint("did you mean tools = %q? (a typo, or a moved directory)", near)
+		}
+		if !inHistory(root, s.Tools) {
+			return nil, cfg.Errorf(at+".tools", "tools glob %q matches no file", s.Tools).
+				WithHint("no commit has a file it matches either: fix the glob, or leave tools out for a server without tool files")
 		}
 		return nil, nil
 	}
@@ -83,6 +87,18 @@ func inHistory(root, g string) bool {
 	return err != nil
 }
 
+// otherTools returns the tools globs of the servers of cfg other than the
+// one at index i whose tool files are in the same directory.
+func otherTools(cfg *site.Config, i int) []string {
+	var out []string
+	for j, s := range cfg.Servers {
+		if j != i && s.Tools != "" && cfg.Path(s.Repo) == cfg.Path(cfg.Servers[i].Repo) {
+			out = append(out, s.Tools)
+		}
+	}
+	return out
+}
+
 // globBase names the directory a server's globs are relative to.
 func globBase(s site.Server) string {
 	if s.Repo != "" {
@@ -116,8 +132,11 @@ const maxDirs = 10_000
 // no file under root: the same glob with its leading directory replaced by
 // the closest existing one (a typo), or else by the one existing directory
 // of the same name elsewhere (a moved directory), provided the result
-// matches files. Two directories of that name are a guess, not a hint.
-func nearGlob(root, pattern string) (string, bool) {
+// matches files that none of the globs taken (other servers' tools) does:
+// the tools of another server are not the ones meant, and a server whose
+// tools were all deleted must not be sent to them. Two directories of that
+// name are a guess, not a hint.
+func nearGlob(root, pattern string, taken []string) (string, bool) {
 	dir := tools.Dir(pattern)
 	if dir == "" {
 		return "", false
@@ -125,7 +144,7 @@ func nearGlob(root, pattern string) (string, bool) {
 	rest := strings.TrimPrefix(pattern, dir)
 	matches := func(d string) bool {
 		files, err := tools.Glob(root, d+rest)
-		return err == nil && len(files) > 0
+		return err == nil && slices.ContainsFunc(files, func(rel string) bool { return !tools.MatchAny(taken, rel) })
 	}
 	dirs := directories(root)
 	if near, ok := suggest.Closest(dir, dirs); ok && matches(near) {

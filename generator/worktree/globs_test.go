@@ -15,8 +15,8 @@ import (
 
 // TestGlobsMatchingNothing checks that a tools or exclude glob that matches
 // no file is an error at its line of site.toml, with the glob meant when a
-// close one matches, unless it may be meant: a server with no tools yet,
-// an exclude glob for files of the history.
+// close one matches, unless it matches files of the history: a server
+// whose tools were all removed, an exclude glob for files long gone.
 func TestGlobsMatchingNothing(t *testing.T) {
 	files := []string{"mcp/tools/get_forecast.json", "mcp/tools/internal/debug.json", "mcp/tools/list_alerts.json"}
 	for _, tc := range []struct {
@@ -29,7 +29,9 @@ exclude = ["mcp/tools/internal/*.json"]`, "", ""},
 			`site.toml:4: tools glob "mcp/tols/*.json" matches no file`, `did you mean tools = "mcp/tools/*.json"? (a typo, or a moved directory)`},
 		{"moved directory", `tools = "tools/*.json"`,
 			`site.toml:4: tools glob "tools/*.json" matches no file`, `did you mean tools = "mcp/tools/*.json"?`},
-		{"no tools yet", `tools = "servers/*.json"`, "", ""},
+		{"matches nothing ever", `tools = "mcp/tools/*.jsn"`,
+			`site.toml:4: tools glob "mcp/tools/*.jsn" matches no file`, "no commit has a file it matches either: fix the glob, or leave tools out for a server without tool files"},
+		{"tools all removed", `tools = "mcp/tools/*_ff_*.json"`, "", ""},
 		{"exclude relative to the tools directory", `tools = "mcp/tools/**/*.json"
 exclude = ["internal/*.json"]`,
 			`site.toml:5: exclude glob "internal/*.json" matches none of the files of tools = "mcp/tools/**/*.json"`,

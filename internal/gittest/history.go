@@ -2,6 +2,7 @@ package gittest
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,8 +30,9 @@ tools = "tools/*.json"
 // default, MCP annotation defaults written explicitly, readOnlyHint
 // turned off, three commits landed at once by "rebase and merge", a tool
 // file moved with git mv as its tool is renamed, and release tags (v0.9.0,
-// v1.0.0) before site.toml pins the version 1.1.0 in the last commit. It
-// returns the repository; its site.toml is HistorySite.
+// v1.0.0) before site.toml pins the version 1.1.0, and then a typo in the
+// tools glob, committed and fixed the next day, which removed every tool
+// for one commit. It returns the repository; its site.toml is HistorySite.
 func NewHistory(t testing.TB) *Repo {
 	t.Helper()
 	g := New(t, t.TempDir())
@@ -111,5 +113,13 @@ func NewHistory(t testing.TB) *Repo {
 	day()
 	g.Write("site.toml", HistorySite)
 	g.Commit("publish the server with wellknown")
+
+	day()
+	g.Write("site.toml", strings.Replace(HistorySite, `"tools/*.json"`, `"tools/*.jsn"`, 1))
+	g.Commit("site.toml: a glob typo")
+
+	day()
+	g.Write("site.toml", HistorySite)
+	g.Commit("site.toml: the glob fixed")
 	return g
 }

@@ -372,7 +372,7 @@ func (h *historyReader) repoError(c *site.Config, i int, err error) error {
 	if !past {
 		return diag.Errorf(h.cfg.File, line, "server %s: repo %s: %v", s.Name, s.Repo, err)
 	}
-	return diag.Errorf(h.cfg.File, line, "at commit %s: server %s: repo %s: %v", shortHash(commit), s.Name, s.Repo, err).
+	return diag.Errorf(h.cfg.File, line, "at commit %s: server %s: repo %s: %v", history.Short(commit), s.Name, s.Repo, err).
 		WithHint("the feed replays every committed %s, so each repository one of them names must be there: put a clone of it at %s (resolved against the site directory)", filepath.Base(h.cfg.File), s.Repo)
 }
 

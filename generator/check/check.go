@@ -249,9 +249,12 @@ func compare(base Base, old, head *generator.Result, repo *history.Repo) (*Resul
 		return nil, err
 	}
 	c := &comparison{cfg: head.Config, files: toolFiles(head, repo, cwd), announced: map[string][]time.Time{}}
-	published := map[string]bool{}
+	// An entry counts as published only with the same payload: a branch
+	// commit that lands with the base commit (one committer, one second)
+	// changes the base's entry under its id.
+	published := map[string]string{}
 	for _, e := range old.Entries {
-		published[e.ID] = true
+		published[e.ID] = string(e.Content)
 		if entry, err := classify(e); err == nil && entry.Class == Notice {
 			c.announced[entry.EndpointID] = append(c.announced[entry.EndpointID], entry.sunset)
 		}
@@ -265,7 +268,7 @@ func compare(base Base, old, head *generator.Result, repo *history.Repo) (*Resul
 			return nil, err
 		}
 		all = append(all, entry)
-		if !published[e.ID] {
+		if content, ok := published[e.ID]; !ok || content != string(e.Content) {
 			c.locate(&entry)
 			entry.AcknowledgedBy = c.acknowledgedBy(entry)
 			entry.hint = emptiedHint(head.Config, emptied, entry)

@@ -419,8 +419,10 @@ tools = "tools/*.json"
 }
 
 // The pull request that adds site.toml to a repository with a tool history
-// adds none of that history: it is backfilled on both sides. Only the
-// server whose first tool comes with site.toml is new.
+// adds none of that history: it is backfilled on both sides. New are the
+// server whose first tool comes with site.toml, and the announcement of
+// the other at the commit that pins its version (the base, with no
+// site.toml committed, could only guess a date for it).
 func TestAddingTheSite(t *testing.T) {
 	r := &repo{Repo: gittest.New(t, t.TempDir()), t: t}
 	r.Write("weather/forecast.json", tool("forecast", true, "city"))
@@ -436,7 +438,26 @@ func TestAddingTheSite(t *testing.T) {
 	for _, e := range res.Entries {
 		got = append(got, e.EndpointID)
 	}
-	if !slices.Equal(got, []string{"com.example/alerts", "com.example/alerts#list"}) || !res.OK() || len(res.Warnings) != 0 {
-		t.Errorf("entries %+v, warnings %v; want the alerts server and its tool only", res.Entries, res.Warnings)
+	if !slices.Equal(got, []string{"com.example/alerts", "com.example/weather", "com.example/alerts#list"}) || !res.OK() || len(res.Warnings) != 0 {
+		t.Errorf("entries %+v, warnings %v; want the alerts server and its tool, and the weather server's announcement", res.Entries, res.Warnings)
+	}
+}
+
+// A branch commit with the committer and second of the base commit lands
+// with it, changing the base's entry under its id: the check reports the
+// changed entry instead of finding nothing new.
+func TestBranchCommitLandingWithTheBase(t *testing.T) {
+	r := newSite(t)
+	r.Git("checkout", "-q", "main")
+	r.Write("weather/forecast.json", tool("forecast", false, "city"))
+	r.Commit("forecast: city optional")
+	r.Git("checkout", "-q", "feature")
+	r.Git("merge", "-q", "--ff-only", "main")
+	r.When = r.When.Add(-time.Hour) // Commit moves it on again: the base's second
+	r.Write("weather/forecast.json", tool("forecast", false, "city", "days"))
+	r.Commit("forecast: days")
+	res := r.mustRun("")
+	if len(res.Entries) != 1 || res.Entries[0].EndpointID != "com.example/weather#forecast" || res.Entries[0].To != "1.1.0" {
+		t.Fatalf("entries = %+v, want the forecast change the branch made to the base's 1.1.0", res.Entries)
 	}
 }

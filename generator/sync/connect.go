@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os/exec"
 	"runtime/debug"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/internal/httpget"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // ServerInfo is what a server says about itself in the handshake.
@@ -135,6 +137,9 @@ func (c *conn) explain(ctx context.Context, doing string, err error) error {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		e = diag.Errorf("", 0, "%s did not complete %s within %v", c.src, doing, c.timeout).
 			WithHint("raise --timeout, or check that the server is healthy")
+	case c.probe != nil && c.probe.answerTooLarge() != nil:
+		e = diag.Errorf("", 0, "%s sent an answer during %s %v", c.src, doing, c.probe.answerTooLarge()).
+			WithHint("check that %s is an MCP server: sync reads at most %s of one answer", c.src, inputfile.Size(maxAnswer))
 	case c.probe != nil && c.probe.refusedRedirect() != nil:
 		e = diag.Errorf("", 0, "cannot reach %s: %v", c.src, c.probe.refusedRedirect()).
 			WithHint("give --url the address the server answers at: sync follows at most %d redirects, never from https to http, nor from another host to this machine", httpget.MaxRedirects)
@@ -245,11 +250,16 @@ type probe struct {
 	refused         int // 401 or 403
 	netErr          error
 	redirectErr     error // the first redirect the rules refused
+	tooLarge        error // the first answer over maxAnswer
 }
+
+// maxAnswer caps one HTTP answer of a server: far above a page of tools,
+// far below what exhausts memory.
+const maxAnswer = inputfile.MaxSize
 
 // client is the HTTP client of the session, with the rules of every fetch.
 func (p *probe) client() *http.Client {
-	client := httpget.NewSession(nil, func(base http.RoundTripper) http.RoundTripper {
+	client := httpget.NewSession(maxAnswer, nil, func(base http.RoundTripper) http.RoundTripper {
 		p.base = base
 		return p
 	})
@@ -291,12 +301,48 @@ func (p *probe) RoundTrip(req *http.Request) (*http.Response, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {
+	case errors.Is(err, httpget.ErrTooLarge):
+		p.sawTooLarge(err)
 	case err != nil && p.netErr == nil:
 		p.netErr = err
 	case err == nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden):
 		p.refused = resp.StatusCode
 	}
+	if err == nil {
+		resp.Body = watchedBody{resp.Body, p}
+	}
 	return resp, err
+}
+
+// sawTooLarge keeps the first answer over the cap; the SDK's own error
+// for it, read in a stream, does not say why. p.mu is held.
+func (p *probe) sawTooLarge(err error) {
+	if p.tooLarge == nil {
+		p.tooLarge = err
+	}
+}
+
+// answerTooLarge returns the first answer over the cap, or nil.
+func (p *probe) answerTooLarge() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tooLarge
+}
+
+// watchedBody is an answer's body whose cap the probe notices.
+type watchedBody struct {
+	io.ReadCloser
+	p *probe
+}
+
+func (b watchedBody) Read(buf []byte) (int, error) {
+	n, err := b.ReadCloser.Read(buf)
+	if errors.Is(err, httpget.ErrTooLarge) {
+		b.p.mu.Lock()
+		b.p.sawTooLarge(err)
+		b.p.mu.Unlock()
+	}
+	return n, err
 }
 
 func (p *probe) setProtocolVersion(v string) {

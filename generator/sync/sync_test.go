@@ -694,3 +694,36 @@ func TestDuplicateInSubdirectoryIsReported(t *testing.T) {
 		t.Errorf("warnings %q lack the duplicate in %s", r.Warnings, nested)
 	}
 }
+
+// TestAnswerOverTheCap: a server that streams its answer without end is
+// cut off at the cap on one answer, well before the time limit, with an
+// error that says so, and nothing is written.
+func TestAnswerOverTheCap(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if stream {
+				w.Header().Set("Content-Type", "text/event-stream")
+				io.WriteString(w, "event: message\ndata: ")
+			} else {
+				w.Header().Set("Content-Type", "application/json")
+			}
+			io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"padding":"`)
+			chunk := []byte(strings.Repeat("a", 64<<10))
+			for {
+				if _, err := w.Write(chunk); err != nil {
+					return // the client hung up
+				}
+			}
+		}))
+		t.Cleanup(srv.Close)
+		dir := t.TempDir()
+		_, err := Run(context.Background(), Options{Source: httpSource(t, srv.URL), Dir: dir, Timeout: time.Minute})
+		want := srv.URL + " sent an answer during the handshake larger than 64 MiB"
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(diag.Hint(err), "at most 64 MiB of one answer") {
+			t.Errorf("stream %v: %v (hint %q), want %q", stream, err, diag.Hint(err), want)
+		}
+		if names := listDir(t, dir); len(names) != 0 {
+			t.Errorf("wrote %q", names)
+		}
+	}
+}

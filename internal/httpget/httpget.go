@@ -140,15 +140,54 @@ func newTransport() http.RoundTripper {
 }
 
 // NewSession returns an http.Client for a protocol that reads its bodies
-// itself, such as an MCP session: the rules of this package, without a size
-// cap or a time limit of its own (the caller's context bounds it). wrap,
-// when not nil, wraps its transport, to add headers or watch responses.
-func NewSession(allow func(string) error, wrap func(http.RoundTripper) http.RoundTripper) *http.Client {
-	t := newTransport()
+// itself, such as an MCP session: the rules of this package, a body cut
+// off at max bytes (reading past them fails with ErrTooLarge, so that a
+// server streaming without end cannot exhaust memory), and no time limit
+// of its own (the caller's context bounds it). wrap, when not nil, wraps
+// its transport, to add headers or watch responses.
+func NewSession(max int64, allow func(string) error, wrap func(http.RoundTripper) http.RoundTripper) *http.Client {
+	var t http.RoundTripper = capped{newTransport(), max}
 	if wrap != nil {
 		t = wrap(t)
 	}
 	return &http.Client{Transport: t, CheckRedirect: checkRedirect(allow)}
+}
+
+// capped is a transport whose response bodies fail past max bytes.
+type capped struct {
+	base http.RoundTripper
+	max  int64
+}
+
+func (c capped) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := c.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.ContentLength > c.max {
+		resp.Body.Close()
+		return nil, tooLarge(c.max)
+	}
+	resp.Body = &cappedBody{ReadCloser: resp.Body, left: c.max, max: c.max}
+	return resp, nil
+}
+
+// cappedBody is a body with left bytes to go before its cap.
+type cappedBody struct {
+	io.ReadCloser
+	left, max int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	// One byte past the cap tells a body that ends there from a longer one.
+	p = p[:min(int64(len(p)), b.left+1)]
+	n, err := b.ReadCloser.Read(p)
+	if int64(n) > b.left {
+		n, b.left = int(b.left), 0
+		return n, tooLarge(b.max)
+	}
+	b.left -= int64(n)
+	return n, err
 }
 
 // Client gets documents. It is safe for concurrent use.
@@ -237,20 +276,21 @@ func (c *Client) send(ctx context.Context, u string, header http.Header) (*http.
 // read reads the body up to the cap.
 func (c *Client) read(resp *http.Response) ([]byte, error) {
 	if resp.ContentLength > c.max {
-		return nil, c.tooLarge()
+		return nil, tooLarge(c.max)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, c.max+1))
 	if err != nil {
 		return nil, classify(fmt.Errorf("reading: %w", err))
 	}
 	if int64(len(body)) > c.max {
-		return nil, c.tooLarge()
+		return nil, tooLarge(c.max)
 	}
 	return body, nil
 }
 
-func (c *Client) tooLarge() error {
-	return &kindError{ErrTooLarge, fmt.Sprintf("larger than %s", inputfile.Size(c.max))}
+// tooLarge is the error of a body over max bytes.
+func tooLarge(max int64) error {
+	return &kindError{ErrTooLarge, fmt.Sprintf("larger than %s", inputfile.Size(max))}
 }
 
 // classify keeps the kind of a refused redirect, and makes anything else a

@@ -187,7 +187,7 @@ func TestNetworkFailures(t *testing.T) {
 func TestNewSession(t *testing.T) {
 	plain, tls := servers(t)
 	var seen []string
-	client := NewSession(nil, func(base http.RoundTripper) http.RoundTripper {
+	client := NewSession(1<<20, nil, func(base http.RoundTripper) http.RoundTripper {
 		return roundTripper(func(r *http.Request) (*http.Response, error) {
 			seen = append(seen, r.URL.Path)
 			return base.RoundTrip(r)
@@ -208,6 +208,24 @@ func TestNewSession(t *testing.T) {
 	agent, _ := io.ReadAll(resp.Body)
 	if string(agent) != UserAgent || strings.Join(seen, " ") != "/toplain /agent" {
 		t.Errorf("user agent %q, requests %q", agent, seen)
+	}
+}
+
+// A session's bodies are cut off at its cap: a body of the cap's size is
+// read whole, one over it fails with ErrTooLarge whether its length is
+// announced or found while reading.
+func TestSessionCap(t *testing.T) {
+	plain, _ := servers(t)
+	client := NewSession(5, nil, nil)
+	for path, want := range map[string]error{"/ok": nil, "/big": ErrTooLarge, "/bigstream": ErrTooLarge} {
+		resp, err := client.Get(plain.URL + path)
+		if err == nil {
+			_, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		if !errors.Is(err, want) || (want != nil && !strings.Contains(err.Error(), "larger than 5 bytes")) {
+			t.Errorf("%s: %v, want %v", path, err, want)
+		}
 	}
 }
 

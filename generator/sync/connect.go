@@ -137,9 +137,9 @@ func (c *conn) explain(ctx context.Context, doing string, err error) error {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		e = diag.Errorf("", 0, "%s did not complete %s within %v", c.src, doing, c.timeout).
 			WithHint("raise --timeout, or check that the server is healthy")
-	case c.probe != nil && c.probe.answerTooLarge() != nil:
-		e = diag.Errorf("", 0, "%s sent an answer during %s %v", c.src, doing, c.probe.answerTooLarge()).
-			WithHint("check that %s is an MCP server: sync reads at most %s of one answer", c.src, inputfile.Size(maxAnswer))
+	case c.probe != nil && c.probe.overCap():
+		e = diag.Errorf("", 0, "%s sent more than %s (the limit for a session) by the end of %s", c.src, inputfile.Size(maxSession), doing).
+			WithHint("check that %s is an MCP server: sync reads at most %s from one, the handshake and every page of tools/list together", c.src, inputfile.Size(maxSession))
 	case c.probe != nil && c.probe.refusedRedirect() != nil:
 		e = diag.Errorf("", 0, "cannot reach %s: %v", c.src, c.probe.refusedRedirect()).
 			WithHint("give --url the address the server answers at: sync follows at most %d redirects, never from https to http, nor from another host to this machine", httpget.MaxRedirects)
@@ -250,16 +250,17 @@ type probe struct {
 	refused         int // 401 or 403
 	netErr          error
 	redirectErr     error // the first redirect the rules refused
-	tooLarge        error // the first answer over maxAnswer
+	tooLarge        bool  // the session went over maxSession
 }
 
-// maxAnswer caps one HTTP answer of a server: far above a page of tools,
-// far below what exhausts memory.
-const maxAnswer = inputfile.MaxSize
+// maxSession caps what a server may send over HTTP in one session, the
+// handshake and every page of tools/list together: far above the tools of
+// any server, far below what exhausts memory.
+const maxSession = inputfile.MaxSize
 
 // client is the HTTP client of the session, with the rules of every fetch.
 func (p *probe) client() *http.Client {
-	client := httpget.NewSession(maxAnswer, nil, func(base http.RoundTripper) http.RoundTripper {
+	client := httpget.NewSession(maxSession, nil, func(base http.RoundTripper) http.RoundTripper {
 		p.base = base
 		return p
 	})
@@ -302,7 +303,7 @@ func (p *probe) RoundTrip(req *http.Request) (*http.Response, error) {
 	defer p.mu.Unlock()
 	switch {
 	case errors.Is(err, httpget.ErrTooLarge):
-		p.sawTooLarge(err)
+		p.tooLarge = true
 	case err != nil && p.netErr == nil:
 		p.netErr = err
 	case err == nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden):
@@ -314,16 +315,9 @@ func (p *probe) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// sawTooLarge keeps the first answer over the cap; the SDK's own error
-// for it, read in a stream, does not say why. p.mu is held.
-func (p *probe) sawTooLarge(err error) {
-	if p.tooLarge == nil {
-		p.tooLarge = err
-	}
-}
-
-// answerTooLarge returns the first answer over the cap, or nil.
-func (p *probe) answerTooLarge() error {
+// overCap reports whether the session went over maxSession: the SDK's
+// own error for a body cut off in a stream does not say why.
+func (p *probe) overCap() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.tooLarge
@@ -339,7 +333,7 @@ func (b watchedBody) Read(buf []byte) (int, error) {
 	n, err := b.ReadCloser.Read(buf)
 	if errors.Is(err, httpget.ErrTooLarge) {
 		b.p.mu.Lock()
-		b.p.sawTooLarge(err)
+		b.p.tooLarge = true
 		b.p.mu.Unlock()
 	}
 	return n, err

@@ -27,6 +27,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/site"
@@ -140,53 +141,60 @@ func newTransport() http.RoundTripper {
 }
 
 // NewSession returns an http.Client for a protocol that reads its bodies
-// itself, such as an MCP session: the rules of this package, a body cut
-// off at max bytes (reading past them fails with ErrTooLarge, so that a
-// server streaming without end cannot exhaust memory), and no time limit
-// of its own (the caller's context bounds it). wrap, when not nil, wraps
-// its transport, to add headers or watch responses.
+// itself, such as an MCP session: the rules of this package, at most max
+// bytes of bodies in all, over every request of the session (reading past
+// them fails with ErrTooLarge, so that a server that streams without end,
+// in one answer or in many, cannot exhaust memory), and no time limit of
+// its own (the caller's context bounds it). wrap, when not nil, wraps its
+// transport, to add headers or watch responses.
 func NewSession(max int64, allow func(string) error, wrap func(http.RoundTripper) http.RoundTripper) *http.Client {
-	var t http.RoundTripper = capped{newTransport(), max}
+	c := &capped{base: newTransport(), max: max}
+	c.left.Store(max)
+	var t http.RoundTripper = c
 	if wrap != nil {
 		t = wrap(t)
 	}
 	return &http.Client{Transport: t, CheckRedirect: checkRedirect(allow)}
 }
 
-// capped is a transport whose response bodies fail past max bytes.
+// capped is a transport whose response bodies together fail past max
+// bytes.
 type capped struct {
 	base http.RoundTripper
 	max  int64
+	left atomic.Int64 // what the bodies may still hold
 }
 
-func (c capped) RoundTrip(req *http.Request) (*http.Response, error) {
+func (c *capped) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := c.base.RoundTrip(req)
 	if err != nil {
 		return nil, err
 	}
-	if resp.ContentLength > c.max {
+	if resp.ContentLength > c.left.Load() {
 		resp.Body.Close()
-		return nil, tooLarge(c.max)
+		return nil, c.tooLarge()
 	}
-	resp.Body = &cappedBody{ReadCloser: resp.Body, left: c.max, max: c.max}
+	resp.Body = &cappedBody{resp.Body, c}
 	return resp, nil
 }
 
-// cappedBody is a body with left bytes to go before its cap.
+func (c *capped) tooLarge() error {
+	return &kindError{ErrTooLarge, fmt.Sprintf("more than %s in all", inputfile.Size(c.max))}
+}
+
+// cappedBody is a body whose bytes count against its transport's cap.
 type cappedBody struct {
 	io.ReadCloser
-	left, max int64
+	c *capped
 }
 
 func (b *cappedBody) Read(p []byte) (int, error) {
 	// One byte past the cap tells a body that ends there from a longer one.
-	p = p[:min(int64(len(p)), b.left+1)]
+	p = p[:min(int64(len(p)), max(b.c.left.Load(), 0)+1)]
 	n, err := b.ReadCloser.Read(p)
-	if int64(n) > b.left {
-		n, b.left = int(b.left), 0
-		return n, tooLarge(b.max)
+	if left := b.c.left.Add(-int64(n)); left < 0 {
+		return max(n+int(left), 0), b.c.tooLarge()
 	}
-	b.left -= int64(n)
 	return n, err
 }
 

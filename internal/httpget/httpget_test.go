@@ -211,20 +211,33 @@ func TestNewSession(t *testing.T) {
 	}
 }
 
-// A session's bodies are cut off at its cap: a body of the cap's size is
-// read whole, one over it fails with ErrTooLarge whether its length is
-// announced or found while reading.
+// A session's bodies are cut off at its cap, which counts every body of
+// the session: a body of the cap's size is read whole, one over it fails
+// with ErrTooLarge whether its length is announced or found while reading,
+// and so does a body that takes the session over the cap.
 func TestSessionCap(t *testing.T) {
 	plain, _ := servers(t)
-	client := NewSession(5, nil, nil)
-	for path, want := range map[string]error{"/ok": nil, "/big": ErrTooLarge, "/bigstream": ErrTooLarge} {
-		resp, err := client.Get(plain.URL + path)
-		if err == nil {
-			_, err = io.ReadAll(resp.Body)
-			resp.Body.Close()
+	for _, tc := range []struct {
+		max   int64
+		paths []string
+		want  error
+	}{
+		{5, []string{"/ok"}, nil},
+		{5, []string{"/big"}, ErrTooLarge},
+		{5, []string{"/bigstream"}, ErrTooLarge},
+		{9, []string{"/ok", "/ok"}, ErrTooLarge},
+	} {
+		client := NewSession(tc.max, nil, nil)
+		var err error
+		for _, path := range tc.paths {
+			resp, getErr := client.Get(plain.URL + path)
+			if err = getErr; err == nil {
+				_, err = io.ReadAll(resp.Body)
+				resp.Body.Close()
+			}
 		}
-		if !errors.Is(err, want) || (want != nil && !strings.Contains(err.Error(), "larger than 5 bytes")) {
-			t.Errorf("%s: %v, want %v", path, err, want)
+		if !errors.Is(err, tc.want) || (tc.want != nil && !strings.Contains(err.Error(), fmt.Sprintf("more than %d bytes in all", tc.max))) {
+			t.Errorf("%s: %v, want %v", tc.paths, err, tc.want)
 		}
 	}
 }

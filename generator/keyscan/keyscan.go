@@ -12,8 +12,9 @@
 // found. Base64 lowered is still the key: only its letters' cases are left
 // to guess, which a public key tells apart, so it is refused as well.
 // Escapes a browser or JSON reader decodes are decoded first: html/template
-// writes '+' as &#43;, a JavaScript string as \u002b, JSON may write '/'
-// as \/, so base64 shown through a template field is found too.
+// writes '+' as &#43; in HTML, as \u002b in a JavaScript string and as %2b
+// in a URL's query, JSON may write '/' as \/, so base64 shown through a
+// template field is found too.
 //
 // It is the last defence against publishing the signing key: a build scans
 // every file of its Bundle before anything is written or served.
@@ -176,7 +177,7 @@ func window8(data []byte, p int) (start, end int, w uint64) {
 	n := 0
 	for i := p; i < len(data); {
 		b, m := data[i], 1
-		if b == '\\' || b == '&' {
+		if escapes[b] {
 			b, m = decode(data, i)
 		}
 		if skipped[b] == 0 {
@@ -242,8 +243,8 @@ func matchesBefore(data []byte, start int, pat []byte) bool {
 const maxEscape = 10
 
 // decode returns the byte data holds at i and how many bytes of data it
-// takes: an escape (see the package comment) stands for one byte, any
-// other byte for itself.
+// takes: an escape (see the package comment: JSON's, an HTML character
+// reference, a URL's %XX) stands for one byte, any other byte for itself.
 func decode(data []byte, i int) (b byte, n int) {
 	switch data[i] {
 	case '\\':
@@ -254,9 +255,18 @@ func decode(data []byte, i int) (b byte, n int) {
 		if b, n := charRef(data[i:]); n > 0 {
 			return b, n
 		}
+	case '%':
+		if i+2 < len(data) {
+			if v, ok := number(data[i+1:i+3], 16); ok {
+				return byte(v), 3
+			}
+		}
 	}
 	return data[i], 1
 }
+
+// escapes are the bytes an escape starts with.
+var escapes = [256]bool{'\\': true, '&': true, '%': true}
 
 // decodeBefore is decode for the byte that ends where data[end] starts.
 func decodeBefore(data []byte, end int) (b byte, n int) {
@@ -267,12 +277,16 @@ func decodeBefore(data []byte, end int) (b byte, n int) {
 }
 
 // escapeStart returns where the escape holding data[p] starts, or p when
-// data[p] is not inside one. An escape holds a backslash or an ampersand
+// data[p] is not inside one. An escape holds a byte that starts escapes
 // only as its first byte, so the nearest one before p is the only start
 // there can be.
 func escapeStart(data []byte, p int) int {
+	// Most windows have no escape before them: 8 bytes tested at once.
+	if p >= maxEscape-1 && !escapes[data[p-9]] && !anyEscape(binary.LittleEndian.Uint64(data[p-8:])) {
+		return p
+	}
 	for s := p - 1; s >= max(0, p-maxEscape+1); s-- {
-		if c := data[s]; c == '\\' || c == '&' {
+		if escapes[data[s]] {
 			if _, n := decode(data, s); s+n > p {
 				return s
 			}
@@ -280,6 +294,14 @@ func escapeStart(data []byte, p int) int {
 		}
 	}
 	return p
+}
+
+// anyEscape reports whether any of the 8 bytes of w starts an escape,
+// testing them at once: (x-lo)&^x&hi is not 0 exactly when a byte of x is 0.
+func anyEscape(w uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	zero := func(x uint64) uint64 { return (x - lo) &^ x & hi }
+	return zero(w^('\\'*lo))|zero(w^('&'*lo))|zero(w^('%'*lo)) != 0
 }
 
 // jsonEscape returns the byte the JSON escape data starts with stands for,
@@ -358,14 +380,14 @@ func number(digits []byte, base int) (v int, ok bool) {
 func (s *Scanner) findNormalised(data []byte) (encoding string, found bool) {
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
-	escapes := bytes.IndexByte(data, '\\') >= 0 || bytes.IndexByte(data, '&') >= 0
+	escaped := bytes.IndexByte(data, '\\') >= 0 || bytes.IndexByte(data, '&') >= 0 || bytes.IndexByte(data, '%') >= 0
 	// Each chunk starts with the last maxLen-1 bytes of the one before, so
 	// that an occurrence across the seam is whole in one of them.
 	keep := 0
 	for i := 0; i < len(data); {
 		buf := *bp
 		var n int
-		if escapes {
+		if escaped {
 			n, i = normaliseEscapes(buf, keep, data, i)
 		} else {
 			n, i = normalise(buf, keep, data, i)
@@ -413,8 +435,8 @@ func normalise(buf []byte, n int, data []byte, i int) (int, int) {
 	return n, end
 }
 
-// normaliseEscapes is normalise for data holding backslashes or
-// ampersands, which also decodes escapes.
+// normaliseEscapes is normalise for data holding bytes that start escapes,
+// which also decodes the escapes.
 func normaliseEscapes(buf []byte, n int, data []byte, i int) (int, int) {
 	end := min(len(data), i+chunk)
 	for i < end {

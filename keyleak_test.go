@@ -9,8 +9,9 @@ import (
 )
 
 // The key pasted in any encoding into any input directory whose files
-// reach the output (a page, a template, an asset, a tool file) fails the
-// build, naming the encoding, and leaves public/ as it was.
+// reach the output (a page, a template, an asset, a tool file), or shown
+// through a template's field, fails the build, naming the encoding, and
+// leaves public/ as it was.
 func TestKeyLeakEveryEncoding(t *testing.T) {
 	pemKey := string(didweb.MarshalPEM(leaktest.Key))
 	places := []struct {
@@ -22,6 +23,11 @@ func TestKeyLeakEveryEncoding(t *testing.T) {
 		}},
 		{"templates", func(enc string) func(*testing.T, string) {
 			return edits(mkdir("templates"), writeFile("templates/404.html", "{{define \"main\"}}<pre>"+enc+"</pre>{{end}}"))
+		}},
+		{"a template field", func(enc string) func(*testing.T, string) {
+			// html/template writes '+' as &#43;, which only a scan that
+			// decodes character references finds.
+			return edits(mkdir("templates"), writeFile("templates/404.html", "{{define \"main\"}}<pre>{{`"+enc+"`}}</pre>{{end}}"))
 		}},
 		{"templates/assets", func(enc string) func(*testing.T, string) {
 			return edits(mkdir("templates/assets"), writeFile("templates/assets/notes.txt", enc))

@@ -149,7 +149,7 @@ func Build(opt Options) (*Result, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	cfg, err := site.Load(opt.ConfigPath, opt.Overrides)
+	cfg, err := site.LoadWithKey(opt.ConfigPath, opt.Overrides, opt.KeyFile)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,8 @@ func Build(opt Options) (*Result, error) {
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	attested, err := attest.Check(attest.Input{Config: cfg, Getenv: getenv, Now: now(), Lenient: !strict || opt.Key != nil})
+	attested, err := attest.Check(attest.Input{Config: cfg, Getenv: getenv, Now: now(), Lenient: !strict || opt.Key != nil,
+		KeyFile: keyguard.Secret(key)})
 	if err != nil {
 		return nil, err
 	}

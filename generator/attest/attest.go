@@ -29,6 +29,9 @@ type Input struct {
 	// the entry is published without it, since a pull request from a fork
 	// gets no secrets.
 	Lenient bool
+	// KeyFile is the signing key's file, which signature_file and
+	// public_key_file may not be by any name.
+	KeyFile inputfile.Secret
 }
 
 // Output is what the attestation stage found.
@@ -137,7 +140,7 @@ func (st *stage) attest(ref site.EntityMCPRef) error {
 func (st *stage) readToken(vf *site.Verification) (string, error) {
 	switch {
 	case vf.SignatureFile != "":
-		data, err := inputfile.ReadFile(st.in.Config.Root, st.in.Config.Path(vf.SignatureFile), attestation.MaxFile)
+		data, err := st.in.KeyFile.ReadFile(st.in.Config.Root, st.in.Config.Path(vf.SignatureFile), attestation.MaxFile)
 		if err != nil {
 			return "", fmt.Errorf("cannot read signature_file %s: %v", vf.SignatureFile, diag.Cause(err))
 		}
@@ -156,7 +159,7 @@ func (st *stage) readToken(vf *site.Verification) (string, error) {
 func (st *stage) providerKey(vf *site.Verification) (any, error) {
 	switch {
 	case vf.PublicKeyFile != "":
-		data, err := inputfile.ReadFile(st.in.Config.Root, st.in.Config.Path(vf.PublicKeyFile), attestation.MaxFile)
+		data, err := st.in.KeyFile.ReadFile(st.in.Config.Root, st.in.Config.Path(vf.PublicKeyFile), attestation.MaxFile)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read public_key_file %s: %v", vf.PublicKeyFile, diag.Cause(err))
 		}

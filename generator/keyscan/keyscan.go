@@ -11,6 +11,10 @@
 // found, and with ASCII letters lowered, so hex in any mix of cases is
 // found. Base64 lowered is still the key: only its letters' cases are left
 // to guess, which a public key tells apart, so it is refused as well.
+// Escapes a browser or JSON reader decodes are decoded first: html/template
+// writes '+' as &#43; in HTML, as \u002b in a JavaScript string and as %2b
+// in a URL's query, JSON may write '/' as \/, so base64 shown through a
+// template field is found too.
 //
 // It is the last defence against publishing the signing key: a build scans
 // every file of its Bundle before anything is written or served.
@@ -40,6 +44,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
+	"strings"
 	"sync"
 )
 
@@ -167,28 +172,24 @@ func (s *Scanner) findSampled(data []byte) (encoding string, found, decided bool
 // on, as a window, where in data they start and end; end is 0 when data
 // has fewer than 8 left.
 func window8(data []byte, p int) (start, end int, w uint64) {
-	if p > 0 && data[p-1] == '\\' && isEscape(data[p]) {
-		p++ // the second byte of an escape
-	}
+	p = escapeStart(data, p)
 	start = -1
 	n := 0
 	for i := p; i < len(data); {
-		b := data[i]
-		switch {
-		case skipped[b] == 1:
-			i++
-		case b == '\\' && i+1 < len(data) && isEscape(data[i+1]):
-			i += 2
-		default:
+		b, m := data[i], 1
+		if escapes[b] {
+			b, m = decode(data, i)
+		}
+		if skipped[b] == 0 {
 			if start < 0 {
 				start = i
 			}
 			w |= uint64(folded[b]) << (8 * n)
 			n++
-			i++
-			if n == window {
-				return start, i, w
-			}
+		}
+		i += m
+		if n == window {
+			return start, i, w
 		}
 		if i-p > window+maxGap {
 			return p, i, 0
@@ -201,18 +202,18 @@ func window8(data []byte, p int) (start, end int, w uint64) {
 // begins with pat.
 func matchesAfter(data []byte, start int, pat []byte) bool {
 	for i, j := start, 0; j < len(pat); {
-		switch {
-		case i >= len(data):
+		if i >= len(data) {
 			return false
-		case skipped[data[i]] == 1:
-			i++
-		case data[i] == '\\' && i+1 < len(data) && isEscape(data[i+1]):
-			i += 2
-		case folded[data[i]] != pat[j]:
-			return false
-		default:
-			i, j = i+1, j+1
 		}
+		b, n := decode(data, i)
+		i += n
+		if skipped[b] == 1 {
+			continue
+		}
+		if folded[b] != pat[j] {
+			return false
+		}
+		j++
 	}
 	return true
 }
@@ -220,40 +221,173 @@ func matchesAfter(data []byte, start int, pat []byte) bool {
 // matchesBefore reports whether the normalised form of data before start
 // ends with pat.
 func matchesBefore(data []byte, start int, pat []byte) bool {
-	for i, j := start-1, len(pat)-1; j >= 0; {
-		switch {
-		case i < 0:
+	for end, j := start, len(pat)-1; j >= 0; {
+		if end <= 0 {
 			return false
-		case skipped[data[i]] == 1:
-			i--
-		case i > 0 && data[i-1] == '\\' && isEscape(data[i]):
-			i -= 2
-		case folded[data[i]] != pat[j]:
-			return false
-		default:
-			i, j = i-1, j-1
 		}
+		b, n := decodeBefore(data, end)
+		end -= n
+		if skipped[b] == 1 {
+			continue
+		}
+		if folded[b] != pat[j] {
+			return false
+		}
+		j--
 	}
 	return true
 }
 
-// isEscape reports whether b, after a backslash, makes JSON's escape of a
-// line break or tab.
-func isEscape(b byte) bool { return b == 'n' || b == 'r' || b == 't' }
+// maxEscape bounds the length of an escape decode reads: "&NewLine;" and
+// "&#x0002B;" fit, and so does any shorter spelling of an ASCII byte.
+const maxEscape = 10
+
+// decode returns the byte data holds at i and how many bytes of data it
+// takes: an escape (see the package comment: JSON's, an HTML character
+// reference, a URL's %XX) stands for one byte, any other byte for itself.
+func decode(data []byte, i int) (b byte, n int) {
+	switch data[i] {
+	case '\\':
+		if b, n := jsonEscape(data[i:]); n > 0 {
+			return b, n
+		}
+	case '&':
+		if b, n := charRef(data[i:]); n > 0 {
+			return b, n
+		}
+	case '%':
+		if i+2 < len(data) {
+			if v, ok := number(data[i+1:i+3], 16); ok {
+				return byte(v), 3
+			}
+		}
+	}
+	return data[i], 1
+}
+
+// escapes are the bytes an escape starts with.
+var escapes = [256]bool{'\\': true, '&': true, '%': true}
+
+// decodeBefore is decode for the byte that ends where data[end] starts.
+func decodeBefore(data []byte, end int) (b byte, n int) {
+	if s := escapeStart(data, end-1); s < end-1 {
+		return decode(data, s)
+	}
+	return data[end-1], 1
+}
+
+// escapeStart returns where the escape holding data[p] starts, or p when
+// data[p] is not inside one. An escape holds a byte that starts escapes
+// only as its first byte, so the nearest one before p is the only start
+// there can be.
+func escapeStart(data []byte, p int) int {
+	// Most windows have no escape before them: 8 bytes tested at once.
+	if p >= maxEscape-1 && !escapes[data[p-9]] && !anyEscape(binary.LittleEndian.Uint64(data[p-8:])) {
+		return p
+	}
+	for s := p - 1; s >= max(0, p-maxEscape+1); s-- {
+		if escapes[data[s]] {
+			if _, n := decode(data, s); s+n > p {
+				return s
+			}
+			break
+		}
+	}
+	return p
+}
+
+// anyEscape reports whether any of the 8 bytes of w starts an escape,
+// testing them at once: (x-lo)&^x&hi is not 0 exactly when a byte of x is 0.
+func anyEscape(w uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	zero := func(x uint64) uint64 { return (x - lo) &^ x & hi }
+	return zero(w^('\\'*lo))|zero(w^('&'*lo))|zero(w^('%'*lo)) != 0
+}
+
+// jsonEscape returns the byte the JSON escape data starts with stands for,
+// and its length; n is 0 for none. Only the escapes of ASCII bytes count:
+// \n, \r, \t, \/ and \u00XX.
+func jsonEscape(data []byte) (b byte, n int) {
+	if len(data) < 2 {
+		return 0, 0
+	}
+	switch data[1] {
+	case 'n':
+		return '\n', 2
+	case 'r':
+		return '\r', 2
+	case 't':
+		return '\t', 2
+	case '/':
+		return '/', 2
+	case 'u':
+		if len(data) >= 6 {
+			if v, ok := number(data[2:6], 16); ok && v < 0x80 {
+				return byte(v), 6
+			}
+		}
+	}
+	return 0, 0
+}
+
+// charRef returns the byte the HTML character reference data starts with
+// stands for, and its length; n is 0 for none. Numeric references count
+// for every ASCII byte, named ones for those base64 and PEM use.
+func charRef(data []byte) (b byte, n int) {
+	end := bytes.IndexByte(data[:min(len(data), maxEscape)], ';')
+	if end < 3 {
+		return 0, 0
+	}
+	ref := data[1:end]
+	if ref[0] != '#' {
+		b, ok := namedRefs[string(ref)]
+		if !ok {
+			return 0, 0
+		}
+		return b, end + 1
+	}
+	digits, base := ref[1:], 10
+	if digits[0] == 'x' || digits[0] == 'X' {
+		digits, base = digits[1:], 16
+	}
+	if v, ok := number(digits, base); ok && v < 0x80 {
+		return byte(v), end + 1
+	}
+	return 0, 0
+}
+
+// namedRefs are the named character references of the bytes base64,
+// base64url and PEM are made of (letters and digits have none).
+var namedRefs = map[string]byte{
+	"plus": '+', "sol": '/', "equals": '=', "lowbar": '_', "hyphen": '-',
+	"NewLine": '\n', "Tab": '\t',
+}
+
+// number parses digits, at least one, in base 10 or 16.
+func number(digits []byte, base int) (v int, ok bool) {
+	for _, c := range digits {
+		d := strings.IndexByte("0123456789abcdef"[:base], folded[c])
+		if d < 0 {
+			return 0, false
+		}
+		v = v*base + d
+	}
+	return v, len(digits) > 0
+}
 
 // findNormalised is text.find on the normalised form of data, made a chunk
 // at a time.
 func (s *Scanner) findNormalised(data []byte) (encoding string, found bool) {
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
-	escapes := bytes.IndexByte(data, '\\') >= 0
+	escaped := bytes.IndexByte(data, '\\') >= 0 || bytes.IndexByte(data, '&') >= 0 || bytes.IndexByte(data, '%') >= 0
 	// Each chunk starts with the last maxLen-1 bytes of the one before, so
 	// that an occurrence across the seam is whole in one of them.
 	keep := 0
 	for i := 0; i < len(data); {
 		buf := *bp
 		var n int
-		if escapes {
+		if escaped {
 			n, i = normaliseEscapes(buf, keep, data, i)
 		} else {
 			n, i = normalise(buf, keep, data, i)
@@ -301,16 +435,13 @@ func normalise(buf []byte, n int, data []byte, i int) (int, int) {
 	return n, end
 }
 
-// normaliseEscapes is normalise for data holding backslashes, which also
-// leaves out JSON's \n, \r and \t escapes.
+// normaliseEscapes is normalise for data holding bytes that start escapes,
+// which also decodes the escapes.
 func normaliseEscapes(buf []byte, n int, data []byte, i int) (int, int) {
 	end := min(len(data), i+chunk)
-	for ; i < end; i++ {
-		b := data[i]
-		if b == '\\' && i+1 < len(data) && isEscape(data[i+1]) {
-			i++
-			continue
-		}
+	for i < end {
+		b, m := decode(data, i)
+		i += m
 		buf[n] = folded[b]
 		n += int(1 - skipped[b])
 	}

@@ -7,7 +7,9 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/pem"
+	"encoding/xml"
 	"fmt"
+	"html/template"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -27,11 +29,20 @@ func TestFindEveryEncoding(t *testing.T) {
 	}
 	encodings := leaktest.Encodings(key)
 	for name, enc := range map[string]string{
-		"raw private key":            string(key),
-		"base64 of the seed after 1": base64.StdEncoding.EncodeToString(append([]byte{1}, seed...)),
-		"base64 of the seed after 2": base64.StdEncoding.EncodeToString(append([]byte{1, 2}, seed...)),
-		"hex with spaces":            leaktest.Wrap(hex.EncodeToString(seed), 2, " "),
-		"PEM in a JSON string":       leaktest.Wrap(base64.StdEncoding.EncodeToString(der), 16, `\n`),
+		"raw private key":                         string(key),
+		"base64 of the seed after 1":              base64.StdEncoding.EncodeToString(append([]byte{1}, seed...)),
+		"base64 of the seed after 2":              base64.StdEncoding.EncodeToString(append([]byte{1, 2}, seed...)),
+		"hex with spaces":                         leaktest.Wrap(hex.EncodeToString(seed), 2, " "),
+		"PEM in a JSON string":                    leaktest.Wrap(base64.StdEncoding.EncodeToString(der), 16, `\n`),
+		"base64 through html/template":            template.HTMLEscapeString(base64.StdEncoding.EncodeToString(seed)),
+		"base64 in hex references":                hexRefs(base64.StdEncoding.EncodeToString(seed)),
+		"base64 in named references":              strings.NewReplacer("+", "&plus;", "/", "&sol;", "=", "&equals;").Replace(base64.StdEncoding.EncodeToString(seed)),
+		"PEM with &#10; line breaks":              leaktest.Wrap(base64.StdEncoding.EncodeToString(der), 16, "&#10;"),
+		"base64 in a JavaScript string":           template.JSEscapeString(base64.StdEncoding.EncodeToString(seed)),
+		"base64url in \\u escapes":                strings.NewReplacer("-", `\u002d`, "_", `\u005F`).Replace(base64.RawURLEncoding.EncodeToString(seed)),
+		"base64 in a URL's query":                 template.URLQueryEscaper(base64.StdEncoding.EncodeToString(seed)),
+		"base64 with \\r\\n through encoding/xml": xmlEscape(leaktest.Wrap(base64.StdEncoding.EncodeToString(seed), 10, "\r\n")),
+		"base64 with \\/":                         strings.ReplaceAll(base64.StdEncoding.EncodeToString(seed), "/", `\/`),
 	} {
 		encodings[name] = enc
 	}
@@ -49,6 +60,21 @@ func TestFindEveryEncoding(t *testing.T) {
 			s.mustFind(t, fmt.Sprintf("%s across a chunk's end, %d", name, pad), strings.Repeat("x", chunk-len(enc)/2-pad)+enc)
 		}
 	}
+}
+
+// hexRefs writes every '+', '/' and '=' of s as a hexadecimal character
+// reference, in both cases.
+func hexRefs(s string) string {
+	return strings.NewReplacer("+", "&#x2b;", "/", "&#x2F;", "=", "&#X3D;").Replace(s)
+}
+
+// xmlEscape is s as encoding/xml writes text, line breaks as &#xD;&#xA;.
+func xmlEscape(s string) string {
+	var b strings.Builder
+	if err := xml.EscapeText(&b, []byte(s)); err != nil {
+		panic(err)
+	}
+	return b.String()
 }
 
 // mustFind fails unless Find finds the key in data, and so do both ways

@@ -26,18 +26,19 @@ var versionLike = regexp.MustCompile(`^v?[0-9][0-9A-Za-z.+-]*$`)
 func IsVersion(v string) bool { return versionLike.MatchString(v) }
 
 // importServers fills each server's unset identity fields from its registry
-// server.json. Fields set in site.toml win.
-func (c *Config) importServers() error {
+// server.json, none of which may be key (the signing key's file). Fields
+// set in site.toml win.
+func (c *Config) importServers(key inputfile.Secret) error {
 	var problems []error
 	for i := range c.Servers {
-		if err := c.importServer(i); err != nil {
+		if err := c.importServer(i, key); err != nil {
 			problems = append(problems, err)
 		}
 	}
 	return errors.Join(problems...)
 }
 
-func (c *Config) importServer(i int) error {
+func (c *Config) importServer(i int, key inputfile.Secret) error {
 	s := &c.Servers[i]
 	if s.Import == "" {
 		return nil
@@ -49,7 +50,7 @@ func (c *Config) importServer(i int) error {
 		return c.Errorf(fmt.Sprintf("servers.%d.import", i), "import %s is outside the site's repository %s: the change feed is derived from the history of what a server imports", s.Import, c.Root).
 			WithHint("copy the server.json into the site's repository, or set name, description and version in site.toml instead of importing them")
 	}
-	data, err := inputfile.ReadFile(c.Root, file, inputfile.MaxSize)
+	data, err := key.ReadFile(c.Root, file, inputfile.MaxSize)
 	if err != nil {
 		return c.Errorf(fmt.Sprintf("servers.%d.import", i), "cannot read import %s: %v", s.Import, diag.Cause(err))
 	}

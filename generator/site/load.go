@@ -30,12 +30,19 @@ const (
 // overrides are "key=value" settings applied after decoding (see Override).
 // The error lists every problem found, each a *diag.Error.
 func Load(path string, overrides []string) (*Config, error) {
+	return LoadWithKey(path, overrides, "")
+}
+
+// LoadWithKey is Load for a build whose signing key is the file keyFile
+// (--key-file; "" for the one site.toml names), which no file the
+// definition imports may be, by any name.
+func LoadWithKey(path string, overrides []string, keyFile string) (*Config, error) {
 	src, err := inputfile.ReadFile("", path, MaxFileSize)
 	if err != nil {
 		return nil, diag.Errorf(path, 0, "cannot read the site definition: %v", diag.Cause(err)).
 			WithHint("pass --config FILE, or create a site with: wellknown init")
 	}
-	c, err := Parse(path, string(src), overrides)
+	c, err := parseWithKey(path, string(src), overrides, keyFile)
 	if err != nil {
 		return nil, err
 	}
@@ -48,6 +55,10 @@ func Load(path string, overrides []string) (*Config, error) {
 // Parse is Load for a definition already in memory; path names it in errors
 // and anchors its relative paths.
 func Parse(path, src string, overrides []string) (*Config, error) {
+	return parseWithKey(path, src, overrides, "")
+}
+
+func parseWithKey(path, src string, overrides []string, keyFile string) (*Config, error) {
 	c := &Config{File: path, Dir: filepath.Dir(path), lines: newLocator(src), src: src, overrides: overrides}
 	root, err := inputfile.RepoRoot(c.Dir)
 	if err != nil {
@@ -64,7 +75,10 @@ func Parse(path, src string, overrides []string) (*Config, error) {
 	if err := c.unknownKeys(md); err != nil {
 		return nil, err
 	}
-	if err := c.importServers(); err != nil {
+	if keyFile == "" {
+		keyFile = c.Path(c.Signing.KeyFile)
+	}
+	if err := c.importServers(inputfile.NewSecret(keyFile, "the signing key "+keyFile)); err != nil {
 		return nil, err
 	}
 	c.setDefaults()

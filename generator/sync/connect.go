@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os/exec"
 	"runtime/debug"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/internal/httpget"
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // ServerInfo is what a server says about itself in the handshake.
@@ -135,6 +137,9 @@ func (c *conn) explain(ctx context.Context, doing string, err error) error {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		e = diag.Errorf("", 0, "%s did not complete %s within %v", c.src, doing, c.timeout).
 			WithHint("raise --timeout, or check that the server is healthy")
+	case c.probe != nil && c.probe.overCap():
+		e = diag.Errorf("", 0, "%s sent more than %s (the limit for a session) by the end of %s", c.src, inputfile.Size(maxSession), doing).
+			WithHint("check that %s is an MCP server: sync reads at most %s from one, the handshake and every page of tools/list together", c.src, inputfile.Size(maxSession))
 	case c.probe != nil && c.probe.refusedRedirect() != nil:
 		e = diag.Errorf("", 0, "cannot reach %s: %v", c.src, c.probe.refusedRedirect()).
 			WithHint("give --url the address the server answers at: sync follows at most %d redirects, never from https to http, nor from another host to this machine", httpget.MaxRedirects)
@@ -245,11 +250,17 @@ type probe struct {
 	refused         int // 401 or 403
 	netErr          error
 	redirectErr     error // the first redirect the rules refused
+	tooLarge        bool  // the session went over maxSession
 }
+
+// maxSession caps what a server may send over HTTP in one session, the
+// handshake and every page of tools/list together: far above the tools of
+// any server, far below what exhausts memory.
+const maxSession = inputfile.MaxSize
 
 // client is the HTTP client of the session, with the rules of every fetch.
 func (p *probe) client() *http.Client {
-	client := httpget.NewSession(nil, func(base http.RoundTripper) http.RoundTripper {
+	client := httpget.NewSession(maxSession, nil, func(base http.RoundTripper) http.RoundTripper {
 		p.base = base
 		return p
 	})
@@ -291,12 +302,41 @@ func (p *probe) RoundTrip(req *http.Request) (*http.Response, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {
+	case errors.Is(err, httpget.ErrTooLarge):
+		p.tooLarge = true
 	case err != nil && p.netErr == nil:
 		p.netErr = err
 	case err == nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden):
 		p.refused = resp.StatusCode
 	}
+	if err == nil {
+		resp.Body = watchedBody{resp.Body, p}
+	}
 	return resp, err
+}
+
+// overCap reports whether the session went over maxSession: the SDK's
+// own error for a body cut off in a stream does not say why.
+func (p *probe) overCap() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tooLarge
+}
+
+// watchedBody is an answer's body whose cap the probe notices.
+type watchedBody struct {
+	io.ReadCloser
+	p *probe
+}
+
+func (b watchedBody) Read(buf []byte) (int, error) {
+	n, err := b.ReadCloser.Read(buf)
+	if errors.Is(err, httpget.ErrTooLarge) {
+		b.p.mu.Lock()
+		b.p.tooLarge = true
+		b.p.mu.Unlock()
+	}
+	return n, err
 }
 
 func (p *probe) setProtocolVersion(v string) {

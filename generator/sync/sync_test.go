@@ -2,6 +2,7 @@ package sync
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -692,5 +693,73 @@ func TestDuplicateInSubdirectoryIsReported(t *testing.T) {
 	}
 	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, nested+" also declares tool list_alerts") }) {
 		t.Errorf("warnings %q lack the duplicate in %s", r.Warnings, nested)
+	}
+}
+
+// TestSessionOverTheCap: a server that streams without end, in one answer
+// (as JSON or as an event stream) or in pages of tools/list that never
+// end, is cut off at the session's cap, well before the time limit, with
+// an error that says so, and nothing is written.
+func TestSessionOverTheCap(t *testing.T) {
+	for _, tc := range []struct{ name, during string }{
+		{"one answer", "the handshake"},
+		{"one event stream", "the handshake"},
+		{"pages", "tools/list"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(endlessServer(tc.name))
+			t.Cleanup(srv.Close)
+			dir := t.TempDir()
+			_, err := Run(context.Background(), Options{Source: httpSource(t, srv.URL), Dir: dir, Timeout: time.Minute})
+			want := srv.URL + " sent more than 64 MiB (the limit for a session) by the end of " + tc.during
+			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(diag.Hint(err), "at most 64 MiB from one") {
+				t.Errorf("%v (hint %q), want %q", err, diag.Hint(err), want)
+			}
+			if names := listDir(t, dir); len(names) != 0 {
+				t.Errorf("wrote %q", names)
+			}
+		})
+	}
+}
+
+// endlessServer answers MCP requests over HTTP with no end: to the
+// handshake with one endless answer, or, for "pages", to every tools/list
+// with a page of 1 MiB and a cursor to a next one.
+func endlessServer(kind string) http.HandlerFunc {
+	padding := strings.Repeat("a", 1<<20)
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+				Cursor          string `json:"cursor"`
+			} `json:"params"`
+		}
+		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&req) != nil || req.ID == nil {
+			w.WriteHeader(http.StatusAccepted) // a notification, or the closing DELETE
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case kind == "one event stream":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "event: message\ndata: ")
+			fallthrough
+		case kind == "one answer":
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"padding":"`, req.ID)
+			for {
+				if _, err := io.WriteString(w, padding); err != nil {
+					return // the client hung up
+				}
+			}
+		case req.Method == "initialize":
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"endless","version":"1.0.0"}}}`,
+				req.ID, req.Params.ProtocolVersion)
+		default:
+			next := len(req.Params.Cursor) + 1
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t%d","description":"%s","inputSchema":{"type":"object"}}],"nextCursor":%q}}`,
+				req.ID, next, padding, strings.Repeat("c", next))
+		}
 	}
 }

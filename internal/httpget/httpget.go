@@ -27,6 +27,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/site"
@@ -140,15 +141,61 @@ func newTransport() http.RoundTripper {
 }
 
 // NewSession returns an http.Client for a protocol that reads its bodies
-// itself, such as an MCP session: the rules of this package, without a size
-// cap or a time limit of its own (the caller's context bounds it). wrap,
-// when not nil, wraps its transport, to add headers or watch responses.
-func NewSession(allow func(string) error, wrap func(http.RoundTripper) http.RoundTripper) *http.Client {
-	t := newTransport()
+// itself, such as an MCP session: the rules of this package, at most max
+// bytes of bodies in all, over every request of the session (reading past
+// them fails with ErrTooLarge, so that a server that streams without end,
+// in one answer or in many, cannot exhaust memory), and no time limit of
+// its own (the caller's context bounds it). wrap, when not nil, wraps its
+// transport, to add headers or watch responses.
+func NewSession(max int64, allow func(string) error, wrap func(http.RoundTripper) http.RoundTripper) *http.Client {
+	c := &capped{base: newTransport(), max: max}
+	c.left.Store(max)
+	var t http.RoundTripper = c
 	if wrap != nil {
 		t = wrap(t)
 	}
 	return &http.Client{Transport: t, CheckRedirect: checkRedirect(allow)}
+}
+
+// capped is a transport whose response bodies together fail past max
+// bytes.
+type capped struct {
+	base http.RoundTripper
+	max  int64
+	left atomic.Int64 // what the bodies may still hold
+}
+
+func (c *capped) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := c.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.ContentLength > c.left.Load() {
+		resp.Body.Close()
+		return nil, c.tooLarge()
+	}
+	resp.Body = &cappedBody{resp.Body, c}
+	return resp, nil
+}
+
+func (c *capped) tooLarge() error {
+	return &kindError{ErrTooLarge, fmt.Sprintf("more than %s in all", inputfile.Size(c.max))}
+}
+
+// cappedBody is a body whose bytes count against its transport's cap.
+type cappedBody struct {
+	io.ReadCloser
+	c *capped
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	// One byte past the cap tells a body that ends there from a longer one.
+	p = p[:min(int64(len(p)), max(b.c.left.Load(), 0)+1)]
+	n, err := b.ReadCloser.Read(p)
+	if left := b.c.left.Add(-int64(n)); left < 0 {
+		return max(n+int(left), 0), b.c.tooLarge()
+	}
+	return n, err
 }
 
 // Client gets documents. It is safe for concurrent use.
@@ -237,20 +284,21 @@ func (c *Client) send(ctx context.Context, u string, header http.Header) (*http.
 // read reads the body up to the cap.
 func (c *Client) read(resp *http.Response) ([]byte, error) {
 	if resp.ContentLength > c.max {
-		return nil, c.tooLarge()
+		return nil, tooLarge(c.max)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, c.max+1))
 	if err != nil {
 		return nil, classify(fmt.Errorf("reading: %w", err))
 	}
 	if int64(len(body)) > c.max {
-		return nil, c.tooLarge()
+		return nil, tooLarge(c.max)
 	}
 	return body, nil
 }
 
-func (c *Client) tooLarge() error {
-	return &kindError{ErrTooLarge, fmt.Sprintf("larger than %s", inputfile.Size(c.max))}
+// tooLarge is the error of a body over max bytes.
+func tooLarge(max int64) error {
+	return &kindError{ErrTooLarge, fmt.Sprintf("larger than %s", inputfile.Size(max))}
 }
 
 // classify keeps the kind of a refused redirect, and makes anything else a

@@ -187,7 +187,7 @@ func TestNetworkFailures(t *testing.T) {
 func TestNewSession(t *testing.T) {
 	plain, tls := servers(t)
 	var seen []string
-	client := NewSession(nil, func(base http.RoundTripper) http.RoundTripper {
+	client := NewSession(1<<20, nil, func(base http.RoundTripper) http.RoundTripper {
 		return roundTripper(func(r *http.Request) (*http.Response, error) {
 			seen = append(seen, r.URL.Path)
 			return base.RoundTrip(r)
@@ -208,6 +208,37 @@ func TestNewSession(t *testing.T) {
 	agent, _ := io.ReadAll(resp.Body)
 	if string(agent) != UserAgent || strings.Join(seen, " ") != "/toplain /agent" {
 		t.Errorf("user agent %q, requests %q", agent, seen)
+	}
+}
+
+// A session's bodies are cut off at its cap, which counts every body of
+// the session: a body of the cap's size is read whole, one over it fails
+// with ErrTooLarge whether its length is announced or found while reading,
+// and so does a body that takes the session over the cap.
+func TestSessionCap(t *testing.T) {
+	plain, _ := servers(t)
+	for _, tc := range []struct {
+		max   int64
+		paths []string
+		want  error
+	}{
+		{5, []string{"/ok"}, nil},
+		{5, []string{"/big"}, ErrTooLarge},
+		{5, []string{"/bigstream"}, ErrTooLarge},
+		{9, []string{"/ok", "/ok"}, ErrTooLarge},
+	} {
+		client := NewSession(tc.max, nil, nil)
+		var err error
+		for _, path := range tc.paths {
+			resp, getErr := client.Get(plain.URL + path)
+			if err = getErr; err == nil {
+				_, err = io.ReadAll(resp.Body)
+				resp.Body.Close()
+			}
+		}
+		if !errors.Is(err, tc.want) || (tc.want != nil && !strings.Contains(err.Error(), fmt.Sprintf("more than %d bytes in all", tc.max))) {
+			t.Errorf("%s: %v, want %v", tc.paths, err, tc.want)
+		}
 	}
 }
 

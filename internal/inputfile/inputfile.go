@@ -84,13 +84,20 @@ func NewSecret(name, what string) Secret {
 	return Secret{what: what, info: info}
 }
 
+// ReadFile is ReadFile(root, name, max), refusing s: for a file read once,
+// where a Reader would resolve its directory for nothing.
+func (s Secret) ReadFile(root, name string, max int64) ([]byte, error) {
+	data, _, err := (*Files)(nil).read(root, name, max, s, evalSymlinks)
+	return data, err
+}
+
 // refuse says why a file whose stat is info is refused, or nil when it is
 // not the secret.
 func (s Secret) refuse(info fs.FileInfo) error {
 	if s.info == nil || !os.SameFile(s.info, info) {
 		return nil
 	}
-	return diag.Errorf("", 0, "is %s under another name, and its directory is published", s.what).
+	return diag.Errorf("", 0, "is %s under another name, and what a build reads may be published", s.what).
 		WithHint("remove the link or copy that leads to it, and make a new key if it was ever published")
 }
 

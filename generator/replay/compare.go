@@ -84,7 +84,10 @@ func (c *comparisons) make(i int) {
 	if !c.claimed[i].CompareAndSwap(false, true) {
 		return
 	}
-	c.results[i] = timeline.CompareObjects(c.pairs[i][0], c.pairs[i][1])
+	// The versions were kept without their objects (see parse): each
+	// comparison decodes its two, so no more than a few are held at once.
+	before, after := parsedTool{tool: c.pairs[i][0]}.decoded(), parsedTool{tool: c.pairs[i][1]}.decoded()
+	c.results[i] = timeline.CompareObjects(before.tool, after.tool)
 	c.pairs[i] = [2]tools.Tool{}
 	close(c.done[i])
 }

@@ -500,8 +500,7 @@ func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, con
 	parsed := make([]parsedTool, len(toolBlobs))
 	parallel.For(len(toolBlobs), func(i int) {
 		id := toolBlobs[i]
-		t, err := tools.Parse(at[id], contents[id])
-		parsed[i] = parsedTool{t, err}
+		parsed[i] = parse(at[id], contents[id])
 	})
 	for i, id := range toolBlobs {
 		rh.parsed[id] = parsed[i]
@@ -968,25 +967,26 @@ type parsedTool struct {
 
 // tool returns the blob at path p parsed as a tool file, parsing it now if
 // keepBlobs did not (it was first seen at a path no glob matched). The decoded
-// object goes to the caller, and is not kept here: the replay then holds one
-// decoded object per live tool file, not one per version of the history. A
-// version asked for again (a file that returns to earlier contents) is
-// decoded again from its canonical form.
+// object is made from the canonical form (see parse) and goes to the
+// caller, and is not kept here: the replay then holds one decoded object
+// per live tool file, not one per version of the history.
 func (rh *repoHistory) tool(p, blob string) parsedTool {
 	t, ok := rh.parsed[blob]
-	switch {
-	case !ok:
-		tool, err := tools.Parse(p, rh.blobs[blob])
-		t = parsedTool{tool, err}
-	case t.err == nil && t.tool.Object == nil:
+	if !ok {
+		t = parse(p, rh.blobs[blob])
+		rh.parsed[blob] = t
+	}
+	return t.decoded()
+}
+
+// decoded returns the tool with its object decoded from its canonical form.
+func (t parsedTool) decoded() parsedTool {
+	if t.err == nil && t.tool.Object == nil {
 		obj, err := canonjson.Decode(t.tool.Canonical, canonjson.Limits{}) // held to the limits when first parsed
 		t.tool.Object, _ = obj.(map[string]any)
 		t.err = err
 	}
-	handed := t
-	t.tool.Object = nil
-	rh.parsed[blob] = t
-	return handed
+	return t
 }
 
 // relativeTo returns target relative to root, slash-separated, "" for root

@@ -54,3 +54,25 @@ func TestBlobIsReadAtItsFirstPath(t *testing.T) {
 		t.Errorf("warnings:\n%s\nwant the invalid file reported twice as tools/first.json, the path it was first read at", warnings)
 	}
 }
+
+// The versions read from history are kept in canonical form, without their
+// decoded objects until the replay reaches each: held all at once, a long
+// history's objects cost several times its files' size.
+func TestVersionsAreKeptUndecoded(t *testing.T) {
+	globs := []*serverFiles{newServerFiles(0, "", "tools/*.json", nil)}
+	e := startEarlyParse(globs)
+	e.expect("1", "tools/a.json")
+	e.arrived("1", []byte(toolJSON("a", "A.")))
+	rh := &repoHistory{blobs: map[string][]byte{}}
+	at := map[string]string{"1": "tools/a.json", "2": "tools/b.json"}
+	rh.keepBlobs(at, globs, map[string][]byte{"1": []byte(toolJSON("a", "A.")), "2": []byte(toolJSON("b", "B."))}, e.finish())
+	for _, id := range []string{"1", "2"} {
+		p := rh.parsed[id]
+		if p.err != nil || p.tool.Object != nil || len(p.tool.Canonical) == 0 {
+			t.Errorf("blob %s kept with object %v, %d canonical bytes, error %v; want its canonical form only", id, p.tool.Object != nil, len(p.tool.Canonical), p.err)
+		}
+	}
+	if got := rh.tool("tools/b.json", "2"); got.tool.Object["name"] != "b" || rh.parsed["2"].tool.Object != nil {
+		t.Errorf("tool hands %v and keeps %v; want the decoded object handed, not kept", got.tool.Object, rh.parsed["2"].tool.Object)
+	}
+}

@@ -590,7 +590,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		return nil, err
 	}
 	// A resumed replay compares the few versions its commits make itself.
-	tl.SetCompare(timeline.CompareObjects)
+	tl.SetCompare(compareDecoded)
 	h.resume = &resumable{st: st, tl: tl, steps: steps}
 	return h.resume.end(), nil
 }
@@ -966,25 +966,25 @@ type parsedTool struct {
 }
 
 // tool returns the blob at path p parsed as a tool file, parsing it now if
-// keepBlobs did not (it was first seen at a path no glob matched). The decoded
-// object is made from the canonical form (see parse) and goes to the
-// caller, and is not kept here: the replay then holds one decoded object
-// per live tool file, not one per version of the history.
+// keepBlobs did not (it was first seen at a path no glob matched), without
+// its decoded object (see parse): the comparisons decode what they
+// compare, and the replay's end the latest version of each tool.
 func (rh *repoHistory) tool(p, blob string) parsedTool {
 	t, ok := rh.parsed[blob]
 	if !ok {
 		t = parse(p, rh.blobs[blob])
 		rh.parsed[blob] = t
 	}
-	return t.decoded()
+	return t
 }
 
-// decoded returns the tool with its object decoded from its canonical form.
-func (t parsedTool) decoded() parsedTool {
-	if t.err == nil && t.tool.Object == nil {
-		obj, err := canonjson.Decode(t.tool.Canonical, canonjson.Limits{}) // held to the limits when first parsed
-		t.tool.Object, _ = obj.(map[string]any)
-		t.err = err
+// decode returns a tool with its object, decoded from its canonical form
+// when it was kept without (see parse). The form was made from a decoded
+// object held to the limits, so decoding it again cannot fail.
+func decode(t tools.Tool) tools.Tool {
+	if t.Object == nil {
+		obj, _ := canonjson.Decode(t.Canonical, canonjson.Limits{})
+		t.Object, _ = obj.(map[string]any)
 	}
 	return t
 }

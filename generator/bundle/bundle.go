@@ -20,7 +20,7 @@ type File struct {
 	Path        string // absolute within the site, clean: "/.well-known/did.json"
 	Body        []byte
 	ContentType string
-	Header      http.Header // headers a host should send with it (see package deploy)
+	Header      http.Header // headers a host should send with it (see package deploy); shared by files, never changed in place
 }
 
 // IsDocument reports whether a file is a machine-readable document (as

@@ -2,6 +2,8 @@ package deploy
 
 import (
 	"fmt"
+	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -95,6 +97,27 @@ func TestHeadersPerFile(t *testing.T) {
 		if got := strings.Join(f.Header.Values(tc.header), ", "); got != tc.want {
 			t.Errorf("%s %s = %q, want %q", tc.path, tc.header, got, tc.want)
 		}
+	}
+}
+
+// Files whose headers come from the same prefix rules share one Header
+// (a long history has thousands of archived versions); a file with an
+// exact rule has its own.
+func TestFilesWithTheSameHeadersShareThem(t *testing.T) {
+	b := sampleBundle(t)
+	Apply(b, Rules(b, ""))
+	header := func(p string) http.Header {
+		f, _ := b.Get(p)
+		return f.Header
+	}
+	same := func(x, y string) bool {
+		return reflect.ValueOf(header(x)).UnsafePointer() == reflect.ValueOf(header(y)).UnsafePointer()
+	}
+	if !same("/.well-known/mcp/schemas/weather/get_forecast/1.0.0.json", "/.well-known/mcp/schemas/weather/get_forecast/1.1.0.json") {
+		t.Error("two archived versions have a Header each, want one shared")
+	}
+	if same("/.well-known/mcp/schemas/weather/get_forecast/1.0.0.json", "/.well-known/agent-card.json") || same("/index.html", "/style.css") {
+		t.Error("files with different headers share a Header")
 	}
 }
 

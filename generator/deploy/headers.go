@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
@@ -152,7 +153,10 @@ func Rules(b *bundle.Bundle, basePath string) []Rule {
 // A file is matched against the prefix rules and the exact rules of its
 // own path only, since a table has an exact rule for about every document;
 // no two rules matching a file set one header (see the package's doc), so
-// the order they are merged in does not matter.
+// the order they are merged in does not matter. Files that no exact rule
+// names and that match the same prefix rules with the same Content-Type
+// share one Header: a long history's archived versions and feed archives
+// would otherwise cost a map each.
 func Apply(b *bundle.Bundle, rules []Rule) {
 	var prefixes []Rule
 	exact := map[string][]Rule{}
@@ -163,9 +167,24 @@ func Apply(b *bundle.Bundle, rules []Rule) {
 			exact[r.Pattern] = append(exact[r.Pattern], r)
 		}
 	}
+	shared := map[string]http.Header{} // by the prefix rules matched and the Content-Type
 	for _, f := range b.Files() {
-		f.Header = addHeaders(HeaderFor(prefixes, f.Path), exact[f.Path], f.Path)
-		f.Header.Set("Content-Type", f.ContentType)
+		if own := exact[f.Path]; len(own) > 0 {
+			f.Header = addHeaders(HeaderFor(prefixes, f.Path), own, f.Path)
+			f.Header.Set("Content-Type", f.ContentType)
+			continue
+		}
+		key := f.ContentType
+		for i, r := range prefixes {
+			if r.Matches(f.Path) {
+				key += "\x00" + strconv.Itoa(i)
+			}
+		}
+		if shared[key] == nil {
+			shared[key] = HeaderFor(prefixes, f.Path)
+			shared[key].Set("Content-Type", f.ContentType)
+		}
+		f.Header = shared[key]
 	}
 }
 

@@ -18,11 +18,24 @@ import (
 type comparisons struct {
 	index   map[[2]string]int // by the SHA-256 of the two versions
 	pairs   [][2]tools.Tool   // the versions to compare, dropped once compared
+	files   []fileAt          // the file each pair's versions are at
 	results []schemadiff.Result
 	claimed []atomic.Bool   // set by whoever makes the comparison
 	done    []chan struct{} // closed once the result is there
 	stopped atomic.Bool     // the replay is over: compare no more
 	workers sync.WaitGroup
+
+	mu sync.Mutex
+	// last holds, by file, the newer version of its last comparison,
+	// decoded: the older version of its next one, which is then not
+	// decoded a second time. One object per file, not per version.
+	last map[fileAt]tools.Tool
+}
+
+// fileAt is a tool file of repository repo.
+type fileAt struct {
+	repo int
+	path string
 }
 
 // compareAhead starts comparing, oldest first, the versions of each tool
@@ -31,7 +44,7 @@ type comparisons struct {
 // waits for a comparison under way, and makes one not started yet or not
 // planned itself; stop ends the work.
 func (h *historyReader) compareAhead(steps []step) *comparisons {
-	c := &comparisons{index: map[[2]string]int{}}
+	c := &comparisons{index: map[[2]string]int{}, last: map[fileAt]tools.Tool{}}
 	last := make([]map[string]tools.Tool, len(h.repos)) // by repository, the last version at each path
 	for i := range last {
 		last[i] = map[string]tools.Tool{}
@@ -56,6 +69,7 @@ func (h *historyReader) compareAhead(steps []step) *comparisons {
 			}
 			c.index[key] = len(c.pairs)
 			c.pairs = append(c.pairs, [2]tools.Tool{before, next})
+			c.files = append(c.files, fileAt{s.repo, ch.Path})
 		}
 	}
 	c.results = make([]schemadiff.Result, len(c.pairs))
@@ -84,7 +98,18 @@ func (c *comparisons) make(i int) {
 	if !c.claimed[i].CompareAndSwap(false, true) {
 		return
 	}
-	c.results[i] = timeline.CompareObjects(c.pairs[i][0], c.pairs[i][1])
+	// The versions were kept without their objects (see parse): each
+	// comparison decodes what c.last does not hold.
+	file, before, after := c.files[i], c.pairs[i][0], decode(c.pairs[i][1])
+	c.mu.Lock()
+	if kept := c.last[file]; kept.SHA256 == before.SHA256 {
+		before = kept
+	}
+	c.mu.Unlock()
+	c.results[i] = timeline.CompareObjects(decode(before), after)
+	c.mu.Lock()
+	c.last[file] = after
+	c.mu.Unlock()
 	c.pairs[i] = [2]tools.Tool{}
 	close(c.done[i])
 }
@@ -97,11 +122,18 @@ func (c *comparisons) compare(before, after tools.Tool) schemadiff.Result {
 		<-c.done[i]
 		return c.results[i]
 	}
-	return timeline.CompareObjects(before, after)
+	return compareDecoded(before, after)
+}
+
+// compareDecoded compares two versions, decoding those kept without their
+// objects (see parse).
+func compareDecoded(before, after tools.Tool) schemadiff.Result {
+	return timeline.CompareObjects(decode(before), decode(after))
 }
 
 // stop ends the comparisons not made yet, and returns once none is running.
 func (c *comparisons) stop() {
 	c.stopped.Store(true)
 	c.workers.Wait()
+	c.last = nil
 }

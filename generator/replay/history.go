@@ -500,8 +500,7 @@ func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, con
 	parsed := make([]parsedTool, len(toolBlobs))
 	parallel.For(len(toolBlobs), func(i int) {
 		id := toolBlobs[i]
-		t, err := tools.Parse(at[id], contents[id])
-		parsed[i] = parsedTool{t, err}
+		parsed[i] = parse(at[id], contents[id])
 	})
 	for i, id := range toolBlobs {
 		rh.parsed[id] = parsed[i]
@@ -591,7 +590,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		return nil, err
 	}
 	// A resumed replay compares the few versions its commits make itself.
-	tl.SetCompare(timeline.CompareObjects)
+	tl.SetCompare(compareDecoded)
 	h.resume = &resumable{st: st, tl: tl, steps: steps}
 	return h.resume.end(), nil
 }
@@ -967,26 +966,27 @@ type parsedTool struct {
 }
 
 // tool returns the blob at path p parsed as a tool file, parsing it now if
-// keepBlobs did not (it was first seen at a path no glob matched). The decoded
-// object goes to the caller, and is not kept here: the replay then holds one
-// decoded object per live tool file, not one per version of the history. A
-// version asked for again (a file that returns to earlier contents) is
-// decoded again from its canonical form.
+// keepBlobs did not (it was first seen at a path no glob matched), without
+// its decoded object (see parse): the comparisons decode what they
+// compare, and the replay's end the latest version of each tool.
 func (rh *repoHistory) tool(p, blob string) parsedTool {
 	t, ok := rh.parsed[blob]
-	switch {
-	case !ok:
-		tool, err := tools.Parse(p, rh.blobs[blob])
-		t = parsedTool{tool, err}
-	case t.err == nil && t.tool.Object == nil:
-		obj, err := canonjson.Decode(t.tool.Canonical, canonjson.Limits{}) // held to the limits when first parsed
-		t.tool.Object, _ = obj.(map[string]any)
-		t.err = err
+	if !ok {
+		t = parse(p, rh.blobs[blob])
+		rh.parsed[blob] = t
 	}
-	handed := t
-	t.tool.Object = nil
-	rh.parsed[blob] = t
-	return handed
+	return t
+}
+
+// decode returns a tool with its object, decoded from its canonical form
+// when it was kept without (see parse). The form was made from a decoded
+// object held to the limits, so decoding it again cannot fail.
+func decode(t tools.Tool) tools.Tool {
+	if t.Object == nil {
+		obj, _ := canonjson.Decode(t.Canonical, canonjson.Limits{})
+		t.Object, _ = obj.(map[string]any)
+	}
+	return t
 }
 
 // relativeTo returns target relative to root, slash-separated, "" for root

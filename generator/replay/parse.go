@@ -79,9 +79,9 @@ func (e *earlyParse) work() {
 		e.queue[0] = blobAt{} // its contents are the reader's to keep, not the queue's
 		e.queue = e.queue[1:]
 		e.mu.Unlock()
-		t, err := tools.Parse(b.path, b.data)
+		t := parse(b.path, b.data)
 		e.mu.Lock()
-		e.parsed[b.id] = parsedAt{b.path, parsedTool{t, err}}
+		e.parsed[b.id] = parsedAt{b.path, t}
 		e.mu.Unlock()
 	}
 }
@@ -98,4 +98,14 @@ func (e *earlyParse) finish() map[string]parsedAt {
 	}
 	e.workers.Wait()
 	return e.parsed
+}
+
+// parse parses a blob of history as a tool file, keeping its canonical form
+// but not its decoded object: a long history's objects, all held until the
+// replay reaches them, would cost several times the files' size, where the
+// replay needs one at a time (repoHistory.tool decodes it again).
+func parse(p string, data []byte) parsedTool {
+	t, err := tools.Parse(p, data)
+	t.Object = nil
+	return parsedTool{t, err}
 }

@@ -54,3 +54,60 @@ func TestBlobIsReadAtItsFirstPath(t *testing.T) {
 		t.Errorf("warnings:\n%s\nwant the invalid file reported twice as tools/first.json, the path it was first read at", warnings)
 	}
 }
+
+// The versions read from history are kept in canonical form, without their
+// decoded objects until the replay reaches each: held all at once, a long
+// history's objects cost several times its files' size.
+func TestVersionsAreKeptUndecoded(t *testing.T) {
+	globs := []*serverFiles{newServerFiles(0, "", "tools/*.json", nil)}
+	e := startEarlyParse(globs)
+	e.expect("1", "tools/a.json")
+	e.arrived("1", []byte(toolJSON("a", "A.")))
+	rh := &repoHistory{blobs: map[string][]byte{}}
+	at := map[string]string{"1": "tools/a.json", "2": "tools/b.json"}
+	rh.keepBlobs(at, globs, map[string][]byte{"1": []byte(toolJSON("a", "A.")), "2": []byte(toolJSON("b", "B."))}, e.finish())
+	for _, id := range []string{"1", "2"} {
+		p := rh.parsed[id]
+		if p.err != nil || p.tool.Object != nil || len(p.tool.Canonical) == 0 {
+			t.Errorf("blob %s kept with object %v, %d canonical bytes, error %v; want its canonical form only", id, p.tool.Object != nil, len(p.tool.Canonical), p.err)
+		}
+	}
+	if got := decode(rh.tool("tools/b.json", "2").tool); got.Object["name"] != "b" || rh.parsed["2"].tool.Object != nil {
+		t.Errorf("decoded %v, kept %v; want the object made again, and not kept", got.Object, rh.parsed["2"].tool.Object)
+	}
+}
+
+// The latest version of each tool in the timeline keeps its decoded
+// object, which the pages compare the working tree with; the others don't.
+func TestReadDecodesOnlyTheLatestVersions(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
+	for _, desc := range []string{"One.", "Two.", "Three."} {
+		g.Write("tools/a.json", toolJSON("a", desc))
+		g.Commit("a: " + desc)
+	}
+	out, err := Read(Input{Config: load(t, g.Dir), Endpoint: cardEndpoint})
+	if err != nil {
+		t.Fatal(err)
+	}
+	earlier := 0
+	for _, s := range out.Timeline.Servers {
+		for _, th := range s.Tools {
+			for i, v := range th.Versions {
+				latest := i == len(th.Versions)-1
+				if latest && v.Tool.Object["name"] != th.Name {
+					t.Errorf("%s %s, the latest version: object %v, want the tool decoded", th.Name, v.Version, v.Tool.Object)
+				}
+				if !latest && v.Tool.Object != nil {
+					t.Errorf("%s %s, an earlier version, keeps its object", th.Name, v.Version)
+				}
+				if !latest {
+					earlier++
+				}
+			}
+		}
+	}
+	if earlier == 0 {
+		t.Error("no earlier version in the timeline")
+	}
+}

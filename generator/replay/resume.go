@@ -27,7 +27,22 @@ func (r *resumable) end() *timeline.Timeline {
 	r.st.reportOpenClashes()
 	tl := r.tl.Timeline()
 	h.unrecordable = r.st.stillUnrecordable(tl)
+	decodeLatest(tl)
 	return tl
+}
+
+// decodeLatest gives the latest version of each tool its decoded object,
+// which the timeline promises (the pages compare the working tree with
+// it): the replay handed it over without (see repoHistory.tool).
+func decodeLatest(tl *timeline.Timeline) {
+	for _, s := range tl.Servers {
+		for _, t := range s.Tools {
+			if len(t.Versions) > 0 {
+				v := t.Latest()
+				v.Tool = decode(v.Tool)
+			}
+		}
+	}
 }
 
 // Resume replays, on top of prev, only the commits its repositories gained

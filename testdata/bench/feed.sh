@@ -11,7 +11,7 @@
 #   (d) the feed's documents: the subscription document's size, the archive
 #       documents' count and the total, and the time of one wellknown verify
 #       of the built directory, which follows the archives.
-# Usage: testdata/bench/feed.sh [TOOLS [COMMITS]]   (RUNS=5 by default)
+# Usage: testdata/bench/feed.sh [TOOLS [COMMITS]]   (RUNS=5 by default; PROFILE=heavy for 2-3 KB tool files)
 # SITE=last adds site.toml in the last commit instead of the first (a
 # repository adopted after its history); the feed's digest, printed last, is
 # the same either way.
@@ -20,7 +20,7 @@ tools=${1:-200}
 commits=${2:-10000}
 site_last=false
 if [ "${SITE:-first}" = last ]; then site_last=true; fi
-go run ./internal/benchrepo -tools "$tools" -commits "$commits" -site-last="$site_last" "$work/repo"
+go run ./internal/benchrepo -tools "$tools" -commits "$commits" -site-last="$site_last" -profile "${PROFILE:-light}" "$work/repo"
 cd "$work/repo"
 
 specs=(':(literal)site.toml')

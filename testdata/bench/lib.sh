@@ -24,12 +24,14 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 json_field() { grep -o "\"$2\": [0-9]*" "$1" | head -1 | grep -o '[0-9]*$'; }
 
 # history_repo [TOOLS [COMMITS]] generates the synthetic history (go run
-# ./internal/benchrepo; 200 tools and 10,000 commits by default), moves into
-# it and sets $tools and $commits.
+# ./internal/benchrepo; 200 tools and 10,000 commits by default, tool files
+# of the profile PROFILE=light, about 0.7 KB, or PROFILE=heavy, 2-3 KB),
+# moves into it and sets $tools, $commits and $profile.
 history_repo() {
   tools=${1:-200}
   commits=${2:-10000}
-  go run ./internal/benchrepo -tools "$tools" -commits "$commits" "$work/repo"
+  profile=${PROFILE:-light}
+  go run ./internal/benchrepo -tools "$tools" -commits "$commits" -profile "$profile" "$work/repo"
   cd "$work/repo"
 }
 

@@ -1,19 +1,42 @@
 #!/usr/bin/env bash
-# Issue 13, row 3: the peak memory (maximum resident set size, /usr/bin/time
-# -f %M) of the whole build of 200 tools × 10,000 commits, beside the git
-# floor's (its largest process), interleaved in one run (RUNS rounds).
-# Usage: testdata/bench/memory.sh [TOOLS [COMMITS]]   (RUNS=5; WELLKNOWN=binary)
+# Issue 13, row 3, and issue 21: the peak memory (maximum resident set size,
+# /usr/bin/time -f %M) and wall time of the whole build of TOOLS tools ×
+# COMMITS commits in the profile PROFILE (light or heavy, see lib.sh), beside
+# the git floor's peak memory (its largest process), interleaved in one run
+# (RUNS rounds). BEFORE=binary adds, in each round, a build by that binary
+# (an older wellknown) with the same key, and checks that both wrote the
+# same files byte for byte (diff -r).
+# Usage: PROFILE=heavy testdata/bench/memory.sh [TOOLS [COMMITS]]   (RUNS=5; WELLKNOWN=binary)
 source "$(dirname "$0")/lib.sh"
 history_repo "$@"
 export -f floor
 machine
+# measure BINARY NAME builds into $shm/NAME, recording its peak memory in MB
+# as NAME and its wall time in ms as NAME.ms.
+measure() {
+  rm -rf "$shm/$2"
+  /usr/bin/time -f '%M %e' -o "$work/rss" "$1" build --force --out "$shm/$2" >/dev/null
+  read -r kb s <"$work/rss"
+  echo $(( kb / 1024 )) >>"$work/$2"
+  awk -v s="$s" 'BEGIN {printf "%d\n", s * 1000}' >>"$work/$2.ms"
+}
 for _ in $(seq "$runs"); do
   /usr/bin/time -f %M -o "$work/rss" bash -c floor
   echo $(( $(cat "$work/rss") / 1024 )) >>"$work/floor"
-  rm -rf "$shm"
-  /usr/bin/time -f %M -o "$work/rss" "$bin" build --force --out "$shm" >/dev/null
-  echo $(( $(cat "$work/rss") / 1024 )) >>"$work/build"
+  [ -z "${BEFORE:-}" ] || measure "$BEFORE" before
+  measure "$bin" build
 done
-echo "$tools tools, $commits commits; medians of $runs (range)"
+echo "$profile profile, $tools tools, $commits commits; medians of $runs (range)"
 echo "peak memory of the git floor:  $(median <"$work/floor") MB ($(spread <"$work/floor"))"
-echo "peak memory of the build:      $(median <"$work/build") MB ($(spread <"$work/build")) (goal <= 150 MB)"
+if [ -n "${BEFORE:-}" ]; then
+  echo "peak memory, before:           $(median <"$work/before") MB ($(spread <"$work/before")); build $(median <"$work/before.ms") ms ($(spread <"$work/before.ms"))"
+fi
+echo "peak memory of the build:      $(median <"$work/build") MB ($(spread <"$work/build")); build $(median <"$work/build.ms") ms ($(spread <"$work/build.ms")) (goal <= 150 MB at 10,000 commits, <= 200 MB at 100,000)"
+if [ -n "${BEFORE:-}" ]; then
+  if diff -r "$shm/before" "$shm/build" >/dev/null; then
+    echo "outputs of before and now: identical (diff -r, $(find "$shm/build" -type f | wc -l) files)"
+  else
+    echo "outputs of before and now: DIFFERENT (diff -r)"
+    exit 1
+  fi
+fi

@@ -121,15 +121,22 @@ func (t *Token) setDates(c claims) {
 		return
 	}
 	t.ExpiresAt = c.Expiry.Time().UTC()
-	for _, d := range []struct {
-		claim string
-		at    time.Time
-	}{{"iat", t.IssuedAt}, {"nbf", t.NotBefore}} {
+	for _, d := range t.starts() {
 		if d.at.After(t.ExpiresAt) {
 			t.Problems = append(t.Problems, fmt.Sprintf("the token's %s %s is after its exp %s", d.claim, Date(d.at), Date(t.ExpiresAt)))
 		}
 	}
 }
+
+// dated is one of a token's dates, with the claim that gives it.
+type dated struct {
+	claim string
+	at    time.Time
+}
+
+// starts are the dates a token says it begins at: iat and nbf (zero when
+// the token has none).
+func (t Token) starts() []dated { return []dated{{"iat", t.IssuedAt}, {"nbf", t.NotBefore}} }
 
 // signingKey is the key a token with kid was checked with: key itself, or
 // the one a key set gives for kid.
@@ -240,10 +247,7 @@ func (t Token) Agrees(issuedAt, expiresAt string) error {
 // now. A token dated in the future is either a mistake or made to outlive
 // a revocation, and an issued_at after now would be published as a fact.
 func (t Token) Early(now time.Time) string {
-	for _, d := range []struct {
-		claim string
-		at    time.Time
-	}{{"iat", t.IssuedAt}, {"nbf", t.NotBefore}} {
+	for _, d := range t.starts() {
 		if d.at.After(now.Add(ClockSkew)) {
 			return fmt.Sprintf("the token's %s %s is in the future (more than %v from now, %s)", d.claim, Date(d.at), ClockSkew, Date(now))
 		}

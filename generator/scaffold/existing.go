@@ -83,19 +83,10 @@ func findInHistory(dir string, found map[string]bool) error {
 	if _, err := repo.Head(); errors.Is(err, history.ErrNoCommits) {
 		return nil
 	}
-	abs, err := filepath.Abs(dir)
+	prefix, err := repo.Prefix(dir)
 	if err != nil {
 		return err
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return err
-	}
-	prefix, err := filepath.Rel(repo.Root(), real)
-	if err != nil {
-		return err
-	}
-	prefix = filepath.ToSlash(prefix)
 	last := map[string]string{} // path relative to dir → its newest blob
 	err = repo.LogEach("HEAD", []string{":(glob,icase)" + path.Join(prefix, "**/*.json")}, func(c history.Commit) error {
 		for _, ch := range c.Changes {

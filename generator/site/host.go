@@ -1,6 +1,9 @@
 package site
 
-import "strings"
+import (
+	"net"
+	"strings"
+)
 
 // IsThisMachine reports whether a host (without port or brackets), as a
 // request or URL names it, is this machine: a loopback address, localhost
@@ -8,5 +11,9 @@ import "strings"
 // without a final dot.
 func IsThisMachine(host string) bool {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
-	return IsLoopback(host) || strings.HasSuffix(host, ".localhost")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

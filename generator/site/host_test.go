@@ -1,6 +1,9 @@
 package site
 
-import "testing"
+import (
+	"net/url"
+	"testing"
+)
 
 func TestIsThisMachine(t *testing.T) {
 	for host, want := range map[string]bool{
@@ -10,6 +13,24 @@ func TestIsThisMachine(t *testing.T) {
 	} {
 		if got := IsThisMachine(host); got != want {
 			t.Errorf("IsThisMachine(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+// SecureURL allows plain http to every name of this machine IsThisMachine
+// knows, as the HTTP client does, and to no other host.
+func TestSecureURL(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"https://example.com/": true, "http://localhost:8080/": true, "http://LOCALHOST:8080/": true,
+		"http://preview.localhost/": true, "http://127.0.0.1/": true, "http://[::1]:9/": true,
+		"http://example.com/": false, "http://localhost.example.com/": false, "ftp://localhost/": false,
+	} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := SecureURL(u); got != want {
+			t.Errorf("SecureURL(%s) = %v, want %v", raw, got, want)
 		}
 	}
 }

@@ -108,18 +108,9 @@ func validPort(p string) bool {
 }
 
 // SecureURL reports whether u may carry what the tool fetches or publishes:
-// https, or plain http only to this machine.
+// https, or plain http only to this machine (see IsThisMachine).
 func SecureURL(u *url.URL) bool {
-	return u.Scheme == "https" || u.Scheme == "http" && IsLoopback(u.Hostname())
-}
-
-// IsLoopback reports whether host names this machine.
-func IsLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return u.Scheme == "https" || u.Scheme == "http" && IsThisMachine(u.Hostname())
 }
 
 func (c *Config) validateSigning(v *validator) {

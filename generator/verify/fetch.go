@@ -172,8 +172,9 @@ func classify(err error) error {
 	return &fetchError{code, err.Error()}
 }
 
-// readCapped reads at most max bytes, failing when there are more (a body
-// without Content-Length, or a compressed one, is only known while reading).
+// readCapped reads at most max bytes of a file, failing when there are
+// more: the file may have grown since its size was checked. (A body over
+// HTTP is capped by httpget.)
 func readCapped(r io.Reader, max int64) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"fmt"
 	"mime"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/cards"
+	"github.com/wellknown-dev/wellknown/generator/deploy"
 )
 
 // kind is what a document is: how to name it, how it should be served, and
@@ -23,8 +25,9 @@ type kind struct {
 	// polled documents are fetched again and again by readers, so they
 	// should be revalidated with an ETag.
 	polled bool
-	// lifetime is the max-age, in seconds, the build serves it with.
-	lifetime int
+	// cache is the Cache-Control the build serves it with; "" for a
+	// discovery document's.
+	cache string
 	// check returns the problems of a document served by host; nil for none.
 	check func(data []byte, host string) []cards.Problem
 }
@@ -32,16 +35,16 @@ type kind struct {
 var (
 	jsonTypes = []string{"application/json"}
 
-	kindDID  = kind{name: "DID document", types: []string{"application/did+json", "application/did+ld+json", "application/json"}, polled: true, lifetime: lifetimePolled}
-	kindFeed = kind{name: "agent feed", types: []string{"application/atom+xml"}, generic: []string{"application/xml", "text/xml"}, polled: true, lifetime: lifetimePolled}
+	kindDID  = kind{name: "DID document", types: []string{"application/did+json", "application/did+ld+json", "application/json"}, polled: true, cache: deploy.CacheShortLived}
+	kindFeed = kind{name: "agent feed", types: []string{"application/atom+xml"}, generic: []string{"application/xml", "text/xml"}, polled: true, cache: deploy.CacheShortLived}
 	// kindFeedArchive is an archive document of the feed, served as the
 	// feed is but cached for good: it never changes.
-	kindFeedArchive = kind{name: "agent feed archive", types: kindFeed.types, generic: kindFeed.generic, polled: true, lifetime: lifetimeImmutable}
+	kindFeedArchive = kind{name: "agent feed archive", types: kindFeed.types, generic: kindFeed.generic, polled: true, cache: deploy.CacheImmutable}
 	// kindWellKnownAgentCard is /.well-known/agent-card.json, where the
 	// snapshot lives unless an A2A Agent Card does.
 	kindWellKnownAgentCard = kind{name: "agent card", types: []string{"application/json", cards.TypeAgentCard}, check: agentCardUnlessSnapshot}
 	kindSnapshot           = kind{name: "snapshot", types: jsonTypes}
-	kindSchema             = kind{name: "archived tool schema", types: jsonTypes, lifetime: lifetimeImmutable}
+	kindSchema             = kind{name: "archived tool schema", types: jsonTypes, cache: deploy.CacheImmutable}
 	kindCatalog            = kind{name: "AI Catalog", types: []string{cards.TypeAICatalog}, generic: jsonTypes, check: ignoreHost(cards.CheckAICatalog)}
 	kindServerCard         = kind{name: "Server Card", types: []string{cards.TypeServerCard}, generic: jsonTypes, check: ignoreHost(cards.CheckServerCard)}
 	kindAgentCard          = kind{name: "A2A Agent Card", types: []string{"application/json", cards.TypeAgentCard}, check: ignoreHost(cards.CheckAgentCard)}
@@ -51,20 +54,10 @@ var (
 	kindOther              = kind{name: "document", types: jsonTypes}
 )
 
-// The lifetimes the build gives documents (max-age, in seconds): discovery
-// documents an hour; the feed and the DID document, which readers poll for
-// new entries and keys, five minutes; what never changes once published
-// (feed archives, archived schemas) a year. A kind without one is a
-// discovery document.
-const (
-	lifetimeDocument  = 3600
-	lifetimePolled    = 300
-	lifetimeImmutable = 31536000
-	// lifetimeSlack is how far from its lifetime a document's max-age may
-	// be before verify warns: a host's own defaults (GitHub Pages: 600) are
-	// close enough.
-	lifetimeSlack = 10
-)
+// lifetimeSlack is how far from the lifetime the build gives a document
+// (see package deploy) its max-age may be before verify warns: a host's own
+// defaults (GitHub Pages: 600) are close enough.
+const lifetimeSlack = 10
 
 func ignoreHost(check func([]byte) []cards.Problem) func([]byte, string) []cards.Problem {
 	return func(data []byte, _ string) []cards.Problem { return check(data) }
@@ -137,10 +130,7 @@ func (c *checker) checkHTTP(u *url.URL, k kind, r reading) {
 // entry, key or card from readers; far shorter has every reader download
 // again what has not changed.
 func (c *checker) checkCache(doc string, k kind, cacheControl string) {
-	want := k.lifetime
-	if want == 0 {
-		want = lifetimeDocument
-	}
+	want, _ := maxAge(cmp.Or(k.cache, deploy.CacheDocument))
 	age, ok := maxAge(cacheControl)
 	switch {
 	case !ok:

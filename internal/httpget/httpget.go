@@ -92,14 +92,14 @@ func (e *networkError) Error() string {
 
 func (e *networkError) Unwrap() []error { return []error{ErrNetwork, e.err} }
 
-// CheckURL allows an absolute https URL, and plain http only to this
-// machine: what decides trust must not come over a connection anyone on the
-// way can rewrite.
+// CheckURL allows an absolute URL site.SecureURL allows: https, and plain
+// http only to this machine. What decides trust must not come over a
+// connection anyone on the way can rewrite.
 func CheckURL(u *url.URL) error {
 	switch {
 	case u.Host == "":
 		return &kindError{ErrRefused, fmt.Sprintf("%s is not an absolute URL", u.Redacted())}
-	case u.Scheme == "https", u.Scheme == "http" && site.IsThisMachine(u.Hostname()):
+	case site.SecureURL(u):
 		return nil
 	}
 	return &kindError{ErrRefused, fmt.Sprintf("%s: https is required (plain http only for localhost and loopback addresses)", u.Redacted())}

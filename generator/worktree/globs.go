@@ -13,7 +13,6 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/tools"
-	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/internal/suggest"
 )
 
@@ -74,15 +73,11 @@ func inHistory(root, g string) bool {
 	if err != nil {
 		return true
 	}
-	real, err := inputfile.RealPath(root)
+	prefix, err := repo.Rel(root)
 	if err != nil {
 		return true
 	}
-	prefix, err := filepath.Rel(repo.Root(), real)
-	if err != nil {
-		return true
-	}
-	spec := ":(glob)" + path.Join(filepath.ToSlash(prefix), g)
+	spec := ":(glob)" + path.Join(prefix, g)
 	err = repo.LogEach("HEAD", []string{spec}, func(history.Commit) error { return errFound })
 	return err != nil
 }

@@ -47,7 +47,6 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/tools"
 	"github.com/wellknown-dev/wellknown/generator/worktree"
-	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // Class says what an entry means for the feed's readers.
@@ -361,21 +360,17 @@ type toolFile struct {
 // files).
 func toolFiles(head *generator.Result, siteRepo *history.Repo, cwd string) map[string]toolFile {
 	repos := map[string]*history.Repo{} // server name → the repository its tools are in
-	roots := map[string]string{}        // server name → that repository's root, as the user's paths reach it
 	for _, s := range head.Config.Servers {
-		repos[s.Name], roots[s.Name] = siteRepo, siteRepo.Root()
+		repos[s.Name] = siteRepo
 		if s.Repo == "" {
 			continue
 		}
-		root, err := inputfile.RepoRoot(head.Config.Path(s.Repo))
-		if err == nil {
-			repos[s.Name], err = history.Open(root)
-		}
+		repo, err := history.Open(head.Config.Path(s.Repo))
 		if err != nil {
 			delete(repos, s.Name) // its paths cannot be placed
 			continue
 		}
-		roots[s.Name] = root
+		repos[s.Name] = repo
 	}
 	files := map[string]toolFile{}
 	for _, s := range head.Timeline.Servers {
@@ -385,7 +380,7 @@ func toolFiles(head *generator.Result, siteRepo *history.Repo, cwd string) map[s
 		}
 		for _, t := range s.Tools {
 			for _, v := range t.Versions {
-				f := toolFile{path: filepath.Join(roots[s.Name], filepath.FromSlash(v.Tool.File)), repo: repo, rel: v.Tool.File}
+				f := toolFile{path: filepath.Join(repo.Root(), filepath.FromSlash(v.Tool.File)), repo: repo, rel: v.Tool.File}
 				if rel, err := filepath.Rel(cwd, f.path); err == nil {
 					f.path = rel
 				}

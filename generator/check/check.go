@@ -435,7 +435,7 @@ func (c *comparison) acknowledgedBy(e Entry) string {
 		return ""
 	}
 	for i, b := range c.cfg.Breaking {
-		if acknowledges(b, e) {
+		if b.Acknowledges(e.EndpointID, e.To) {
 			by := fmt.Sprintf("[[breaking]] at %s:%d", c.cfg.File, c.cfg.Line(fmt.Sprintf("breaking.%d", i)))
 			if b.Reason != "" {
 				by += ": " + b.Reason
@@ -457,15 +457,6 @@ func (c *comparison) acknowledgedBy(e Entry) string {
 	return ""
 }
 
-// acknowledges reports whether b acknowledges the breaking entry e.
-func acknowledges(b site.Breaking, e Entry) bool {
-	if b.To != e.To {
-		return false
-	}
-	server, _, _ := strings.Cut(e.EndpointID, "#")
-	return b.Endpoint == e.EndpointID || b.To == site.Removed && b.Endpoint == server
-}
-
 // unmatched warns about each acknowledgement that matches no breaking entry
 // of the feed, a typo or a leftover.
 func (c *comparison) unmatched(entries []Entry) []*diag.Error {
@@ -473,7 +464,7 @@ func (c *comparison) unmatched(entries []Entry) []*diag.Error {
 	for i, b := range c.cfg.Breaking {
 		matched := false
 		for _, e := range entries {
-			matched = matched || e.Class == Breaking && acknowledges(b, e)
+			matched = matched || e.Class == Breaking && b.Acknowledges(e.EndpointID, e.To)
 		}
 		if !matched {
 			warnings = append(warnings, c.cfg.Errorf(fmt.Sprintf("breaking.%d", i),

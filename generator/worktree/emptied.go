@@ -118,12 +118,12 @@ func removalAcknowledged(cfg *site.Config, e Emptied) bool {
 // acknowledgedRemoval reports whether site.toml acknowledges the removal
 // of the tool id at time when, or of its server.
 func acknowledgedRemoval(cfg *site.Config, id string, when time.Time) bool {
-	server, _, _ := strings.Cut(id, "#")
 	for _, b := range cfg.Breaking {
-		if b.To == site.Removed && (b.Endpoint == id || b.Endpoint == server) {
+		if b.Acknowledges(id, site.Removed) {
 			return true
 		}
 	}
+	server, _, _ := strings.Cut(id, "#")
 	for _, d := range cfg.Deprecations {
 		sunset, err := time.Parse(time.RFC3339, d.Sunset)
 		if err == nil && (d.Endpoint == id || d.Endpoint == server) && !sunset.After(when) {

@@ -200,7 +200,7 @@ type repoHistory struct {
 	commits []history.Commit
 	blobs   map[string][]byte     // blob id → content, for every blob the commits name
 	parsed  map[string]parsedTool // blob id → the tool file it holds
-	tags    map[string][]string   // commit → the release tags on it (see readReleaseTags)
+	tags    map[string][]string   // commit → the release tags on it, sorted (see readReleaseTags)
 	// patterns are the version_tags of the servers whose tool files it
 	// holds, in any configuration of the history.
 	patterns []string

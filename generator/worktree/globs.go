@@ -112,7 +112,7 @@ func nearExclude(g, pattern string, files []string) (string, bool) {
 			return under, true
 		}
 	}
-	if strings.ContainsAny(g, `*?[\`) {
+	if tools.HasWildcard(g) {
 		return "", false
 	}
 	return suggest.Closest(g, files)

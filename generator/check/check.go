@@ -270,7 +270,7 @@ func compare(base Base, old, head *generator.Result, repo *history.Repo) (*Resul
 		if content, ok := published[e.ID]; !ok || content != string(e.Content) {
 			c.locate(&entry)
 			entry.AcknowledgedBy = c.acknowledgedBy(entry)
-			entry.hint = emptiedHint(head.Config, emptied, entry)
+			entry.hint = emptiedHint(emptied, entry)
 			r.Entries = append(r.Entries, entry)
 		}
 	}
@@ -283,13 +283,13 @@ func compare(base Base, old, head *generator.Result, repo *history.Repo) (*Resul
 
 // emptiedHint returns the hint of the landing that removed every tool of
 // a server at once, for the removal of one of those tools, or "".
-func emptiedHint(cfg *site.Config, emptied []worktree.Emptied, e Entry) string {
+func emptiedHint(emptied []worktree.Emptied, e Entry) string {
 	if e.To != site.Removed {
 		return ""
 	}
 	for _, em := range emptied {
 		if em.Time.Equal(e.updated) && slices.Contains(em.Tools, e.EndpointID) {
-			return em.Problem(cfg).Hint
+			return em.Hint()
 		}
 	}
 	return ""

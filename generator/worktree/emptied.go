@@ -33,13 +33,17 @@ func (e Emptied) Problem(cfg *site.Config) *diag.Error {
 	}
 	msg := fmt.Sprintf("commit %s (%s) removes every tool of %s at once (%s): the feed would sign the removal of each",
 		history.Short(e.Commit), e.Time.UTC().Format(time.DateOnly), e.Server, strings.Join(names, ", "))
-	hint := fmt.Sprintf("a typo in its tools glob, or a directory moved? Fix the glob; if the removal is intended, acknowledge it in site.toml: [[breaking]] endpoint = %q to = %q", e.Server, site.Removed)
 	for i, s := range cfg.Servers {
 		if s.Name == e.Server {
-			return cfg.Errorf(fmt.Sprintf("servers.%d.tools", i), "%s", msg).WithHint("%s", hint)
+			return cfg.Errorf(fmt.Sprintf("servers.%d.tools", i), "%s", msg).WithHint("%s", e.Hint())
 		}
 	}
-	return diag.Errorf(cfg.File, 0, "%s", msg).WithHint("%s", hint)
+	return diag.Errorf(cfg.File, 0, "%s", msg).WithHint("%s", e.Hint())
+}
+
+// Hint says what to do about e: fix the glob, or acknowledge the removal.
+func (e Emptied) Hint() string {
+	return fmt.Sprintf("a typo in its tools glob, or a directory moved? Fix the glob; if the removal is intended, acknowledge it in site.toml: [[breaking]] endpoint = %q to = %q", e.Server, site.Removed)
 }
 
 // EmptiedServers finds the landings of the timeline at which a server kept

@@ -104,6 +104,6 @@ func TestHistoryStory(t *testing.T) {
 
 	page := string(mustGet(t, res, "/servers/items/tools/list_items/index.html"))
 	if !strings.Contains(page, "<p>First shipped in release 1.0.0.</p>") {
-		t.Errorf("list_items' page does not say which release first shipped 1.1.0")
+		t.Errorf("list_items' page does not say which release first shipped 2.0.0")
 	}
 }

@@ -61,6 +61,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"high surrogate then another high", `["\ud800\ud800"]`, Limits{}, `line 1: string holds a lone UTF-16 surrogate \ud800`, false},
 		{"number out of range", "[\n1e400]", Limits{}, "line 2: number 1e400 is too large", false},
 		{"too deep", deep, Limits{Depth: 4}, "line 1: objects and arrays nest more than 4 deep (the limit)", true},
+		// encoding/json stops at 10,000 levels, before the limit is counted.
+		{"too deep for encoding/json", "\n" + strings.Repeat("[", 10_001) + strings.Repeat("]", 10_001), Limits{Depth: 64}, "line 2: objects and arrays nest more than 64 deep (the limit)", true},
 		{"too many properties", "{\"a\": {\"b\": 1,\n\"c\": 2}}", Limits{Properties: 2}, "line 2: more than 2 properties (the limit)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -51,8 +51,9 @@ var bom = []byte("\xEF\xBB\xBF")
 // encoding/json checks, it rejects what RFC 8785 cannot canonicalise or what
 // makes a document ambiguous: a byte-order mark, invalid UTF-8, a duplicate
 // key, a lone UTF-16 surrogate, a number outside the range of a float64.
-// A syntax error is encoding/json's *json.SyntaxError; any other problem is
-// an *Error.
+// A syntax error is encoding/json's *json.SyntaxError, but for nesting too
+// deep for encoding/json, which is over any Depth limit; any other problem
+// is an *Error.
 func Decode(data []byte, lim Limits) (any, error) {
 	if bytes.HasPrefix(data, bom) {
 		return nil, &Error{Msg: "starts with a UTF-8 byte-order mark; save it without one"}
@@ -63,7 +64,15 @@ func Decode(data []byte, lim Limits) (any, error) {
 	// encoding/json's scanner checks the syntax without building values, and
 	// words its errors as every other JSON input of the build does.
 	if !json.Valid(data) {
-		return nil, json.Unmarshal(data, new(json.RawMessage))
+		err := json.Unmarshal(data, new(json.RawMessage))
+		var syntax *json.SyntaxError
+		if lim.Depth > 0 && errors.As(err, &syntax) && strings.HasSuffix(syntax.Error(), "exceeded max depth") {
+			// encoding/json stops at its own depth (10,000) before the limit
+			// is counted: the document is over the limit all the same.
+			d := decoder{data: data, lim: lim}
+			return nil, d.overLimit(int(syntax.Offset)-1, "objects and arrays nest more than %d deep (the limit)", lim.Depth)
+		}
+		return nil, err
 	}
 	d := decoder{data: data, lim: lim}
 	v, err := d.value(0)

@@ -47,7 +47,6 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/tools"
 	"github.com/wellknown-dev/wellknown/generator/worktree"
-	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // Class says what an entry means for the feed's readers.
@@ -271,7 +270,7 @@ func compare(base Base, old, head *generator.Result, repo *history.Repo) (*Resul
 		if content, ok := published[e.ID]; !ok || content != string(e.Content) {
 			c.locate(&entry)
 			entry.AcknowledgedBy = c.acknowledgedBy(entry)
-			entry.hint = emptiedHint(head.Config, emptied, entry)
+			entry.hint = emptiedHint(emptied, entry)
 			r.Entries = append(r.Entries, entry)
 		}
 	}
@@ -284,13 +283,13 @@ func compare(base Base, old, head *generator.Result, repo *history.Repo) (*Resul
 
 // emptiedHint returns the hint of the landing that removed every tool of
 // a server at once, for the removal of one of those tools, or "".
-func emptiedHint(cfg *site.Config, emptied []worktree.Emptied, e Entry) string {
+func emptiedHint(emptied []worktree.Emptied, e Entry) string {
 	if e.To != site.Removed {
 		return ""
 	}
 	for _, em := range emptied {
 		if em.Time.Equal(e.updated) && slices.Contains(em.Tools, e.EndpointID) {
-			return em.Problem(cfg).Hint
+			return em.Hint()
 		}
 	}
 	return ""
@@ -361,21 +360,17 @@ type toolFile struct {
 // files).
 func toolFiles(head *generator.Result, siteRepo *history.Repo, cwd string) map[string]toolFile {
 	repos := map[string]*history.Repo{} // server name → the repository its tools are in
-	roots := map[string]string{}        // server name → that repository's root, as the user's paths reach it
 	for _, s := range head.Config.Servers {
-		repos[s.Name], roots[s.Name] = siteRepo, siteRepo.Root()
+		repos[s.Name] = siteRepo
 		if s.Repo == "" {
 			continue
 		}
-		root, err := inputfile.RepoRoot(head.Config.Path(s.Repo))
-		if err == nil {
-			repos[s.Name], err = history.Open(root)
-		}
+		repo, err := history.Open(head.Config.Path(s.Repo))
 		if err != nil {
 			delete(repos, s.Name) // its paths cannot be placed
 			continue
 		}
-		roots[s.Name] = root
+		repos[s.Name] = repo
 	}
 	files := map[string]toolFile{}
 	for _, s := range head.Timeline.Servers {
@@ -385,7 +380,7 @@ func toolFiles(head *generator.Result, siteRepo *history.Repo, cwd string) map[s
 		}
 		for _, t := range s.Tools {
 			for _, v := range t.Versions {
-				f := toolFile{path: filepath.Join(roots[s.Name], filepath.FromSlash(v.Tool.File)), repo: repo, rel: v.Tool.File}
+				f := toolFile{path: filepath.Join(repo.Root(), filepath.FromSlash(v.Tool.File)), repo: repo, rel: v.Tool.File}
 				if rel, err := filepath.Rel(cwd, f.path); err == nil {
 					f.path = rel
 				}
@@ -440,7 +435,7 @@ func (c *comparison) acknowledgedBy(e Entry) string {
 		return ""
 	}
 	for i, b := range c.cfg.Breaking {
-		if acknowledges(b, e) {
+		if b.Acknowledges(e.EndpointID, e.To) {
 			by := fmt.Sprintf("[[breaking]] at %s:%d", c.cfg.File, c.cfg.Line(fmt.Sprintf("breaking.%d", i)))
 			if b.Reason != "" {
 				by += ": " + b.Reason
@@ -462,15 +457,6 @@ func (c *comparison) acknowledgedBy(e Entry) string {
 	return ""
 }
 
-// acknowledges reports whether b acknowledges the breaking entry e.
-func acknowledges(b site.Breaking, e Entry) bool {
-	if b.To != e.To {
-		return false
-	}
-	server, _, _ := strings.Cut(e.EndpointID, "#")
-	return b.Endpoint == e.EndpointID || b.To == site.Removed && b.Endpoint == server
-}
-
 // unmatched warns about each acknowledgement that matches no breaking entry
 // of the feed, a typo or a leftover.
 func (c *comparison) unmatched(entries []Entry) []*diag.Error {
@@ -478,7 +464,7 @@ func (c *comparison) unmatched(entries []Entry) []*diag.Error {
 	for i, b := range c.cfg.Breaking {
 		matched := false
 		for _, e := range entries {
-			matched = matched || e.Class == Breaking && acknowledges(b, e)
+			matched = matched || e.Class == Breaking && b.Acknowledges(e.EndpointID, e.To)
 		}
 		if !matched {
 			warnings = append(warnings, c.cfg.Errorf(fmt.Sprintf("breaking.%d", i),

@@ -7,6 +7,9 @@ import (
 	"strings"
 )
 
+// pointerUnescaper undoes the escapes of a JSON Pointer's reference token.
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+
 // pointerLine returns the line of data, a JSON document, at which the
 // member or element the JSON Pointer names starts, or, when the document
 // lacks it (a property removed), that of its nearest ancestor present:
@@ -16,7 +19,7 @@ func pointerLine(data []byte, pointer string) int {
 	found := int64(0) // offset of the deepest member found, 0 for the document
 	if pointer != "" {
 		for _, seg := range strings.Split(pointer[1:], "/") {
-			seg = strings.NewReplacer("~1", "/", "~0", "~").Replace(seg)
+			seg = pointerUnescaper.Replace(seg)
 			at, ok := enter(dec, data, seg)
 			if !ok {
 				break

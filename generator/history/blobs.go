@@ -175,6 +175,15 @@ func (n invalidName) Error() string {
 	return fmt.Sprintf("git cat-file --batch: invalid object name %q", string(n))
 }
 
+// unanswered is the error of a name git found no object for, or several:
+// reason is its word for it, "missing" or "ambiguous".
+type unanswered struct{ id, reason string }
+
+func (e *unanswered) Error() string { return fmt.Sprintf("blob %s: %s", e.id, e.reason) }
+
+// Is makes a missing object [ErrMissing].
+func (e *unanswered) Is(target error) bool { return target == ErrMissing && e.reason == "missing" }
+
 // answer reads git's answer to the request for id. An error that leaves
 // the process out of step also sets b.err.
 func (b *Blobs) answer(id string) ([]byte, error) {
@@ -186,7 +195,7 @@ func (b *Blobs) answer(id string) ([]byte, error) {
 	if !ok {
 		// "<id> missing" or "<id> ambiguous": nothing follows.
 		if reason, found := strings.CutPrefix(strings.TrimSuffix(string(header), "\n"), id+" "); found && !strings.Contains(reason, " ") {
-			return nil, fmt.Errorf("blob %s: %s", id, reason)
+			return nil, &unanswered{id, reason}
 		}
 		return nil, b.fail(fmt.Errorf("unexpected answer %q", header))
 	}

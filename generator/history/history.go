@@ -86,6 +86,34 @@ func Open(dir string) (*Repo, error) {
 // results of this package and pathspecs given to it are relative to it.
 func (r *Repo) Root() string { return r.root }
 
+// Rel returns target's path in the work tree, slash-separated, "" for the
+// top-level directory itself; it begins with ".." for a target outside.
+// target is made absolute and resolved through symbolic links, as git
+// reports the top level, through its directory when it does not exist (a
+// file deleted since).
+func (r *Repo) Rel(target string) (string, error) {
+	abs, err := filepath.Abs(target)
+	if err != nil {
+		return "", err
+	}
+	if dir, file := filepath.Split(abs); file != "" {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			abs = filepath.Join(real, file)
+		}
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(r.root, abs)
+	if err != nil {
+		return "", err
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
 // IsShallow reports whether the repository is a shallow clone, whose history
 // is cut off: its oldest commit then seems to add every file.
 func (r *Repo) IsShallow() (bool, error) {

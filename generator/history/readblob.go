@@ -3,7 +3,6 @@ package history
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // ErrMissing is returned, wrapped, by [Repo.ReadBlob] for a name that
@@ -38,8 +37,7 @@ func (r *Repo) ReadBlob(name string, limit int) ([]byte, error) {
 	if size, skipped := blobs.Skipped[name]; skipped {
 		return nil, &BlobTooLarge{size}
 	}
-	// answer reports a name git finds nothing for as "blob <name>: missing".
-	if err != nil && strings.HasSuffix(err.Error(), ": missing") {
+	if errors.Is(err, ErrMissing) {
 		return nil, fmt.Errorf("%s: %w", name, ErrMissing)
 	}
 	return data, err

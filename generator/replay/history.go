@@ -200,7 +200,7 @@ type repoHistory struct {
 	commits []history.Commit
 	blobs   map[string][]byte     // blob id → content, for every blob the commits name
 	parsed  map[string]parsedTool // blob id → the tool file it holds
-	tags    map[string][]string   // commit → the release tags on it (see readReleaseTags)
+	tags    map[string][]string   // commit → the release tags on it, sorted (see readReleaseTags)
 	// patterns are the version_tags of the servers whose tool files it
 	// holds, in any configuration of the history.
 	patterns []string
@@ -234,12 +234,12 @@ func (h *historyReader) addRepo(repo *history.Repo) error {
 // locateConfig finds the site directory and site.toml within the site's
 // repository.
 func (h *historyReader) locateConfig() error {
-	root := h.repos[0].repo.Root()
+	repo := h.repos[0].repo
 	var err error
-	if h.siteDir, err = relativeTo(root, h.cfg.Dir); err != nil {
+	if h.siteDir, err = repo.Rel(h.cfg.Dir); err != nil {
 		return err
 	}
-	h.configPath, err = relativeTo(root, h.cfg.File)
+	h.configPath, err = repo.Rel(h.cfg.File)
 	return err
 }
 
@@ -538,7 +538,7 @@ func (h *historyReader) toolsLocation(s site.Server) (repo int, prefix string, o
 	}
 	dir := h.cfg.Path(s.Repo)
 	for i, rh := range h.repos {
-		if rel, err := relativeTo(rh.repo.Root(), dir); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel, err := rh.repo.Rel(dir); err == nil && !strings.HasPrefix(rel, "..") {
 			return i, rel, true
 		}
 	}
@@ -987,32 +987,6 @@ func decode(t tools.Tool) tools.Tool {
 		t.Object, _ = obj.(map[string]any)
 	}
 	return t
-}
-
-// relativeTo returns target relative to root, slash-separated, "" for root
-// itself. Both are made absolute and resolved through symbolic links, as git
-// reports roots.
-func relativeTo(root, target string) (string, error) {
-	abs, err := filepath.Abs(target)
-	if err != nil {
-		return "", err
-	}
-	if dir, file := filepath.Split(abs); file != "" {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			abs = filepath.Join(real, file)
-		}
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	rel, err := filepath.Rel(root, abs)
-	if err != nil {
-		return "", err
-	}
-	if rel == "." {
-		return "", nil
-	}
-	return filepath.ToSlash(rel), nil
 }
 
 // literal is a pathspec that matches exactly one path.

@@ -103,7 +103,8 @@ func (e *earlyParse) finish() map[string]parsedAt {
 // parse parses a blob of history as a tool file, keeping its canonical form
 // but not its decoded object: a long history's objects, all held until the
 // replay reaches them, would cost several times the files' size, where the
-// replay needs one at a time (repoHistory.tool decodes it again).
+// replay needs one at a time (decode makes it again from the canonical
+// form).
 func parse(p string, data []byte) parsedTool {
 	t, err := tools.Parse(p, data)
 	t.Object = nil

@@ -44,6 +44,9 @@ func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 			rh.tags[t.Commit] = append(rh.tags[t.Commit], t.Name)
 		}
 	}
+	for _, names := range rh.tags {
+		slices.Sort(names) // several tags on one commit count in name order
+	}
 	if len(rh.tags) == 0 {
 		rh.tags = nil // a tag made later changes the repository's state (see Resume)
 		return nil
@@ -71,9 +74,7 @@ func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 // noteReleases records the tags of a step's commit, in the order they are
 // reached; several tags on one commit count in name order, the last newest.
 func (st *replayState) noteReleases(s step) {
-	tags := slices.Clone(st.h.repos[s.repo].tags[s.commit.Hash])
-	slices.Sort(tags)
-	for _, tag := range tags {
+	for _, tag := range st.h.repos[s.repo].tags[s.commit.Hash] {
 		st.releases[s.repo] = append(st.releases[s.repo], release{tag, s.commit.Hash, s.commit.Time})
 	}
 }
@@ -94,8 +95,7 @@ func (st *replayState) releaseVersion(pattern string, repo int) string {
 // releaseAt returns the version the newest release tag on commit hash of
 // repo names; "" when none does.
 func (st *replayState) releaseAt(repo int, hash string) string {
-	tags := slices.Clone(st.h.repos[repo].tags[hash])
-	slices.Sort(tags)
+	tags := st.h.repos[repo].tags[hash]
 	for i := len(tags) - 1; i >= 0; i-- {
 		if v, ok := versionOf(anyRelease, tags[i]); ok {
 			return v

@@ -58,11 +58,10 @@ func decodeLatest(tl *timeline.Timeline) {
 // with the last commit replayed (see history.Landings); and no repository
 // has release tags a server takes its versions from, and no server starts
 // its history at history_from, which a new commit or tag could move; no
-// repository is a partial clone, whose
-// fetches the notices count, and no repository is a shallow clone (a
-// fetch may deepen one, which its state does not show). ok is false otherwise,
-// and on any error: a Read then replays the whole history, and reports the
-// error.
+// repository is a partial clone, whose fetches the notices count, and no
+// repository is a shallow clone (a fetch may deepen one, which its state
+// does not show). ok is false otherwise, and on any error: a Read then
+// replays the whole history, and reports the error.
 //
 // prev is used up: its Timeline may go on changing, and it cannot be
 // resumed again, whatever the outcome.

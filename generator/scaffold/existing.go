@@ -83,14 +83,14 @@ func findInHistory(dir string, found map[string]bool) error {
 	if _, err := repo.Head(); errors.Is(err, history.ErrNoCommits) {
 		return nil
 	}
-	prefix, err := repo.Prefix(dir)
+	prefix, err := repo.Rel(dir)
 	if err != nil {
 		return err
 	}
 	last := map[string]string{} // path relative to dir → its newest blob
 	err = repo.LogEach("HEAD", []string{":(glob,icase)" + path.Join(prefix, "**/*.json")}, func(c history.Commit) error {
 		for _, ch := range c.Changes {
-			rel := strings.TrimPrefix(ch.Path, strings.TrimPrefix(prefix+"/", "./"))
+			rel := strings.TrimPrefix(ch.Path, prefix+"/")
 			if _, seen := last[rel]; !seen && ch.Blob != "" {
 				if _, inTree := found[rel]; !inTree {
 					last[rel] = ch.Blob

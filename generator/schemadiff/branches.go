@@ -20,20 +20,20 @@ func (d *schemaDiff) branchesOf(doc any, loc location, keyword string, m map[str
 	list, _ := m[keyword].([]any)
 	out := make([]branch, len(list))
 	for i, s := range list {
-		out[i] = branch{pointer: loc.keyword(keyword) + "/" + strconv.Itoa(i), schema: s, norm: normalized(doc, s), index: i + 1}
+		out[i] = branch{pointer: loc.keyword(keyword) + "/" + strconv.Itoa(i), schema: s, norm: normalized(doc, s, maxNormalDepth), index: i + 1}
 	}
 	return out
 }
 
-// normalized resolves s inside doc and normalizes it; nil when it is not
-// an object schema.
-func normalized(doc, s any) map[string]any {
+// normalized resolves s inside doc and normalizes it, following branches
+// depth levels deep; nil when it is not an object schema.
+func normalized(doc, s any, depth int) map[string]any {
 	r, ok := deref(doc, s)
 	m, isObject := r.(map[string]any)
 	if !ok || !isObject {
 		return nil
 	}
-	return normalize(doc, m, maxNormalDepth)
+	return normalize(doc, m, depth)
 }
 
 // unionKeyword returns "anyOf" or "oneOf" when the schema is nothing but

@@ -92,12 +92,12 @@
 //     old one did, it is not a narrowing, and when what the new one adds the
 //     old branches together accepted, it is not a widening. A branch added
 //     is compatible and a branch removed breaking, unless the branches of
-//     the other side together already accept what it accepts. A schema that is nothing but a union
-//     is compared with one that is not as the union of that schema's type
-//     families, so {"type":"string"} → {"oneOf":[{"type":"string"},
-//     {"type":"object"}]} is an object branch added. anyOf becoming oneOf is
-//     breaking (a value matching two branches is now rejected), and back
-//     compatible. oneOf rejects a value that matches two branches: when
+//     the other side together already accept what it accepts. A schema
+//     that is nothing but a union is compared with one that is not as the
+//     union of that schema's type families, so {"type":"string"} →
+//     {"oneOf":[{"type":"string"},{"type":"object"}]} is an object branch
+//     added. anyOf becoming oneOf is breaking (a value matching two
+//     branches is now rejected), and back compatible. oneOf rejects a value that matches two branches: when
 //     every value of a type (null, say) comes to match two branches that
 //     accept it in full, as when null is added to a second branch, it is
 //     breaking, and the other way round compatible. Whether branches with
@@ -217,8 +217,8 @@
 // Changes to properties and types point at the property's schema. A change
 // to another keyword points at the keyword
 // (/inputSchema/properties/units/enum), as the file writes it: a change to
-// a const points at const, though it is compared as an enum. Texts name schemas by dotted path
-// ("address.zip", "tags[].label", "labels.*") in backticks, for example
-// "parameter `city` renamed to `location`" or "enum value `kelvin` removed
-// from `units`".
+// a const points at const, though it is compared as an enum. Texts name
+// schemas by dotted path ("address.zip", "tags[].label", "labels.*") in
+// backticks, for example "parameter `city` renamed to `location`" or "enum
+// value `kelvin` removed from `units`".
 package schemadiff

@@ -178,6 +178,6 @@ func acceptsAnything(doc, s any) bool {
 	if isMissing(s) {
 		return true
 	}
-	m := normalized(doc, s)
+	m := normalized(doc, s, maxNormalDepth)
 	return m != nil && len(assertions(m)) == 0
 }

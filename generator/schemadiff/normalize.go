@@ -133,12 +133,11 @@ func splitDependencies(m map[string]any) {
 func normalBranches(root any, list []any, depth int) ([]map[string]any, bool) {
 	out := make([]map[string]any, 0, len(list))
 	for _, b := range list {
-		s, ok := deref(root, b)
-		m, isObject := s.(map[string]any)
-		if !ok || !isObject {
+		m := normalized(root, b, depth)
+		if m == nil {
 			return nil, false
 		}
-		out = append(out, normalize(root, m, depth))
+		out = append(out, m)
 	}
 	return out, true
 }

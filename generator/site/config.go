@@ -332,6 +332,14 @@ type Breaking struct {
 // Removed is the Breaking.To of an endpoint's removal.
 const Removed = "removed"
 
+// Acknowledges reports whether b acknowledges the breaking change of the
+// endpoint id to the version to, or its removal (to is Removed): the
+// removal of a server acknowledges that of each of its tools.
+func (b Breaking) Acknowledges(id, to string) bool {
+	server, _, _ := strings.Cut(id, "#")
+	return b.To == to && (b.Endpoint == id || to == Removed && b.Endpoint == server)
+}
+
 // Deploy holds the hosting settings.
 type Deploy struct {
 	Targets   []string   `toml:"targets"` // github-pages, netlify, cloudflare-pages

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/tools"
 )
 
 // ChooseServer returns the server of cfg whose name or slug is name. With
@@ -64,7 +65,7 @@ func DefaultDir(cfg *site.Config, s *site.Server) (string, error) {
 		segs = segs[:len(segs)-1]
 	}
 	dir = path.Join(segs...)
-	if (file != "*.json" && file != "*") || strings.ContainsAny(dir, `*?[\`) {
+	if (file != "*.json" && file != "*") || tools.HasWildcard(dir) {
 		return "", cfg.Errorf(at, "tools glob %q does not name one directory whose <tool name>.json files it reads all of", s.Tools).
 			WithHint(`pass --out DIR, or use a glob like "tools/*.json" or "tools/**/*.json"`)
 	}

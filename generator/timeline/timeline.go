@@ -170,7 +170,7 @@ type Version struct {
 	SHA256  string             // hex SHA-256 of Tool.Canonical (Tool.SHA256)
 	From    string             // the version it replaced ("" for the first)
 	Change  *schemadiff.Result // how it differs from From (nil for the first)
-	Release string
+	Release string             // the version of the first release that shipped it; "" before one
 }
 
 // ToolEndpointID is the endpoint id of a tool: "<server name>#<tool name>".

@@ -85,13 +85,17 @@ func Glob(root, pattern string) ([]string, error) {
 	return out, err
 }
 
+// HasWildcard reports whether a glob, or a part of one, holds a character
+// Match treats specially; one without matches only its own text.
+func HasWildcard(pattern string) bool { return strings.ContainsAny(pattern, `*?[\`) }
+
 // Dir is the leading directories of pattern that hold no wildcard: the
 // directory every match is under, "" when the pattern starts with one.
 func Dir(pattern string) string {
 	segs := strings.Split(pattern, "/")
 	var dirs []string
 	for _, s := range segs[:len(segs)-1] {
-		if strings.ContainsAny(s, `*?[\`) {
+		if HasWildcard(s) {
 			break
 		}
 		dirs = append(dirs, s)

@@ -10,12 +10,10 @@ package tools
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"sort"
-	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/canonjson"
 	"github.com/wellknown-dev/wellknown/generator/diag"
@@ -116,12 +114,6 @@ func Parse(file string, data []byte) (Tool, error) {
 // decodeError locates a decoding error in file.
 func decodeError(file string, data []byte, err error) error {
 	var located *canonjson.Error
-	var syntax *json.SyntaxError
-	if errors.As(err, &syntax) && strings.HasSuffix(syntax.Error(), "exceeded max depth") {
-		// encoding/json stops at its own depth (10,000) before ours is
-		// counted: the file is over ours all the same.
-		return overLimit(file, diag.JSONError(file, data, err).Line, fmt.Sprintf("objects and arrays nest more than %d deep (the limit)", MaxDepth))
-	}
 	if !errors.As(err, &located) {
 		return diag.JSONError(file, data, err)
 	}

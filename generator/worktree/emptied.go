@@ -33,13 +33,17 @@ func (e Emptied) Problem(cfg *site.Config) *diag.Error {
 	}
 	msg := fmt.Sprintf("commit %s (%s) removes every tool of %s at once (%s): the feed would sign the removal of each",
 		history.Short(e.Commit), e.Time.UTC().Format(time.DateOnly), e.Server, strings.Join(names, ", "))
-	hint := fmt.Sprintf("a typo in its tools glob, or a directory moved? Fix the glob; if the removal is intended, acknowledge it in site.toml: [[breaking]] endpoint = %q to = %q", e.Server, site.Removed)
 	for i, s := range cfg.Servers {
 		if s.Name == e.Server {
-			return cfg.Errorf(fmt.Sprintf("servers.%d.tools", i), "%s", msg).WithHint("%s", hint)
+			return cfg.Errorf(fmt.Sprintf("servers.%d.tools", i), "%s", msg).WithHint("%s", e.Hint())
 		}
 	}
-	return diag.Errorf(cfg.File, 0, "%s", msg).WithHint("%s", hint)
+	return diag.Errorf(cfg.File, 0, "%s", msg).WithHint("%s", e.Hint())
+}
+
+// Hint says what to do about e: fix the glob, or acknowledge the removal.
+func (e Emptied) Hint() string {
+	return fmt.Sprintf("a typo in its tools glob, or a directory moved? Fix the glob; if the removal is intended, acknowledge it in site.toml: [[breaking]] endpoint = %q to = %q", e.Server, site.Removed)
 }
 
 // EmptiedServers finds the landings of the timeline at which a server kept
@@ -118,12 +122,12 @@ func removalAcknowledged(cfg *site.Config, e Emptied) bool {
 // acknowledgedRemoval reports whether site.toml acknowledges the removal
 // of the tool id at time when, or of its server.
 func acknowledgedRemoval(cfg *site.Config, id string, when time.Time) bool {
-	server, _, _ := strings.Cut(id, "#")
 	for _, b := range cfg.Breaking {
-		if b.To == site.Removed && (b.Endpoint == id || b.Endpoint == server) {
+		if b.Acknowledges(id, site.Removed) {
 			return true
 		}
 	}
+	server, _, _ := strings.Cut(id, "#")
 	for _, d := range cfg.Deprecations {
 		sunset, err := time.Parse(time.RFC3339, d.Sunset)
 		if err == nil && (d.Endpoint == id || d.Endpoint == server) && !sunset.After(when) {

@@ -33,13 +33,12 @@ func selectFiles(cfg *site.Config, i int, root string) ([]string, error) {
 		return nil, err
 	}
 	if len(all) == 0 {
+		e := cfg.Errorf(at+".tools", "tools glob %q matches no file", s.Tools)
 		if near, ok := nearGlob(root, s.Tools, otherTools(cfg, i)); ok {
-			return nil, cfg.Errorf(at+".tools", "tools glob %q matches no file", s.Tools).
-				WithHint("did you mean tools = %q? (a typo, or a moved directory)", near)
+			return nil, e.WithHint("did you mean tools = %q? (a typo, or a moved directory)", near)
 		}
 		if !inHistory(root, s.Tools) {
-			return nil, cfg.Errorf(at+".tools", "tools glob %q matches no file", s.Tools).
-				WithHint("no commit has a file it matches either: fix the glob, or leave tools out for a server without tool files")
+			return nil, e.WithHint("no commit has a file it matches either: fix the glob, or leave tools out for a server without tool files")
 		}
 		return nil, nil
 	}
@@ -73,7 +72,7 @@ func inHistory(root, g string) bool {
 	if err != nil {
 		return true
 	}
-	prefix, err := repo.Prefix(root)
+	prefix, err := repo.Rel(root)
 	if err != nil {
 		return true
 	}
@@ -113,7 +112,7 @@ func nearExclude(g, pattern string, files []string) (string, bool) {
 			return under, true
 		}
 	}
-	if strings.ContainsAny(g, `*?[\`) {
+	if tools.HasWildcard(g) {
 		return "", false
 	}
 	return suggest.Closest(g, files)

@@ -226,14 +226,8 @@ func TestGitInitWhileServing(t *testing.T) {
 // A shallow clone is previewed, with the build's warning, where a build
 // needs --allow-shallow.
 func TestShallowClonePreview(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		prereq.Missing(t, "git is not installed (apt-get install git)")
-	}
-	config := exampleSite(t)
-	dir := filepath.Dir(config)
-	git(t, dir, "init", "-q")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "first")
+	dir := filepath.Dir(gitExampleSite(t))
+	commitAll(t, dir)
 	git(t, dir, "commit", "-q", "--allow-empty", "-m", "second")
 	clone := filepath.Join(t.TempDir(), "clone")
 	git(t, dir, "clone", "-q", "--depth=1", "file://"+dir, clone)

@@ -9,12 +9,8 @@ import "fmt"
 // whether two regular expressions match the same names is not decided
 // here.
 func (d *schemaDiff) patternProperties(loc location, before, after map[string]any) {
-	b, okBefore := objectOrEmpty(member(before, "patternProperties"))
-	a, okAfter := objectOrEmpty(member(after, "patternProperties"))
-	if !okBefore || !okAfter {
-		if !d.sameMeaning(member(before, "patternProperties"), member(after, "patternProperties")) {
-			d.unclassifiable(loc.keyword("patternProperties"), "`patternProperties` of "+d.subject(loc))
-		}
+	b, a, ok := d.keywordObjects(loc, before, after, "patternProperties", "`patternProperties` of "+d.subject(loc))
+	if !ok {
 		return
 	}
 	restBefore, restAfter := orAnything(member(before, "additionalProperties")), orAnything(member(after, "additionalProperties"))
@@ -87,12 +83,8 @@ func (d *schemaDiff) dependentRequired(loc location, before, after map[string]an
 // dependentSchemas compares the schemas that apply when a property is
 // present, each like any condition of the schema.
 func (d *schemaDiff) dependentSchemas(loc location, before, after map[string]any) {
-	b, okBefore := objectOrEmpty(member(before, "dependentSchemas"))
-	a, okAfter := objectOrEmpty(member(after, "dependentSchemas"))
-	if !okBefore || !okAfter {
-		if !d.sameMeaning(member(before, "dependentSchemas"), member(after, "dependentSchemas")) {
-			d.unclassifiable(loc.keyword("dependentSchemas"), "`dependentSchemas` of "+d.subject(loc))
-		}
+	b, a, ok := d.keywordObjects(loc, before, after, "dependentSchemas", "`dependentSchemas` of "+d.subject(loc))
+	if !ok {
 		return
 	}
 	for _, key := range sortedKeys(b, a) {
@@ -180,4 +172,20 @@ func acceptsAnything(doc, s any) bool {
 	}
 	m := normalized(doc, s, maxNormalDepth)
 	return m != nil && len(assertions(m)) == 0
+}
+
+// keywordObjects returns the objects keyword holds before and after (empty
+// where it is missing). ok is false when either is not an object; a
+// change between such values that does not keep their meaning is then
+// reported as one that can't be classified, naming what.
+func (d *schemaDiff) keywordObjects(loc location, before, after map[string]any, keyword, what string) (b, a map[string]any, ok bool) {
+	b, okBefore := objectOrEmpty(member(before, keyword))
+	a, okAfter := objectOrEmpty(member(after, keyword))
+	if okBefore && okAfter {
+		return b, a, true
+	}
+	if !d.sameMeaning(member(before, keyword), member(after, keyword)) {
+		d.unclassifiable(loc.keyword(keyword), what)
+	}
+	return nil, nil, false
 }

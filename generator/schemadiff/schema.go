@@ -485,14 +485,7 @@ func literals(values []any) string {
 // properties compares the properties of an object schema and which of them
 // are required.
 func (d *schemaDiff) properties(loc location, before, after map[string]any) {
-	propsBefore, okBefore := objectOrEmpty(member(before, "properties"))
-	propsAfter, okAfter := objectOrEmpty(member(after, "properties"))
-	if !okBefore || !okAfter {
-		if !d.sameMeaning(member(before, "properties"), member(after, "properties")) {
-			d.unclassifiable(loc.keyword("properties"), "properties of "+d.subject(loc))
-		}
-		propsBefore, propsAfter = nil, nil
-	}
+	propsBefore, propsAfter, _ := d.keywordObjects(loc, before, after, "properties", "properties of "+d.subject(loc))
 	requiredBefore, okBefore := stringSet(member(before, "required"))
 	requiredAfter, okAfter := stringSet(member(after, "required"))
 	if !okBefore && okAfter && len(requiredAfter) == 0 {

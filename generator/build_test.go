@@ -60,7 +60,7 @@ func build(t *testing.T, config string, overrides ...string) *Result {
 	return res
 }
 
-// The example site produces every document README.md lists for what it configures.
+// The example site produces every document docs/output.md lists for what it configures.
 func TestExampleSiteFiles(t *testing.T) {
 	res := build(t, exampleSite(t))
 	var got []string

@@ -89,7 +89,7 @@ func LoadSigningKey(src KeySources) (SigningKey, error) {
 			// site's identity, so the fix is to restore it, not to make
 			// another one.
 			d.WithHint("restore the site's key: set $%s (in CI, the secret holding it), or copy it to %s from a backup; "+
-				"a new key is a new signing identity (README: Rotating the key), so run wellknown keygen -o %s only for a new site",
+				"a new key is a new signing identity (wellknown's docs/keys.md: Rotating the key), so run wellknown keygen -o %s only for a new site",
 				src.EnvName, src.ConfigFile, src.ConfigFile)
 		}
 		return key, err

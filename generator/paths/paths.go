@@ -1,5 +1,5 @@
 // Package paths names where each published document lives in the bundle
-// (the "What gets built" table of README.md): the stages that write the
+// (the table of docs/output.md): the stages that write the
 // documents and the pages that link to them agree on these paths without
 // depending on each other.
 package paths

@@ -866,7 +866,7 @@ func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) 
 			// Refused, not skipped: the limits bound what every build costs,
 			// and history is as open to a hostile commit as the working tree.
 			st.err = diag.Errorf("", 0, "commit %s: %v", history.Short(c.Hash), parsed.err).
-				WithHint("tool files in history are held to the same limits (README, \"Limits\"); rewrite history to drop this version")
+				WithHint("tool files in history are held to the same limits (wellknown's docs/limits.md); rewrite history to drop this version")
 			return
 		}
 		if parsed.err != nil {

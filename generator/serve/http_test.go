@@ -142,7 +142,7 @@ func checkBody(t *testing.T, f *bundle.File, body []byte) {
 	}
 }
 
-// The header table itself says what README promises, so the comparison
+// The header table itself says what docs/output.md promises, so the comparison
 // above is not between two empty sets.
 func TestHeadersPromised(t *testing.T) {
 	h, _ := served(t)

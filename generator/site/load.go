@@ -133,7 +133,7 @@ func (c *Config) unknownKeys(md toml.MetaData) error {
 		if near, ok := suggest.Closest(last(key), knownKeys(parent(key))); ok {
 			d.WithHint("did you mean %q?", join(parent(key), near))
 		} else {
-			d.WithHint("keys are snake_case; every key is listed in the site.toml section of wellknown's README")
+			d.WithHint("keys are snake_case; every key is listed in wellknown's docs/site-toml.md")
 		}
 		problems = append(problems, d)
 	}

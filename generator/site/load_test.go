@@ -129,7 +129,7 @@ func TestUnknownKeyHints(t *testing.T) {
 		`site.toml:2: unknown key "titel" / did you mean "title"?`,
 		`site.toml:4: unknown key "signing.kye_id" / did you mean "signing.key_id"?`,
 		`site.toml:7: unknown key "servers.descripton" / did you mean "servers.description"?`,
-		`site.toml:8: unknown key "servers.colour" / keys are snake_case; every key is listed in the site.toml section of wellknown's README`,
+		`site.toml:8: unknown key "servers.colour" / keys are snake_case; every key is listed in wellknown's docs/site-toml.md`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

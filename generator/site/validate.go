@@ -304,7 +304,7 @@ func (c *Config) validateVerification(v *validator, at string, vf *Verification)
 	switch sources := nonEmptyCount(vf.Signature, vf.SignatureFile, vf.SignatureEnv); {
 	case sources == 0:
 		v.add(c.Errorf(at, "verification has no token: set signature, signature_file or signature_env").
-			WithHint("the provider signs the JWT; see the README's EDP Level 2 section"))
+			WithHint("the provider signs the JWT; see wellknown's docs/edp.md"))
 	case sources > 1:
 		v.add(c.Errorf(at, "verification sets more than one of signature, signature_file and signature_env"))
 	}

@@ -77,7 +77,7 @@ func overLimit(file string, line int, msg string) error {
 	return limitError{diag.Errorf(file, line, "%s", msg).WithHint("%s", limitsHint)}
 }
 
-var limitsHint = fmt.Sprintf(`a tool file may be at most 1 MiB (%d bytes), nest objects and arrays at most %d deep and hold at most %d properties; see README, "Limits"`,
+var limitsHint = fmt.Sprintf(`a tool file may be at most 1 MiB (%d bytes), nest objects and arrays at most %d deep and hold at most %d properties; see wellknown's docs/limits.md`,
 	MaxFileBytes, MaxDepth, MaxProperties)
 
 // Oversized is Parse's error for a tool file of size bytes, over

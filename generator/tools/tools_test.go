@@ -198,7 +198,7 @@ func TestParseLimits(t *testing.T) {
 				t.Fatalf("Parse = %v\nwant %s", err, tc.want)
 			case !errors.Is(err, ErrLimit):
 				t.Errorf("errors.Is(%v, ErrLimit) = false", err)
-			case !strings.Contains(diag.Hint(err), "README"):
+			case !strings.Contains(diag.Hint(err), "docs/limits.md"):
 				t.Errorf("hint %q does not point to the documented limits", diag.Hint(err))
 			}
 		})

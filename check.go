@@ -18,7 +18,7 @@ type checkSummary struct {
 	Base     *check.Base   `json:"base,omitempty"`
 	Repos    []check.Base  `json:"repos,omitempty"` // the bases of the tools repositories
 	Entries  []check.Entry `json:"entries"`
-	Warnings []string      `json:"warnings"`
+	Warnings []jsonError   `json:"warnings"`
 	Errors   []jsonError   `json:"errors,omitempty"`
 	// Acknowledge is the site.toml text that would acknowledge every failed
 	// entry, if the breaking changes are intended.
@@ -62,7 +62,7 @@ func (c *cli) check(args []string) int {
 			}
 		}
 		if *asJSON {
-			c.printJSON(checkSummary{Entries: []check.Entry{}, Warnings: []string{}, Errors: jsonErrors(err)})
+			c.printJSON(checkSummary{Entries: []check.Entry{}, Warnings: []jsonError{}, Errors: jsonErrors(err)})
 		}
 		return c.fail(err)
 	}
@@ -81,7 +81,7 @@ func (c *cli) reportCheck(res *check.Result, asJSON, annotate bool) {
 	problems, acknowledge := c.reportFailures(res.Entries, annotate)
 	if asJSON {
 		c.printJSON(checkSummary{OK: res.OK(), Base: &res.Base, Repos: res.Repos, Entries: append([]check.Entry{}, res.Entries...),
-			Warnings: errorTexts(res.Warnings), Errors: problems, Acknowledge: strings.Join(acknowledge, "\n")})
+			Warnings: jsonProblems(res.Warnings), Errors: problems, Acknowledge: strings.Join(acknowledge, "\n")})
 		return
 	}
 	c.printEntries(res)
@@ -91,11 +91,8 @@ func (c *cli) reportCheck(res *check.Result, asJSON, annotate bool) {
 }
 
 func (c *cli) reportWarnings(warnings []*diag.Error, annotate bool) {
+	say(c, "warning", warnings)
 	for _, w := range warnings {
-		c.warnf("%v", w)
-		if w.Hint != "" {
-			c.hintf("%s", w.Hint)
-		}
 		if annotate {
 			c.annotate("warning", w)
 		}
@@ -105,22 +102,20 @@ func (c *cli) reportWarnings(warnings []*diag.Error, annotate bool) {
 // reportFailures prints an error for each failed entry, and returns the
 // errors and the site.toml tables that would acknowledge them.
 func (c *cli) reportFailures(entries []check.Entry, annotate bool) (problems []jsonError, acknowledge []string) {
+	var failed []*diag.Error
 	for _, e := range entries {
 		if !e.Failed() {
 			continue
 		}
 		p := e.Problem()
-		c.errorf("%v", p)
-		if !slices.ContainsFunc(problems, func(q jsonError) bool { return q.Hint == p.Hint }) {
-			c.hintf("%s", p.Hint) // once for the failures that share it
-		}
 		if annotate {
 			c.annotate("error", diag.Errorf(p.File, p.Line, "%s\n\nIf it is intended, add to site.toml:\n\n%s", p.Msg, strings.TrimSuffix(e.Acknowledgement(), "\n")))
 		}
-		problems = append(problems, toJSONError(p))
+		failed = append(failed, p)
 		acknowledge = append(acknowledge, e.Acknowledgement())
 	}
-	return problems, acknowledge
+	say(c, "error", failed)
+	return jsonProblems(failed), acknowledge
 }
 
 func (c *cli) printEntries(res *check.Result) {
@@ -188,12 +183,4 @@ func escapeData(s string) string {
 // escapeProperty escapes a workflow command's property value.
 func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
-
-func errorTexts(errs []*diag.Error) []string {
-	out := []string{}
-	for _, e := range errs {
-		out = append(out, e.Error())
-	}
-	return out
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/deploy"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/scaffold"
@@ -77,9 +78,12 @@ func (c *cli) initSite(args []string) int {
 	if err := c.initKey(filepath.Join(dir, scaffold.KeyFile), *host); err != nil {
 		return c.fail(err)
 	}
+	var leftovers []*diag.Error
 	for _, f := range scaffold.Leftovers(dir, opt) {
-		c.warnf("%s is from another host's recipe and still deploys the site there; remove it if the site moved", filepath.Join(dir, f))
+		leftovers = append(leftovers, diag.Errorf(filepath.Join(dir, f), 0, "from another host's recipe, it still deploys the site there").
+			WithHint("remove it if the site moved"))
 	}
+	say(c, "warning", leftovers)
 	if *baseURL == exampleBaseURL {
 		c.noticef("the site's base URL is the placeholder %s; run init again with --base-url and --force, or edit site.toml and the deploy files", exampleBaseURL)
 	}

@@ -55,10 +55,13 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // cli carries the output streams of one invocation.
 type cli struct {
 	stdout, stderr io.Writer
+	// hinted holds the hints said so far (see say): a hint that several
+	// problems share, warnings and errors alike, is said once.
+	hinted map[string]bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	c := &cli{stdout, stderr}
+	c := &cli{stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -146,18 +149,26 @@ func (c *cli) hintf(format string, args ...any) {
 	fmt.Fprintf(c.stderr, "wellknown: hint: "+format+"\n", args...)
 }
 
-// fail prints every problem of err, each followed by its hint, and returns
-// exit status 1. Hints repeated by several problems are printed once.
+// fail prints every problem of err (see say) and returns exit status 1.
 func (c *cli) fail(err error) int {
-	seen := map[string]bool{}
-	for _, e := range diag.List(err) {
-		c.errorf("%v", e)
-		if h := diag.Hint(e); h != "" && !seen[h] {
-			seen[h] = true
+	say(c, "error", diag.List(err))
+	return 1
+}
+
+// say prints each problem on a "wellknown: <kind>: " line (kind is error
+// or warning), followed by its hint when it has one not said before: a
+// warning reads as an error does, located where it is known.
+func say[E error](c *cli, kind string, problems []E) {
+	if c.hinted == nil {
+		c.hinted = map[string]bool{}
+	}
+	for _, p := range problems {
+		fmt.Fprintf(c.stderr, "wellknown: %s: %v\n", kind, p)
+		if h := diag.Hint(p); h != "" && !c.hinted[h] {
+			c.hinted[h] = true
 			c.hintf("%s", h)
 		}
 	}
-	return 1
 }
 
 // newFlags returns a flag set whose -h prints the command's usage line and
@@ -262,7 +273,7 @@ type buildSummary struct {
 	Counts   *generator.Counts `json:"counts,omitempty"`
 	Stages   map[string]int64  `json:"stages_ms,omitempty"`
 	Key      string            `json:"key,omitempty"`
-	Warnings []string          `json:"warnings"`
+	Warnings []jsonError       `json:"warnings"`
 	Errors   []jsonError       `json:"errors,omitempty"`
 	Millis   int64             `json:"ms"`
 
@@ -309,9 +320,9 @@ func (c *cli) build(args []string) int {
 	if err == nil {
 		err = res.Write(*out, *force)
 	}
-	sum := buildSummary{OK: err == nil, Out: *out, Warnings: []string{}, Millis: time.Since(start).Milliseconds()}
+	sum := buildSummary{OK: err == nil, Out: *out, Warnings: []jsonError{}, Millis: time.Since(start).Milliseconds()}
 	if res != nil {
-		sum.BaseURL, sum.Counts, sum.Key, sum.Warnings = res.Config.URL("/"), &res.Counts, res.Key.Source, nonNil(res.Warnings)
+		sum.BaseURL, sum.Counts, sum.Key, sum.Warnings = res.Config.URL("/"), &res.Counts, res.Key.Source, jsonProblems(res.Warnings)
 		if err == nil {
 			sum.Output = &res.Written
 		}
@@ -330,9 +341,7 @@ func (c *cli) build(args []string) int {
 	for _, n := range res.Notices {
 		c.noticef("%s", n)
 	}
-	for _, w := range res.Warnings {
-		c.warnf("%s", w)
-	}
+	say(c, "warning", res.Warnings)
 	if *asJSON {
 		c.printJSON(sum)
 		return 0
@@ -398,8 +407,8 @@ func (c *cli) reportKey(k didweb.SigningKey) {
 	}
 }
 
-// jsonError is a problem as --json reports it: where (when known), what,
-// and the fix (when known).
+// jsonError is a problem, an error or a warning, as --json reports it:
+// where (when known), what, and the fix (when known).
 type jsonError struct {
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
@@ -413,15 +422,19 @@ func toJSONError(d *diag.Error) jsonError {
 }
 
 // jsonErrors lists each problem of err (see diag.List).
-func jsonErrors(err error) []jsonError {
-	var out []jsonError
-	for _, e := range diag.List(err) {
+func jsonErrors(err error) []jsonError { return jsonProblems(diag.List(err)) }
+
+// jsonProblems lists problems, errors or warnings, as --json reports them;
+// none is an empty list.
+func jsonProblems[E error](problems []E) []jsonError {
+	out := []jsonError{}
+	for _, p := range problems {
 		var d *diag.Error
-		if errors.As(e, &d) {
+		if errors.As(p, &d) {
 			out = append(out, toJSONError(d))
 			continue
 		}
-		out = append(out, jsonError{Message: e.Error()})
+		out = append(out, jsonError{Message: p.Error()})
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/serve"
 	"github.com/wellknown-dev/wellknown/generator/serve/watch"
 	"github.com/wellknown-dev/wellknown/internal/english"
@@ -65,10 +66,11 @@ func (c *cli) serve(args []string) int {
 type servePrinter struct {
 	*cli
 	siteDir  string
-	warnings []string // the last good build's
+	warnings []*diag.Error // the last good build's
 }
 
 func (p *servePrinter) build(b serve.Build) {
+	p.hinted = nil // each build's report says its hints
 	if b.Err != nil {
 		p.fail(b.Err)
 		p.noticef("still serving the last good build; pages show the errors until a rebuild succeeds")
@@ -85,15 +87,20 @@ func (p *servePrinter) build(b serve.Build) {
 	// Only what the last build did not say: a warning that holds for the
 	// whole session (the host's content types) is said once, while one an
 	// edit brings back (uncommitted changes) is said again.
+	var fresh []*diag.Error
 	for _, w := range res.Warnings {
-		if !slices.Contains(p.warnings, w) {
-			p.warnf("%s", w)
+		if !slices.ContainsFunc(p.warnings, func(old *diag.Error) bool { return *old == *w }) {
+			fresh = append(fresh, w)
 		}
 	}
+	say(p.cli, "warning", fresh)
 	p.warnings = res.Warnings
 }
 
-func (p *servePrinter) watchError(err error) { p.fail(err) }
+func (p *servePrinter) watchError(err error) {
+	p.hinted = nil
+	p.fail(err)
+}
 
 // describe names the changed paths relative to the site.
 func (p *servePrinter) describe(changed []string) string {

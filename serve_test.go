@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/serve"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
@@ -166,18 +167,25 @@ func TestServeFreshClone(t *testing.T) {
 
 // A rebuild prints only the warnings the build before it did not have: a
 // host's warning that holds for the whole session appears once, one that
-// comes back after it went away appears again.
+// comes back after it went away appears again. Each build makes its
+// warnings anew: they are compared by what they say.
 func TestServeWarningsOnce(t *testing.T) {
 	var stderr strings.Builder
-	p := &servePrinter{cli: &cli{io.Discard, &stderr}}
-	host, uncommitted := "GitHub Pages cannot set headers", "uncommitted changes are not in the change feed"
-	for _, warnings := range [][]string{{host}, {uncommitted, host}, {host}, {host, uncommitted}} {
-		res := &generator.Result{Config: &site.Config{BaseURL: "https://example.com/"}, Warnings: warnings}
+	p := &servePrinter{cli: &cli{stdout: io.Discard, stderr: &stderr}}
+	host := func() *diag.Error { return diag.Errorf("site.toml", 4, "GitHub Pages cannot set headers") }
+	uncommitted := func() *diag.Error {
+		return diag.Errorf("", 0, "uncommitted changes are not in the change feed").WithHint("commit them")
+	}
+	for _, warnings := range [][]func() *diag.Error{{host}, {uncommitted, host}, {host}, {host, uncommitted}} {
+		res := &generator.Result{Config: &site.Config{BaseURL: "https://example.com/"}}
+		for _, w := range warnings {
+			res.Warnings = append(res.Warnings, w())
+		}
 		p.build(serve.Build{Result: res, Changed: []string{"x"}})
 	}
-	want := "wellknown: warning: " + host + "\n" +
-		"wellknown: warning: " + uncommitted + "\n" +
-		"wellknown: warning: " + uncommitted + "\n"
+	want := "wellknown: warning: site.toml:4: GitHub Pages cannot set headers\n" +
+		"wellknown: warning: uncommitted changes are not in the change feed\nwellknown: hint: commit them\n" +
+		"wellknown: warning: uncommitted changes are not in the change feed\nwellknown: hint: commit them\n"
 	if stderr.String() != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
 	}

@@ -24,7 +24,7 @@ type syncSummary struct {
 	Tools    []string         `json:"tools"`
 	Changes  []syncChange     `json:"changes"`
 	Skipped  []string         `json:"skipped"`
-	Warnings []string         `json:"warnings"`
+	Warnings []jsonError      `json:"warnings"`
 	Errors   []jsonError      `json:"errors,omitempty"`
 }
 
@@ -115,9 +115,7 @@ func (c *cli) sync(args []string) int {
 	for _, e := range r.Skipped {
 		c.warnf("skipped %v", e)
 	}
-	for _, w := range r.Warnings {
-		c.warnf("%s", w)
-	}
+	say(c, "warning", r.Warnings)
 	stale := *check && len(r.Changes) > 0
 	if *asJSON {
 		sum := newSyncSummary(r)
@@ -157,7 +155,7 @@ func syncSource(url string, headers []string, command string) (*sync.Source, err
 
 func (c *cli) failSync(err error, asJSON bool) int {
 	if asJSON {
-		c.printJSON(syncSummary{Tools: []string{}, Changes: []syncChange{}, Skipped: []string{}, Warnings: []string{}, Errors: jsonErrors(err)})
+		c.printJSON(syncSummary{Tools: []string{}, Changes: []syncChange{}, Skipped: []string{}, Warnings: []jsonError{}, Errors: jsonErrors(err)})
 	}
 	return c.fail(err)
 }
@@ -175,7 +173,7 @@ func exists(path string) bool {
 
 func newSyncSummary(r *sync.Report) syncSummary {
 	sum := syncSummary{OK: true, Server: &r.Server, Dir: r.Dir, Pages: r.Pages, Tools: nonNil(r.Tools),
-		Changes: []syncChange{}, Skipped: []string{}, Warnings: nonNil(r.Warnings)}
+		Changes: []syncChange{}, Skipped: []string{}, Warnings: jsonProblems(r.Warnings)}
 	for _, ch := range r.Changes {
 		sc := syncChange{Tool: ch.Tool, File: ch.File, Change: ch.Kind, Class: string(ch.Class)}
 		for _, d := range ch.Diff {

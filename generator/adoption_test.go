@@ -180,7 +180,7 @@ func TestBackfill(t *testing.T) {
 		if len(res.Entries) != 4 || res.Entries[0].Updated != "2026-04-01T10:00:00Z" {
 			t.Errorf("entries:\n%s want the server, a, a's change and b, from the first commit", summaries(res.Entries))
 		}
-		if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "site.toml is not committed yet") {
+		if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Msg, "site.toml is not committed yet") {
 			t.Errorf("warnings %q, want one saying the feed is a preview", res.Warnings)
 		}
 	})
@@ -289,9 +289,9 @@ func TestClashesAndExclude(t *testing.T) {
 	g.Git("mv", "tools/a.json", "tools/z.json")
 	g.Commit("moved")
 	res := build(t, filepath.Join(g.Dir, "site.toml"))
-	want := `server com.example/weather: tool "a" is declared by both tools/a.json and tools/a_ff_flag.json from commit ` + from + ` until commit ` + until + `; the feed uses tools/a.json; leave the others out with exclude`
-	if len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) {
-		t.Errorf("warnings:\n%s\nwant one: %s", strings.Join(res.Warnings, "\n"), want)
+	want := `server com.example/weather: tool "a" is declared by both tools/a.json and tools/a_ff_flag.json from commit ` + from + ` until commit ` + until + `; the feed uses tools/a.json`
+	if len(res.Warnings) != 1 || res.Warnings[0].Msg != want || !strings.HasPrefix(res.Warnings[0].Hint, "leave the others out with exclude") {
+		t.Errorf("warnings:\n%+v\nwant one: %s", res.Warnings, want)
 	}
 
 	g.Write("tools/a_ff_flag.json", adoptionTool("a", "flagged"))
@@ -351,7 +351,7 @@ func TestImportOutsideTheSiteRepository(t *testing.T) {
 	site.Write("site.toml", "base_url = \"https://example.com/\"\n[[servers]]\nname = \"com.example/weather\"\ndescription = \"Weather.\"\nversion = \"1.0.0\"\nrepo = \"../server\"\ntools = \"tools/*.json\"\n")
 	site.Commit("identity in site.toml")
 	res := build(t, config)
-	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "site.toml is left out of the feed") || len(res.Entries) != 2 {
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Msg, "site.toml is left out of the feed") || len(res.Entries) != 2 {
 		t.Errorf("warnings %q, entries:\n%s", res.Warnings, summaries(res.Entries))
 	}
 }

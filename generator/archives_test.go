@@ -173,7 +173,9 @@ func TestAppendOnlyAcrossArchives(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a feed file without its archives: %v", err)
 	}
-	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "is not beside it; compared with this file only") }) {
+	if !slices.ContainsFunc(res.Warnings, func(w *diag.Error) bool {
+		return strings.Contains(w.Msg, "is not beside it; compared with this file only")
+	}) {
 		t.Errorf("a feed file without its archives: warnings %q", res.Warnings)
 	}
 }

@@ -72,12 +72,13 @@ func buildAt(t *testing.T, config string, now time.Time, env map[string]string) 
 }
 
 // attestationWarnings are the warnings about attestations, with site.toml
-// named as a user who builds in the site's directory sees it.
+// named as a user who builds in the site's directory sees it, each followed
+// by its hint.
 func attestationWarnings(res *Result) []string {
 	var out []string
 	for _, w := range res.Warnings {
-		if strings.Contains(w, "attestation") {
-			out = append(out, relativeToSite(res.Config.Dir, w))
+		if strings.Contains(w.Msg, "attestation") {
+			out = append(out, relativeToSite(res.Config.Dir, w.Error()), w.Hint)
 		}
 	}
 	return out
@@ -182,7 +183,8 @@ func TestAttestationFromJWKSAndEnv(t *testing.T) {
 	if level := res.Attestations["entity.entities.0.mcps.0"].Level(attestNow); level != 2 {
 		t.Errorf("level %d, want 2", level)
 	}
-	want := []string{`site.toml:89: entity mcp example-weather: attestation: the token expires on 2026-06-21, in 20 days; ask example-weather for a new one before then (registries then see the entry at level 1)`}
+	want := []string{`site.toml:89: entity mcp example-weather: attestation: the token expires on 2026-06-21, in 20 days`,
+		"ask example-weather for a new one before then (registries then see the entry at level 1)"}
 	if !slices.Equal(attestationWarnings(res), want) {
 		t.Errorf("warnings\n%q\nwant\n%q", res.Warnings, want)
 	}
@@ -196,7 +198,8 @@ func TestAttestationWithoutKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"site.toml:89: entity mcp example-weather: attestation: the signature is not checked: set public_key_file or jwks_url to the provider's key"}
+	want := []string{"site.toml:89: entity mcp example-weather: attestation: the signature is not checked",
+		"set public_key_file or jwks_url to the provider's key"}
 	if !slices.Equal(attestationWarnings(res), want) {
 		t.Errorf("warnings\n%q\nwant\n%q", res.Warnings, want)
 	}
@@ -294,7 +297,8 @@ func TestAttestationSecretUnsetInPreview(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if w := attestationWarnings(res); len(w) != 1 || !strings.Contains(w[0], "NO_SUCH_VARIABLE (signature_env) is unset, so this build leaves the attestation out") {
+		if w := attestationWarnings(res); len(w) != 2 || !strings.Contains(w[0], "NO_SUCH_VARIABLE (signature_env) is unset, so this build leaves the attestation out") ||
+			w[1] != "set NO_SUCH_VARIABLE for a deploy" {
 			t.Errorf("%s: warnings %q", name, w)
 		}
 		if card := string(mustGet(t, res, paths.EntityCard)); strings.Contains(card, "verification") {

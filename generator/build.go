@@ -35,6 +35,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/documents"
 	"github.com/wellknown-dev/wellknown/generator/feed"
@@ -101,7 +102,7 @@ type Result struct {
 	Key      didweb.SigningKey
 	Timeline *timeline.Timeline // the committed history of the inputs
 	Entries  []agentfeed.Entry  // the signed feed entries, in feed order
-	Warnings []string
+	Warnings []*diag.Error
 	// Attestations are the checked attestations of the entity card's MCP
 	// entries, by site.toml key path ("entity.entities.0.mcps.1").
 	Attestations map[string]attestation.Token
@@ -164,7 +165,7 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r := &Result{Bundle: bundle.New(), Config: cfg, Key: key}
-	if key.Warning != "" {
+	if key.Warning != nil {
 		r.Warnings = append(r.Warnings, key.Warning)
 	}
 	r.Stages.Read = time.Since(start)

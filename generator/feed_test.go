@@ -501,7 +501,7 @@ tools = "tools/*.json"
 		if len(res.Entries) != 2 {
 			t.Errorf("entries:\n%s want the two announcements only", summaries(res.Entries))
 		}
-		if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "site.toml is left out of the feed") }) {
+		if !slices.ContainsFunc(res.Warnings, func(w *diag.Error) bool { return strings.Contains(w.Msg, "site.toml is left out of the feed") }) {
 			t.Errorf("no warning about the broken commit: %q", res.Warnings)
 		}
 	})
@@ -536,7 +536,7 @@ tools = "tools/*.json"
 		if err != nil {
 			t.Fatalf("a past mistake fails every build: %v", err)
 		}
-		if len(res.Entries) != 2 || !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "configured twice") }) {
+		if len(res.Entries) != 2 || !slices.ContainsFunc(res.Warnings, func(w *diag.Error) bool { return strings.Contains(w.Msg, "configured twice") }) {
 			t.Errorf("entries:\n%s warnings %q", summaries(res.Entries), res.Warnings)
 		}
 	})

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/pages"
 	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
@@ -253,9 +254,9 @@ func TestPagesOrphanDocs(t *testing.T) {
 	res := build(t, config)
 	for _, want := range []string{
 		filepath.Join(dir, "content", "servers", "radar", "README.md") + `: no server has the slug "radar"`,
-		filepath.Join(dir, "content", "about.md") + ` is not published`,
+		filepath.Join(dir, "content", "about.md") + `: not published`,
 	} {
-		if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
+		if !slices.ContainsFunc(res.Warnings, func(w *diag.Error) bool { return strings.HasPrefix(w.Error(), want) }) {
 			t.Errorf("warnings %q lack %s", res.Warnings, want)
 		}
 	}

@@ -44,7 +44,7 @@ type Output struct {
 	// expires_at from its iat and exp. An entry left out (see
 	// Input.Lenient) has none.
 	Verifications map[string]*site.Verification
-	Warnings      []string
+	Warnings      []*diag.Error
 }
 
 // stage checks the attestations of one build.
@@ -73,7 +73,8 @@ func Check(in Input) (*Output, error) {
 			continue
 		}
 		if in.Lenient && vf.SignatureEnv != "" && strings.TrimSpace(in.Getenv(vf.SignatureEnv)) == "" {
-			out.Warnings = append(out.Warnings, in.Config.Errorf(ref.Key+".verification", "entity mcp %s: attestation: the environment variable %s (signature_env) is unset, so this build leaves the attestation out (registries would see level 1); a deploy needs it set", ref.MCP.Provider, vf.SignatureEnv).Error())
+			out.Warnings = append(out.Warnings, in.Config.Errorf(ref.Key+".verification", "entity mcp %s: attestation: the environment variable %s (signature_env) is unset, so this build leaves the attestation out (registries would see level 1)", ref.MCP.Provider, vf.SignatureEnv).
+				WithHint("set %s for a deploy", vf.SignatureEnv))
 			continue
 		}
 		if err := st.attest(ref); err != nil {
@@ -123,10 +124,12 @@ func (st *stage) attest(ref site.EntityMCPRef) error {
 		return errorf("the token expired on %s", day).
 			WithHint("ask %s for a new token; an expired attestation is not published, and registries see the entry at level 1", m.Provider)
 	case t.Expiring(st.in.Now):
-		st.out.Warnings = append(st.out.Warnings, errorf("the token expires on %s, in %d days; ask %s for a new one before then (registries then see the entry at level 1)", day, t.DaysLeft(st.in.Now), m.Provider).Error())
+		st.out.Warnings = append(st.out.Warnings, errorf("the token expires on %s, in %d days", day, t.DaysLeft(st.in.Now)).
+			WithHint("ask %s for a new one before then (registries then see the entry at level 1)", m.Provider))
 	}
 	if !t.Verified {
-		st.out.Warnings = append(st.out.Warnings, errorf("the signature is not checked: set public_key_file or jwks_url to the provider's key").Error())
+		st.out.Warnings = append(st.out.Warnings, errorf("the signature is not checked").
+			WithHint("set public_key_file or jwks_url to the provider's key"))
 	}
 	vf.Method, vf.Signature, vf.ExpiresAt = attestation.Method, token, attestation.Date(t.ExpiresAt)
 	if !t.IssuedAt.IsZero() {

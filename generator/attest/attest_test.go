@@ -86,7 +86,7 @@ func TestCheckUnsetVariable(t *testing.T) {
 		t.Errorf("strict: error %v, want the unset variable named", err)
 	}
 	_, out, err := check(t, provider, nil, true)
-	if err != nil || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "leaves the attestation out") {
+	if err != nil || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0].Msg, "leaves the attestation out") {
 		t.Fatalf("lenient: warnings %q, error %v; want one warning that the attestation is left out", out.Warnings, err)
 	}
 	if len(out.Verifications) != 0 || len(out.Attestations) != 0 {

@@ -274,10 +274,7 @@ func compare(base Base, old, head *generator.Result, repo *history.Repo) (*Resul
 			r.Entries = append(r.Entries, entry)
 		}
 	}
-	for _, w := range head.Warnings {
-		r.Warnings = append(r.Warnings, diag.Errorf("", 0, "%s", w))
-	}
-	r.Warnings = append(r.Warnings, c.unmatched(all)...)
+	r.Warnings = append(head.Warnings, c.unmatched(all)...)
 	return r, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -194,8 +193,8 @@ func TestHostWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := strings.Join(warnings, "\n")
-	for _, want := range []string{"application/octet-stream", "/mcp/server-card", `deploy.cname "www.example.com" differs`} {
+	text := fmt.Sprintf("%q", warnings)
+	for _, want := range []string{"application/octet-stream", "/mcp/server-card", `site.toml:4: deploy.cname \"www.example.com\" differs`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("warnings lack %q:\n%s", want, text)
 		}
@@ -305,8 +304,8 @@ func TestGitHubPagesTypeWarning(t *testing.T) {
 	}
 	var types []string
 	for _, w := range warnings {
-		if strings.Contains(w, "generic type") {
-			types = append(types, w)
+		if strings.Contains(w.Msg, "generic type") {
+			types = append(types, w.Msg)
 		}
 	}
 	if len(types) != 1 {
@@ -325,7 +324,7 @@ func TestGitHubPagesTypeWarning(t *testing.T) {
 			t.Errorf("type warning lacks %q:\n%s", want, types[0])
 		}
 	}
-	if !strings.Contains(strings.Join(warnings, "\n"), "GitHub Pages cannot redirect, so deploy.redirects (1 rule) has no effect there") {
+	if !strings.Contains(fmt.Sprint(warnings), "site.toml:4: GitHub Pages cannot redirect, so deploy.redirects (1 rule) has no effect there") {
 		t.Errorf("no warning about redirects: %q", warnings)
 	}
 }
@@ -421,12 +420,13 @@ to = "/new/:splat"
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{
-		"redirect /mcp/server-card → /elsewhere: the build writes /mcp/server-card there, which Cloudflare Pages redirects and Netlify serves; serve does as Cloudflare Pages (the first of them in deploy.targets)",
-		"redirect /catalog → /.well-known/ai-catalog.json (200): the hosts serve /.well-known/ai-catalog.json with the headers of /catalog, not its own (its Content-Type, CORS and Cache-Control), and so does serve; redirect with a 3xx status to keep them",
+	want := []diag.Error{
+		{File: "site.toml", Line: 4, Msg: "redirect /mcp/server-card → /elsewhere: the build writes /mcp/server-card there, which Cloudflare Pages redirects and Netlify serves; serve does as Cloudflare Pages (the first of them in deploy.targets)"},
+		{File: "site.toml", Line: 7, Msg: "redirect /catalog → /.well-known/ai-catalog.json (200): the hosts serve /.well-known/ai-catalog.json with the headers of /catalog, not its own (its Content-Type, CORS and Cache-Control), and so does serve",
+			Hint: "redirect with a 3xx status to keep them"},
 	}
-	if !slices.Equal(warnings, want) {
-		t.Errorf("warnings:\n%q\nwant\n%q", warnings, want)
+	if len(warnings) != len(want) || *warnings[0] != want[0] || *warnings[1] != want[1] {
+		t.Errorf("warnings:\n%+v\nwant\n%+v", warnings, want)
 	}
 	if got := RedirectHost(config(t, "[deploy]\ntargets = [\"github-pages\"]\n")); got != site.HostNetlify {
 		t.Errorf("no Netlify or Cloudflare target: serve follows %q, want netlify", got)

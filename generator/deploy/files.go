@@ -33,7 +33,7 @@ type deployFile struct {
 // _redirects, and CNAME when configured), sets every file's headers from the
 // header table, and returns warnings about what the configured hosts cannot
 // do. A limit a host enforces at deploy time is an error.
-func AddFiles(b *bundle.Bundle, cfg *site.Config) (warnings []string, err error) {
+func AddFiles(b *bundle.Bundle, cfg *site.Config) (warnings []*diag.Error, err error) {
 	rules := Rules(b, strings.TrimSuffix(cfg.Base().Path, "/"))
 	headers := RenderHeaders(rules)
 	order := orderRedirects(cfg.Deploy.Redirects)
@@ -187,32 +187,33 @@ func longestLine(b []byte) int {
 	return n
 }
 
-func hostWarnings(b *bundle.Bundle, cfg *site.Config) []string {
-	var warnings []string
+func hostWarnings(b *bundle.Bundle, cfg *site.Config) []*diag.Error {
+	var warnings []*diag.Error
 	if p := strings.Trim(cfg.Base().Path, "/"); p != "" {
-		warnings = append(warnings, fmt.Sprintf("base_url has a path (/%s/): /.well-known/ documents are only found at an origin's root, so clients will not discover them there; publish at a domain root (a custom domain or a user/organisation Pages site)", p))
+		warnings = append(warnings, cfg.Errorf("base_url", "base_url has a path (/%s/): /.well-known/ documents are only found at an origin's root, so clients will not discover them there", p).
+			WithHint("publish at a domain root (a custom domain or a user/organisation Pages site)"))
 	}
 	if cfg.Targets(site.HostGitHubPages) {
-		if w := githubPagesTypes(b); w != "" {
+		if w := githubPagesTypes(b); w != nil {
 			warnings = append(warnings, w)
 		}
 		if n := len(cfg.Deploy.Redirects); n > 0 && !writesHeaderFiles(cfg) {
-			warnings = append(warnings, fmt.Sprintf("GitHub Pages cannot redirect, so deploy.redirects (%s) has no effect there (Netlify and Cloudflare Pages apply it from _redirects)", english.Count(n, "rule")))
+			warnings = append(warnings, cfg.Errorf("deploy.redirects.0", "GitHub Pages cannot redirect, so deploy.redirects (%s) has no effect there (Netlify and Cloudflare Pages apply it from _redirects)", english.Count(n, "rule")))
 		}
 	}
 	if writesHeaderFiles(cfg) {
 		warnings = append(warnings, redirectWarnings(b, cfg)...)
 	}
 	if cfg.Deploy.CNAME != "" && cfg.Deploy.CNAME != cfg.Base().Hostname() {
-		warnings = append(warnings, fmt.Sprintf("deploy.cname %q differs from base_url's host %q", cfg.Deploy.CNAME, cfg.Base().Hostname()))
+		warnings = append(warnings, cfg.Errorf("deploy.cname", "deploy.cname %q differs from base_url's host %q", cfg.Deploy.CNAME, cfg.Base().Hostname()))
 	}
 	return warnings
 }
 
 // githubPagesTypes is the one warning about the files GitHub Pages, which
 // cannot set headers, serves with the type of their extension instead of
-// their own, or "" when there are none.
-func githubPagesTypes(b *bundle.Bundle) string {
+// their own, or nil when there are none.
+func githubPagesTypes(b *bundle.Bundle) *diag.Error {
 	var wrong []string
 	for _, f := range b.Files() {
 		host := HostDefaultType(f.Path)
@@ -221,16 +222,16 @@ func githubPagesTypes(b *bundle.Bundle) string {
 		}
 	}
 	if len(wrong) == 0 {
-		return ""
+		return nil
 	}
 	n := len(wrong)
 	if n > githubPagesListed {
 		wrong = append(wrong[:githubPagesListed], fmt.Sprintf("and %d more", n-githubPagesListed))
 	}
-	return fmt.Sprintf("GitHub Pages cannot set headers, so it serves %s with a generic type: %s; "+
+	return diag.Errorf("", 0, "GitHub Pages cannot set headers, so it serves %s with a generic type: %s; "+
 		"most clients accept that, but one that checks the type (a reader that asks for application/mcp-server-card+json, say) "+
-		"rejects the document; Netlify and Cloudflare Pages serve the registered types from _headers",
-		english.Count(n, "file"), strings.Join(wrong, ", "))
+		"rejects the document", english.Count(n, "file"), strings.Join(wrong, ", ")).
+		WithHint("Netlify and Cloudflare Pages serve the registered types from _headers")
 }
 
 // mediaType is a content type without its parameters.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
@@ -98,18 +99,20 @@ func lookup(b *bundle.Bundle, p string) (*bundle.File, bool) {
 // a file the build writes (Cloudflare Pages redirects it, Netlify serves
 // the file), and a 200 rewrite to a document, which the hosts serve with
 // the headers of the path asked for, not the document's own.
-func redirectWarnings(b *bundle.Bundle, cfg *site.Config) []string {
-	var warnings []string
+func redirectWarnings(b *bundle.Bundle, cfg *site.Config) []*diag.Error {
+	var warnings []*diag.Error
 	serveAs := HostName(RedirectHost(cfg))
-	for _, r := range cfg.Deploy.Redirects {
+	for i, r := range cfg.Deploy.Redirects {
+		key := fmt.Sprintf("deploy.redirects.%d", i)
 		if !strings.ContainsAny(r.From, ":*") {
 			if f, ok := lookup(b, r.From); ok {
-				warnings = append(warnings, fmt.Sprintf("redirect %s → %s: the build writes %s there, which Cloudflare Pages redirects and Netlify serves; serve does as %s (the first of them in deploy.targets)", r.From, r.To, f.Path, serveAs))
+				warnings = append(warnings, cfg.Errorf(key, "redirect %s → %s: the build writes %s there, which Cloudflare Pages redirects and Netlify serves; serve does as %s (the first of them in deploy.targets)", r.From, r.To, f.Path, serveAs))
 			}
 		}
 		target, _, _ := strings.Cut(r.To, "?")
 		if f, ok := lookup(b, target); ok && r.Status == http.StatusOK && f.IsDocument() {
-			warnings = append(warnings, fmt.Sprintf("redirect %s → %s (200): the hosts serve %s with the headers of %s, not its own (its Content-Type, CORS and Cache-Control), and so does serve; redirect with a 3xx status to keep them", r.From, r.To, f.Path, r.From))
+			warnings = append(warnings, cfg.Errorf(key, "redirect %s → %s (200): the hosts serve %s with the headers of %s, not its own (its Content-Type, CORS and Cache-Control), and so does serve", r.From, r.To, f.Path, r.From).
+				WithHint("redirect with a 3xx status to keep them"))
 		}
 	}
 	return warnings

@@ -49,8 +49,8 @@ type SigningKey struct {
 	// File is the key file as named (by a flag, site.toml or the
 	// development key's place); "" for a key from the environment.
 	File string
-	// Warning is a problem that does not stop a build ("" when none).
-	Warning string
+	// Warning is a problem that does not stop a build (nil when none).
+	Warning *diag.Error
 	// Missing is the key file named in site.toml that a preview's
 	// development key stands in for ("" when none is).
 	Missing string
@@ -120,7 +120,8 @@ func loadFile(path, source string) (SigningKey, error) {
 	}
 	k := SigningKey{Private: key, Source: source, File: path}
 	if perm := info.Mode().Perm(); perm&0o077 != 0 {
-		k.Warning = fmt.Sprintf("%s: the signing key is readable by other users (mode %04o); make it private with: chmod 600 %s", path, perm, path)
+		k.Warning = diag.Errorf(path, 0, "the signing key is readable by other users (mode %04o)", perm).
+			WithHint("make it private with: chmod 600 %s", path)
 	}
 	return k, nil
 }

@@ -56,7 +56,8 @@ type Previous struct {
 // Outcome is what a check found worth saying: notices need no action,
 // warnings do.
 type Outcome struct {
-	Notices, Warnings []string
+	Notices  []string
+	Warnings []*diag.Error
 }
 
 // CheckAppendOnly compares the feed's entries about to be published with
@@ -77,7 +78,7 @@ func CheckAppendOnly(prev Previous, entries []agentfeed.Entry) (out Outcome, err
 		return out, nil
 	}
 	if err != nil && prev.Optional {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("--previous %s: %v; the append-only check was skipped (--previous-optional)", prev.Source, err))
+		out.Warnings = append(out.Warnings, diag.Errorf("", 0, "--previous %s: %v; the append-only check was skipped (--previous-optional)", prev.Source, err))
 		return out, nil
 	}
 	if err != nil {
@@ -85,7 +86,7 @@ func CheckAppendOnly(prev Previous, entries []agentfeed.Entry) (out Outcome, err
 			WithHint("if the published feed cannot be read now, --previous-optional builds anyway, with a warning that the check was skipped")
 	}
 	if warning != "" {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("--previous %s: %s", prev.Source, warning))
+		out.Warnings = append(out.Warnings, diag.Errorf("", 0, "--previous %s: %s", prev.Source, warning))
 	}
 	current := make(map[string]agentfeed.Entry, len(entries))
 	for _, e := range entries {

@@ -41,8 +41,8 @@ func TestCheckAppendOnlyUnreadableFeed(t *testing.T) {
 			continue
 		}
 		got, err = CheckAppendOnly(Previous{Source: tc.url, Optional: true}, nil)
-		if err != nil || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], tc.err) ||
-			!strings.Contains(got.Warnings[0], "the append-only check was skipped (--previous-optional)") {
+		if err != nil || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0].Msg, tc.err) ||
+			!strings.Contains(got.Warnings[0].Msg, "the append-only check was skipped (--previous-optional)") {
 			t.Errorf("%s, optional: %+v, %v; want a warning that the check was skipped", tc.url, got, err)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
@@ -62,7 +63,7 @@ type BuildServer struct {
 // the site's templates in place of the defaults they replace. It runs after
 // every document is made, since the pages link to them. The warnings name
 // content that no page shows.
-func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
+func RenderBuild(in BuildInput) (files []File, warnings []*diag.Error, err error) {
 	cfg := in.Config
 	in.Cache.begin(in.Timeline)
 	contentDir := cfg.Path(cfg.ContentDir)
@@ -94,25 +95,25 @@ func RenderBuild(in BuildInput) (files []File, warnings []string, err error) {
 
 // strayMarkdown warns about Markdown files at the top of the content
 // directory that no page is made from (only index.md is).
-func strayMarkdown(contentDir string) []string {
-	var out []string
+func strayMarkdown(contentDir string) []*diag.Error {
+	var out []*diag.Error
 	entries, _ := os.ReadDir(contentDir)
 	for _, e := range entries {
 		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") && e.Name() != "index.md" {
-			out = append(out, fmt.Sprintf("%s is not published: the home page's prose is index.md, and pages go under %s",
-				filepath.Join(contentDir, e.Name()), filepath.Join(contentDir, "pages")+string(filepath.Separator)))
+			out = append(out, diag.Errorf(filepath.Join(contentDir, e.Name()), 0, "not published: the home page's prose is index.md").
+				WithHint("pages go under %s", filepath.Join(contentDir, "pages")+string(filepath.Separator)))
 		}
 	}
 	return out
 }
 
 // orphanDocs warns about server docs that no server's page shows.
-func orphanDocs(s *Site, contentDir string) []string {
-	var out []string
+func orphanDocs(s *Site, contentDir string) []*diag.Error {
+	var out []*diag.Error
 	for _, slug := range slices.Sorted(maps.Keys(s.Content.ServerDocs)) {
 		if !slices.ContainsFunc(s.Servers, func(srv *Server) bool { return srv.Slug == slug }) {
-			out = append(out, fmt.Sprintf("%s: no server has the slug %q, so no page shows these docs",
-				filepath.Join(contentDir, "servers", slug, "README.md"), slug))
+			out = append(out, diag.Errorf(filepath.Join(contentDir, "servers", slug, "README.md"), 0,
+				"no server has the slug %q, so no page shows these docs", slug))
 		}
 	}
 	return out

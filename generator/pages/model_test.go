@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
@@ -32,7 +33,7 @@ url = "https://weather.example.com/mcp"
 
 // renderModel renders the pages of modelSite from the given bundle files,
 // and returns them by path with the warnings.
-func renderModel(t *testing.T, files ...*bundle.File) (map[string]string, []string) {
+func renderModel(t *testing.T, files ...*bundle.File) (map[string]string, []*diag.Error) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
@@ -88,7 +89,7 @@ func TestRenderBuildLinksThePublishedDocuments(t *testing.T) {
 	if strings.Contains(all, strings.TrimPrefix(paths.SchemaArchive, "/")) {
 		t.Errorf("a page lists the schema archive %s among the documents", paths.SchemaArchive)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "notes.md is not published") {
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "notes.md: not published") {
 		t.Errorf("warnings = %q, want one about notes.md", warnings)
 	}
 

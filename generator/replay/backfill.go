@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
@@ -65,7 +66,8 @@ func (h *historyReader) backfill() (*backfill, error) {
 		return bf, nil
 	}
 	if len(h.cfg.Servers) > 0 && h.in.Rev == "" { // a check's base may predate the site
-		h.out.Warnings = append(h.out.Warnings, h.configPath+" is not committed yet: the feed replays the tool files' history with the working tree's "+h.configPath+" (a preview); commit it to publish")
+		h.out.Warnings = append(h.out.Warnings, diag.Errorf("", 0, "%s is not committed yet: the feed replays the tool files' history with the working tree's %s (a preview)", h.configPath, h.configPath).
+			WithHint("commit it to publish"))
 	}
 	bf.servers = h.cfg.Servers
 	return bf, nil

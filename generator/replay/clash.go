@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/history"
 )
 
@@ -60,7 +61,8 @@ func (st *replayState) reportClash(cl *clash, until *history.Commit) {
 	if until != nil {
 		when = fmt.Sprintf("from commit %s until commit %s", history.Short(cl.from.Hash), history.Short(until.Hash))
 	}
-	st.h.out.Warnings = append(st.h.out.Warnings, fmt.Sprintf(
-		"server %s: tool %q is declared by both %s %s; the feed uses %s; leave the others out with exclude = [\"…\"] under the server in %s",
-		cl.server, cl.tool, strings.Join(cl.paths, " and "), when, cl.paths[0], st.h.configPath))
+	st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0,
+		"server %s: tool %q is declared by both %s %s; the feed uses %s",
+		cl.server, cl.tool, strings.Join(cl.paths, " and "), when, cl.paths[0]).
+		WithHint("leave the others out with exclude = [\"…\"] under the server in %s", st.h.configPath))
 }

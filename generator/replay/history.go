@@ -47,7 +47,7 @@ type Input struct {
 // Output is a finished replay.
 type Output struct {
 	Timeline *timeline.Timeline // the committed history of the inputs
-	Warnings []string
+	Warnings []*diag.Error
 	Notices  []string // what the replay did that is worth knowing but needs no action
 	// CommitRepos are, by server name, the repository URLs its tools'
 	// commits can be linked at (see findCommitLinks).
@@ -162,7 +162,7 @@ func (h *historyReader) emptyHistory(why *diag.Error) (*timeline.Timeline, error
 	if h.in.Strict {
 		return nil, why
 	}
-	h.out.Warnings = append(h.out.Warnings, why.Msg+"; "+why.Hint)
+	h.out.Warnings = append(h.out.Warnings, why)
 	return &timeline.Timeline{}, nil
 }
 
@@ -225,7 +225,8 @@ func (h *historyReader) addRepo(repo *history.Repo) error {
 		if !h.in.AllowShallow {
 			return e
 		}
-		h.out.Warnings = append(h.out.Warnings, e.Msg+" (a preview)")
+		// The preview is what was asked for: the warning leaves out the hint.
+		h.out.Warnings = append(h.out.Warnings, diag.Errorf(e.File, e.Line, "%s (a preview)", e.Msg))
 	}
 	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}, shallow: shallow})
 	return nil
@@ -709,7 +710,7 @@ func (st *replayState) isImport(p string) bool {
 func (st *replayState) loadConfig(c history.Commit) {
 	cfg, err := st.h.configAt(st.trees[0])
 	if err != nil {
-		st.h.out.Warnings = append(st.h.out.Warnings, fmt.Sprintf("commit %s: %s is left out of the feed, and the version before it stays in force: %v", history.Short(c.Hash), st.h.configPath, err))
+		st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0, "commit %s: %s is left out of the feed, and the version before it stays in force: %v", history.Short(c.Hash), st.h.configPath, err))
 		return
 	}
 	st.config = cfg
@@ -870,7 +871,7 @@ func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) 
 			return
 		}
 		if parsed.err != nil {
-			st.h.out.Warnings = append(st.h.out.Warnings, fmt.Sprintf("commit %s: %v; this change of the file is left out of the feed", history.Short(c.Hash), parsed.err))
+			st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0, "commit %s: %v; this change of the file is left out of the feed", history.Short(c.Hash), parsed.err))
 			return
 		}
 		t = parsed.tool

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -49,7 +50,7 @@ func TestBlobIsReadAtItsFirstPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	warnings := strings.Join(out.Warnings, "\n")
+	warnings := fmt.Sprintf("%q", out.Warnings)
 	if strings.Count(warnings, "tools/first.json") != 2 || strings.Contains(warnings, "tools/later.json") {
 		t.Errorf("warnings:\n%s\nwant the invalid file reported twice as tools/first.json, the path it was first read at", warnings)
 	}

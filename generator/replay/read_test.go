@@ -52,7 +52,7 @@ func TestReadOutsideGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Timeline.Servers) != 0 || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "is not in a git repository") {
+	if len(out.Timeline.Servers) != 0 || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0].Error(), "is not in a git repository") {
 		t.Errorf("timeline %d servers, warnings %q; want an empty timeline and the warning", len(out.Timeline.Servers), out.Warnings)
 	}
 	if _, err := Read(Input{Config: load(t, dir), Endpoint: cardEndpoint, Strict: true}); err == nil || !strings.Contains(err.Error(), "is not in a git repository") {

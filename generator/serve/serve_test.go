@@ -233,7 +233,7 @@ func TestShallowClonePreview(t *testing.T) {
 	git(t, dir, "clone", "-q", "--depth=1", "file://"+dir, clone)
 	h := serveSite(t, filepath.Join(clone, "site.toml"), Options{})
 	warnings := h.rebuilds()[0].Result.Warnings
-	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "is a shallow clone") }) {
+	if !slices.ContainsFunc(warnings, func(w *diag.Error) bool { return strings.Contains(w.Msg, "is a shallow clone") }) {
 		t.Errorf("the preview of a shallow clone does not warn: %q", warnings)
 	}
 }

@@ -70,7 +70,7 @@ type Report struct {
 	Tools    []string // the tools the directory now holds files of, sorted
 	Changes  []Change // by kind (Added, Changed, Removed, Reformatted), then tool
 	Skipped  []error  // invalid tools left out (AllowInvalid)
-	Warnings []string
+	Warnings []*diag.Error
 }
 
 // Run lists the server's tools and brings the tool files in opt.Dir in
@@ -115,7 +115,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		unread(opt.Site, opt.Server, c.valid),
 	)
 	if len(l.tools) == 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%s lists no tools", opt.Source))
+		r.Warnings = append(r.Warnings, diag.Errorf("", 0, "%s lists no tools", opt.Source))
 	}
 	return r, nil
 }
@@ -290,24 +290,24 @@ func holds(owned map[string]toolFile, changes []Change) []string {
 
 // checkCard compares what the server says it is with the site's card for
 // it: a card must describe the server that answers.
-func checkCard(info ServerInfo, card *site.Server) []string {
+func checkCard(info ServerInfo, card *site.Server) []*diag.Error {
 	if card == nil {
 		return nil
 	}
-	var w []string
+	var w []*diag.Error
 	if info.Name != card.Name {
-		w = append(w, fmt.Sprintf("the server calls itself %q, but the site's card for it is %q", info.Name, card.Name))
+		w = append(w, diag.Errorf("", 0, "the server calls itself %q, but the site's card for it is %q", info.Name, card.Name))
 	}
 	if info.Version != card.Version {
-		w = append(w, fmt.Sprintf("the server reports version %q, but the site's card for %s says %q", info.Version, card.Name, card.Version))
+		w = append(w, diag.Errorf("", 0, "the server reports version %q, but the site's card for %s says %q", info.Version, card.Name, card.Version))
 	}
 	return w
 }
 
 // duplicates warns about other files of the directory that declare a tool
 // sync wrote: build would find the tool declared twice.
-func duplicates(others []tools.Tool, written []toolFile) []string {
-	var w []string
+func duplicates(others []tools.Tool, written []toolFile) []*diag.Error {
+	var w []*diag.Error
 	seen := map[string]bool{}
 	for _, o := range others {
 		if seen[o.File] {
@@ -316,7 +316,8 @@ func duplicates(others []tools.Tool, written []toolFile) []string {
 		seen[o.File] = true
 		for _, f := range written {
 			if o.Name == f.tool.Name {
-				w = append(w, fmt.Sprintf("%s also declares tool %s, which sync writes to %s; remove one of them, or build will fail", o.File, o.Name, f.path))
+				w = append(w, diag.Errorf("", 0, "%s also declares tool %s, which sync writes to %s", o.File, o.Name, f.path).
+					WithHint("remove one of them, or build will fail"))
 			}
 		}
 	}
@@ -355,7 +356,7 @@ func readElsewhere(cfg *site.Config, s *site.Server, dir string) []tools.Tool {
 
 // unread warns when the server's tools glob does not read some of the
 // files written: build would not publish those tools.
-func unread(cfg *site.Config, s *site.Server, written []toolFile) []string {
+func unread(cfg *site.Config, s *site.Server, written []toolFile) []*diag.Error {
 	if cfg == nil || s == nil || s.Tools == "" {
 		return nil
 	}
@@ -377,7 +378,7 @@ func unread(cfg *site.Config, s *site.Server, written []toolFile) []string {
 	if len(missed) == 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("the tools glob %q of server %s does not read %s, so build will not publish %s",
+	return []*diag.Error{diag.Errorf("", 0, "the tools glob %q of server %s does not read %s, so build will not publish %s",
 		s.Tools, s.Name, strings.Join(missed, ", "), plural(len(missed), "this tool", "these tools"))}
 }
 

@@ -356,7 +356,7 @@ func TestWarnings(t *testing.T) {
 		filepath.Join(dir, "alerts.json") + " also declares tool get_alerts",
 		`the tools glob "tools/*.json" of server com.example/weather does not read ` + filepath.Join(dir, "convert_units.json"),
 	}
-	all := strings.Join(r.Warnings, "\n")
+	all := fmt.Sprint(r.Warnings)
 	for _, w := range wants {
 		if !strings.Contains(all, w) {
 			t.Errorf("warnings lack %q:\n%s", w, all)
@@ -691,7 +691,7 @@ func TestDuplicateInSubdirectoryIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, nested+" also declares tool list_alerts") }) {
+	if !slices.ContainsFunc(r.Warnings, func(w *diag.Error) bool { return strings.HasPrefix(w.Msg, nested+" also declares tool list_alerts") }) {
 		t.Errorf("warnings %q lack the duplicate in %s", r.Warnings, nested)
 	}
 }

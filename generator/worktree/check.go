@@ -30,7 +30,7 @@ type Input struct {
 // working tree knows. A landing that removes every tool of a server at once
 // (see EmptiedServers) is a warning, or an error for a strict build, unless
 // site.toml acknowledges it.
-func Check(in Input) (warnings []string, err error) {
+func Check(in Input) (warnings []*diag.Error, err error) {
 	if err := checkDeprecations(in); err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func Check(in Input) (warnings []string, err error) {
 	for _, e := range EmptiedServers(in.Config, in.Timeline) {
 		p := e.Problem(in.Config)
 		emptied = append(emptied, p)
-		warnings = append(warnings, p.Error()+"; "+p.Hint)
+		warnings = append(warnings, p)
 	}
 	if in.Strict && len(emptied) > 0 {
 		return nil, errors.Join(emptied...)
@@ -58,7 +58,7 @@ func Check(in Input) (warnings []string, err error) {
 	if in.Strict {
 		return nil, e
 	}
-	return append(warnings, e.Msg+"; "+e.Hint), nil
+	return append(warnings, e), nil
 }
 
 // uncommitted lists how a server in the working tree differs from its last

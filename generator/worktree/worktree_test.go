@@ -97,9 +97,9 @@ func TestCheckComparesWithTheLastCommit(t *testing.T) {
 	older := committed(t, cfg, "0.9.0", `{"name": "get_forecast", "inputSchema": {"type": "object", "properties": {}}}`)
 	warnings, err := Check(Input{Config: cfg, Timeline: older, Servers: servers})
 	if err != nil || len(warnings) != 1 ||
-		!strings.Contains(warnings[0], "server com.example.weather/forecast version 1.0.0 (committed: 0.9.0)") ||
-		!strings.Contains(warnings[0], "tool get_forecast changed") {
-		t.Errorf("a changed version and tool: warnings %q, error %v; want one warning naming both", warnings, err)
+		!strings.Contains(warnings[0].Msg, "server com.example.weather/forecast version 1.0.0 (committed: 0.9.0)") ||
+		!strings.Contains(warnings[0].Msg, "tool get_forecast changed") || !strings.HasPrefix(warnings[0].Hint, "commit them") {
+		t.Errorf("a changed version and tool: warnings %+v, error %v; want one warning naming both, with the fix", warnings, err)
 	}
 	if _, err := Check(Input{Config: cfg, Timeline: older, Servers: servers, Strict: true}); err == nil || !strings.Contains(err.Error(), "uncommitted changes") {
 		t.Errorf("strict: error %v, want the uncommitted changes", err)

@@ -154,7 +154,8 @@ func describeBase(b check.Base) string {
 }
 
 // annotate prints err as a GitHub Actions workflow command, which the
-// runner shows on the file and line it names.
+// runner shows on the file and line it names; a hint follows the message
+// after a blank line, as the annotation is all a reviewer sees.
 func (c *cli) annotate(kind string, err error) {
 	var props []string
 	var d *diag.Error
@@ -166,6 +167,9 @@ func (c *cli) annotate(kind string, err error) {
 		}
 		if err == error(d) {
 			msg = d.Msg // the location is in the properties
+			if d.Hint != "" {
+				msg += "\n\n" + d.Hint
+			}
 		}
 	}
 	command := kind

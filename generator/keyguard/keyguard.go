@@ -2,8 +2,7 @@
 // refuses a key whose file lies in a directory the site publishes
 // (CheckSite), the key's file read as a page, template or asset by any
 // name (Secret), a key inside the output directory (CheckOutput), and a
-// bundle with any file that holds the key in any encoding (Scan, with
-// package keyscan).
+// bundle with any file that holds the key in any encoding (Scan).
 package keyguard
 
 import (
@@ -13,7 +12,6 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
-	"github.com/wellknown-dev/wellknown/generator/keyscan"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
@@ -72,7 +70,7 @@ func inside(key didweb.SigningKey, dir string) bool {
 // A nil *Scanned remembers nothing.
 type Scanned struct {
 	key     ed25519.PrivateKey
-	scanner *keyscan.Scanner
+	scanner *scanner
 	clean   map[*byte]int // the length of each clean body, by its first byte
 }
 
@@ -80,7 +78,7 @@ type Scanned struct {
 func NewScanned() *Scanned { return &Scanned{} }
 
 // Scan fails when any file of b holds the signing key in any encoding (see
-// keyscan): the last defence, after the inputs' own checks, before anything
+// scanner): the last defence, after the inputs' own checks, before anything
 // is written or served. It skips the bodies the last Scan found clean; a
 // nil *Scanned scans every body.
 func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
@@ -104,12 +102,12 @@ func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
 }
 
 // scannerFor returns the scanner of key and the bodies found clean of it.
-func (s *Scanned) scannerFor(key ed25519.PrivateKey) (*keyscan.Scanner, map[*byte]int) {
+func (s *Scanned) scannerFor(key ed25519.PrivateKey) (*scanner, map[*byte]int) {
 	if s == nil {
-		return keyscan.New(key), nil
+		return newScanner(key), nil
 	}
 	if s.scanner == nil || !s.key.Equal(key) {
-		s.key, s.scanner, s.clean = slices.Clone(key), keyscan.New(key), nil
+		s.key, s.scanner, s.clean = slices.Clone(key), newScanner(key), nil
 	}
 	return s.scanner, s.clean
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/scaffold"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/english"
-	"github.com/wellknown-dev/wellknown/internal/release"
+	"github.com/wellknown-dev/wellknown/internal/version"
 )
 
 // exampleBaseURL is the base URL of a site created without --base-url.
@@ -38,7 +38,7 @@ func (c *cli) initSite(args []string) int {
 	if fs.NArg() == 1 {
 		dir = fs.Arg(0)
 	}
-	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: release.InstallVersion(), SyncURL: *syncURL, Existing: *existing}
+	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: version.InstallVersion(), SyncURL: *syncURL, Existing: *existing}
 	var tools []string
 	if *existing {
 		if info, err := os.Stat(dir); err != nil || !info.IsDir() {

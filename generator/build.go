@@ -11,7 +11,7 @@
 //  3. feed: the signed feed, its archives, snapshot and schema archive
 //     (feed.Add), checked against the feed published before
 //     (feed.CheckAppendOnly);
-//  4. documents: the EDP attestations (attest.Check), then every document,
+//  4. documents: the EDP attestations (documents.Attest), then every document,
 //     each checked against its format (documents.Add);
 //  5. pages: from the config, the history, the documents, the key and the
 //     attestations (pages.RenderBuild);
@@ -31,7 +31,6 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
-	"github.com/wellknown-dev/wellknown/generator/attest"
 	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
@@ -213,7 +212,7 @@ func Build(opt Options) (*Result, error) {
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	attested, err := attest.Check(attest.Input{Config: cfg, Getenv: getenv, Now: now(), Lenient: !strict || opt.Key != nil,
+	attested, err := documents.Attest(documents.AttestInput{Config: cfg, Getenv: getenv, Now: now(), Lenient: !strict || opt.Key != nil,
 		KeyFile: keyguard.Secret(key)})
 	if err != nil {
 		return nil, err

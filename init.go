@@ -11,6 +11,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/generator/keyguard"
 	"github.com/wellknown-dev/wellknown/generator/scaffold"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/english"
@@ -183,7 +184,7 @@ func (c *cli) initKey(path, host string) error {
 	} else {
 		c.noticef("kept the signing key that is already at %s", path)
 	}
-	k, err := didweb.LoadSigningKey(didweb.KeySources{FlagFile: path})
+	k, err := keyguard.LoadKey(didweb.KeySources{FlagFile: path})
 	if err != nil {
 		return err
 	}

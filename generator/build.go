@@ -1,9 +1,9 @@
 // Package generator turns a site definition into a Bundle. Build only wires
 // the stages, each a package with explicit inputs and outputs, in order:
 //
-//  1. config: site.toml (site.Load), the signing key
-//     (didweb.LoadSigningKey), refused where the site would publish it
-//     (keyguard.CheckSite), and the working tree's tool files
+//  1. config: site.toml (site.Load), the signing key (keyguard.LoadKey,
+//     which refuses a key git tracks), refused where the site would
+//     publish it (keyguard.CheckSite), and the working tree's tool files
 //     (worktree.Load); the key's file is refused by any name the tool
 //     files and pages are read by (keyguard.Secret);
 //  2. history: git history replayed commit by commit (replay.Read), and the
@@ -267,7 +267,7 @@ func loadKey(opt Options, cfg *site.Config, strict bool, getenv func(string) str
 	if opt.Key != nil {
 		return *opt.Key, nil
 	}
-	key, err := didweb.LoadSigningKey(didweb.KeySources{
+	key, err := keyguard.LoadKey(didweb.KeySources{
 		FlagFile:   opt.KeyFile,
 		EnvName:    cfg.Signing.KeyEnv,
 		EnvValue:   getenv(cfg.Signing.KeyEnv),

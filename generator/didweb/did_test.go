@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -205,27 +204,6 @@ func TestDevKeyDirectoryIgnoresItself(t *testing.T) {
 		if err := os.Remove(ignore); err != nil {
 			t.Fatal(err)
 		}
-	}
-}
-
-func TestTrackedKeyRefused(t *testing.T) {
-	dir := t.TempDir()
-	key := filepath.Join(dir, "site.key")
-	if err := WriteNewKey(key); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := LoadSigningKey(KeySources{FlagFile: key}); err != nil {
-		t.Fatalf("untracked key refused: %v", err)
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "site.key"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	if _, err := LoadSigningKey(KeySources{FlagFile: key}); err == nil || !strings.Contains(err.Error(), "tracked by git") {
-		t.Errorf("tracked key: %v", err)
 	}
 }
 

@@ -1,21 +1,59 @@
 // Package keyguard keeps the signing key out of what a build publishes: it
-// refuses a key whose file lies in a directory the site publishes
-// (CheckSite), the key's file read as a page, template or asset by any
+// refuses a key file git tracks (LoadKey), a key whose file lies in a
+// directory the site publishes (CheckSite), the key's file read as a page, template or asset by any
 // name (Secret), a key inside the output directory (CheckOutput), and a
 // bundle with any file that holds the key in any encoding (Scan).
 package keyguard
 
 import (
 	"crypto/ed25519"
+	"path/filepath"
 	"slices"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
+
+// LoadKey finds, reads and checks the signing key (see
+// didweb.LoadSigningKey), and fails when git tracks its file, judged at its
+// real path (a symlink to a tracked key is no less public): a committed
+// private key is published to everyone who can read the repository.
+func LoadKey(src didweb.KeySources) (didweb.SigningKey, error) {
+	key, err := didweb.LoadSigningKey(src)
+	if err != nil {
+		return key, err
+	}
+	if err := refuseTracked(key.File); err != nil {
+		return didweb.SigningKey{}, err
+	}
+	return key, nil
+}
+
+// refuseTracked fails when git tracks the key file at path ("" for a key
+// from the environment, which has none).
+func refuseTracked(path string) error {
+	if path == "" {
+		return nil
+	}
+	real, err := inputfile.RealPath(path)
+	if err != nil {
+		return err
+	}
+	repo, err := history.Open(filepath.Dir(real))
+	if err != nil {
+		return nil // not in a repository, or no git: nothing to refuse
+	}
+	if tracked, err := repo.Tracked(real); err != nil || !tracked {
+		return err
+	}
+	return diag.Errorf(path, 0, "the signing key is tracked by git, so it is not private").
+		WithHint("remove it from the index (git rm --cached %s), add it to .gitignore, and generate a new key: the old one is in your history", inputfile.Typable(real))
+}
 
 // CheckSite fails when the key file lies in a directory whose files the
 // site publishes, content/ and templates/ (assets are copied as they are).

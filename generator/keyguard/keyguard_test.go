@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,6 +65,28 @@ func TestSecret(t *testing.T) {
 	key.File = ""
 	if _, err := inputfile.NewFiles().NewReader(cfg.Dir, Secret(key)).ReadFile(hardLink, inputfile.MaxSize); err != nil {
 		t.Errorf("a key from the environment: %v", err)
+	}
+}
+
+// LoadKey loads a key file git does not track, and refuses one it does.
+func TestTrackedKeyRefused(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "site.key")
+	if err := didweb.WriteNewKey(key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadKey(didweb.KeySources{FlagFile: key}); err != nil {
+		t.Fatalf("untracked key refused: %v", err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "site.key"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if _, err := LoadKey(didweb.KeySources{FlagFile: key}); err == nil || !strings.Contains(err.Error(), "tracked by git") {
+		t.Errorf("tracked key: %v", err)
 	}
 }
 

@@ -5,7 +5,7 @@
 //     which refuses a key git tracks), refused where the site would
 //     publish it (keyguard.CheckSite), and the working tree's tool files
 //     (worktree.Load); the key's file is refused by any name the tool
-//     files and pages are read by (keyguard.Secret);
+//     files and pages are read by (didweb.KeyFileSecret);
 //  2. history: git history replayed commit by commit (replay.Read), and the
 //     working tree compared with it (worktree.Check);
 //  3. feed: the signed feed, its archives, snapshot and schema archive
@@ -158,7 +158,7 @@ func Build(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	servers, err := worktree.Load(cfg, opt.Cache.toolFiles(), keyguard.Secret(key))
+	servers, err := worktree.Load(cfg, opt.Cache.toolFiles(), didweb.KeyFileSecret(key.File))
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func Build(opt Options) (*Result, error) {
 		now = opt.Now
 	}
 	attested, err := documents.Attest(documents.AttestInput{Config: cfg, Getenv: getenv, Now: now(), Lenient: !strict || opt.Key != nil,
-		KeyFile: keyguard.Secret(key)})
+		KeyFile: didweb.KeyFileSecret(key.File)})
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +245,7 @@ func Build(opt Options) (*Result, error) {
 // reservedCards are the documents' (see documents.Output), by server.
 func (r *Result) addPages(servers []worktree.Server, reservedCards [][]string, cache *pages.Cache) error {
 	in := pages.BuildInput{Config: r.Config, Timeline: r.Timeline, CommitRepos: r.commitRepos,
-		Files: r.Bundle.Files(), Key: r.Key.Public(), KeyFile: keyguard.Secret(r.Key), Attestations: r.Attestations, Cache: cache}
+		Files: r.Bundle.Files(), Key: r.Key.Public(), KeyFile: didweb.KeyFileSecret(r.Key.File), Attestations: r.Attestations, Cache: cache}
 	for _, s := range servers {
 		in.Servers = append(in.Servers, pages.BuildServer{Config: s.Config, Tools: s.Tools, ReservedCards: reservedCards[s.Index]})
 	}

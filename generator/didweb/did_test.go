@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 func TestDID(t *testing.T) {
@@ -204,6 +206,27 @@ func TestDevKeyDirectoryIgnoresItself(t *testing.T) {
 		if err := os.Remove(ignore); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// KeyFileSecret refuses the key's file by any name a page reads it by; a
+// key from the environment has no file to refuse.
+func TestKeyFileSecret(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "signing.key")
+	if err := WriteNewKey(key); err != nil {
+		t.Fatal(err)
+	}
+	hardLink := filepath.Join(dir, "notes.html")
+	if err := os.Link(key, hardLink); err != nil {
+		t.Fatal(err)
+	}
+	_, err := inputfile.NewFiles().NewReader(dir, KeyFileSecret(key)).ReadFile(hardLink, inputfile.MaxSize)
+	if err == nil || !strings.Contains(err.Error(), "is the signing key "+key+" under another name") {
+		t.Errorf("a key hard-linked as a page: error %v, want it refused", err)
+	}
+	if _, err := inputfile.NewFiles().NewReader(dir, KeyFileSecret("")).ReadFile(hardLink, inputfile.MaxSize); err != nil {
+		t.Errorf("a key from the environment: %v", err)
 	}
 }
 

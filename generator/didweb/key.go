@@ -55,6 +55,19 @@ type SigningKey struct {
 	Missing string
 }
 
+// KeyFileSecret is the key file at name as every reader of the site's
+// inputs (imported files, pages, templates, assets) refuses it: by what
+// the file is, not by its path, so that no symlink, symlinked directory or
+// hard link publishes it, and Markdown never gets to split a key so that
+// no scan of the output finds it. A key from the environment has no file:
+// the Secret of "" refuses nothing.
+func KeyFileSecret(name string) inputfile.Secret {
+	if name == "" {
+		return inputfile.Secret{}
+	}
+	return inputfile.NewSecret(name, "the signing key "+name)
+}
+
 // maxKeyFile caps what is read of a key file: a PEM key is 119 bytes.
 const maxKeyFile = 64 << 10
 

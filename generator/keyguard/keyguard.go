@@ -1,8 +1,10 @@
 // Package keyguard keeps the signing key out of what a build publishes: it
 // refuses a key file git tracks (LoadKey), a key whose file lies in a
-// directory the site publishes (CheckSite), the key's file read as a page, template or asset by any
-// name (Secret), a key inside the output directory (CheckOutput), and a
-// bundle with any file that holds the key in any encoding (Scan).
+// directory the site publishes (CheckSite), a key inside the output
+// directory (CheckOutput), and a bundle with any file that holds the key
+// in any encoding (Scan). The key's file read as a page, template, asset
+// or imported file by any name is refused by the readers themselves (see
+// didweb.KeyFileSecret).
 package keyguard
 
 import (
@@ -67,18 +69,6 @@ func CheckSite(key didweb.SigningKey, cfg *site.Config) error {
 		}
 	}
 	return nil
-}
-
-// Secret is the key's file as the readers of the pages, templates and
-// assets refuse it: by what the file is, not by its path, so that no
-// symlink, symlinked directory or hard link publishes it, and Markdown
-// never gets to split a key so that no scan of the output finds it. A key
-// from the environment has no file: its Secret refuses nothing.
-func Secret(key didweb.SigningKey) inputfile.Secret {
-	if key.File == "" {
-		return inputfile.Secret{}
-	}
-	return inputfile.NewSecret(key.File, "the signing key "+key.File)
 }
 
 // CheckOutput fails when the key's file is inside the output directory dir,

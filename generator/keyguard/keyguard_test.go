@@ -13,7 +13,6 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // siteWithKey is a site directory with content/ and templates/ and a key
@@ -47,24 +46,6 @@ func TestCheckSite(t *testing.T) {
 	cfg, key = siteWithKey(t, filepath.Join("templates", "signing.key"))
 	if err := CheckSite(key, cfg); err == nil || !strings.Contains(err.Error(), "the signing key is inside templates") {
 		t.Errorf("a key in templates/: error %v, want it refused", err)
-	}
-}
-
-// Secret refuses the key's file by any name a page reads it by; a key from
-// the environment has no file to refuse.
-func TestSecret(t *testing.T) {
-	cfg, key := siteWithKey(t, "signing.key")
-	hardLink := filepath.Join(cfg.Dir, "templates", "notes.html")
-	if err := os.Link(key.File, hardLink); err != nil {
-		t.Fatal(err)
-	}
-	_, err := inputfile.NewFiles().NewReader(cfg.Dir, Secret(key)).ReadFile(hardLink, inputfile.MaxSize)
-	if err == nil || !strings.Contains(err.Error(), "is the signing key "+key.File+" under another name") {
-		t.Errorf("a key hard-linked from templates/: error %v, want it refused", err)
-	}
-	key.File = ""
-	if _, err := inputfile.NewFiles().NewReader(cfg.Dir, Secret(key)).ReadFile(hardLink, inputfile.MaxSize); err != nil {
-		t.Errorf("a key from the environment: %v", err)
 	}
 }
 

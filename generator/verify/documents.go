@@ -155,14 +155,21 @@ func (c *checker) addServerCard(u *url.URL, data []byte, slug string) {
 	}
 }
 
-// cardSlug matches the default location of a Server Card.
-var cardSlug = regexp.MustCompile(`^/mcp/([^/]+)/server-card\.json$`)
+// cardSlug returns the slug of the server whose card is at p when p is
+// where a build publishes one (paths.ServerCardOf).
+func cardSlug(p string) (string, bool) {
+	segments := strings.Split(p, "/")
+	if len(segments) != 4 || segments[2] == "" {
+		return "", false
+	}
+	return segments[2], paths.ServerCardOf(segments[2]) == p
+}
 
 // slugOf finds a server's archive folder from where its card is published,
 // or from its catalog identifier urn:air:<host>:mcp:<slug>.
 func (c *checker) slugOf(u *url.URL, identifier string) string {
-	if m := cardSlug.FindStringSubmatch(strings.TrimPrefix(u.Path, strings.TrimSuffix(c.base.Path, "/"))); m != nil {
-		return m[1]
+	if slug, ok := cardSlug(strings.TrimPrefix(u.Path, strings.TrimSuffix(c.base.Path, "/"))); ok {
+		return slug
 	}
 	if _, slug, ok := strings.Cut(identifier, ":mcp:"); ok && strings.HasPrefix(identifier, "urn:air:") {
 		return slug

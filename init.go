@@ -12,10 +12,11 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/generator/keyguard"
 	"github.com/wellknown-dev/wellknown/generator/scaffold"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/english"
-	"github.com/wellknown-dev/wellknown/internal/release"
+	"github.com/wellknown-dev/wellknown/internal/version"
 )
 
 // exampleBaseURL is the base URL of a site created without --base-url.
@@ -39,7 +40,7 @@ func (c *cli) initSite(args []string) int {
 	if fs.NArg() == 1 {
 		dir = fs.Arg(0)
 	}
-	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: release.InstallVersion(), SyncURL: *syncURL, Existing: *existing}
+	opt := scaffold.Options{Host: *host, BaseURL: *baseURL, Version: version.InstallVersion(), SyncURL: *syncURL, Existing: *existing}
 	var tools []string
 	if *existing {
 		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
@@ -187,7 +188,7 @@ func (c *cli) initKey(path, host string) error {
 	} else {
 		c.noticef("kept the signing key that is already at %s", path)
 	}
-	k, err := didweb.LoadSigningKey(didweb.KeySources{FlagFile: path})
+	k, err := keyguard.LoadKey(didweb.KeySources{FlagFile: path})
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/keyguard"
 	"github.com/wellknown-dev/wellknown/internal/english"
 	"github.com/wellknown-dev/wellknown/internal/suggest"
 	"github.com/wellknown-dev/wellknown/internal/version"
@@ -471,7 +472,7 @@ func (c *cli) keygen(args []string) int {
 	if err := didweb.WriteNewKey(*out); err != nil {
 		return c.fail(err)
 	}
-	k, err := didweb.LoadSigningKey(didweb.KeySources{FlagFile: *out})
+	k, err := keyguard.LoadKey(didweb.KeySources{FlagFile: *out})
 	if err != nil {
 		return c.fail(err)
 	}

@@ -1,17 +1,17 @@
 // Package generator turns a site definition into a Bundle. Build only wires
 // the stages, each a package with explicit inputs and outputs, in order:
 //
-//  1. config: site.toml (site.Load), the signing key
-//     (didweb.LoadSigningKey), refused where the site would publish it
-//     (keyguard.CheckSite), and the working tree's tool files
+//  1. config: site.toml (site.Load), the signing key (keyguard.LoadKey,
+//     which refuses a key git tracks), refused where the site would
+//     publish it (keyguard.CheckSite), and the working tree's tool files
 //     (worktree.Load); the key's file is refused by any name the tool
-//     files and pages are read by (keyguard.Secret);
+//     files and pages are read by (didweb.KeyFileSecret);
 //  2. history: git history replayed commit by commit (replay.Read), and the
 //     working tree compared with it (worktree.Check);
 //  3. feed: the signed feed, its archives, snapshot and schema archive
 //     (feed.Add), checked against the feed published before
 //     (feed.CheckAppendOnly);
-//  4. documents: the EDP attestations (attest.Check), then every document,
+//  4. documents: the EDP attestations (documents.Attest), then every document,
 //     each checked against its format (documents.Add);
 //  5. pages: from the config, the history, the documents, the key and the
 //     attestations (pages.RenderBuild);
@@ -31,7 +31,6 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
-	"github.com/wellknown-dev/wellknown/generator/attest"
 	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
@@ -160,7 +159,7 @@ func Build(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	servers, err := worktree.Load(cfg, opt.Cache.toolFiles(), keyguard.Secret(key))
+	servers, err := worktree.Load(cfg, opt.Cache.toolFiles(), didweb.KeyFileSecret(key.File))
 	if err != nil {
 		return nil, err
 	}
@@ -214,8 +213,8 @@ func Build(opt Options) (*Result, error) {
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	attested, err := attest.Check(attest.Input{Config: cfg, Getenv: getenv, Now: now(), Lenient: !strict || opt.Key != nil,
-		KeyFile: keyguard.Secret(key)})
+	attested, err := documents.Attest(documents.AttestInput{Config: cfg, Getenv: getenv, Now: now(), Lenient: !strict || opt.Key != nil,
+		KeyFile: didweb.KeyFileSecret(key.File)})
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +246,7 @@ func Build(opt Options) (*Result, error) {
 // reservedCards are the documents' (see documents.Output), by server.
 func (r *Result) addPages(servers []worktree.Server, reservedCards [][]string, cache *pages.Cache) error {
 	in := pages.BuildInput{Config: r.Config, Timeline: r.Timeline, CommitRepos: r.commitRepos,
-		Files: r.Bundle.Files(), Key: r.Key.Public(), KeyFile: keyguard.Secret(r.Key), Attestations: r.Attestations, Cache: cache}
+		Files: r.Bundle.Files(), Key: r.Key.Public(), KeyFile: didweb.KeyFileSecret(r.Key.File), Attestations: r.Attestations, Cache: cache}
 	for _, s := range servers {
 		in.Servers = append(in.Servers, pages.BuildServer{Config: s.Config, Tools: s.Tools, ReservedCards: reservedCards[s.Index]})
 	}
@@ -269,7 +268,7 @@ func loadKey(opt Options, cfg *site.Config, strict bool, getenv func(string) str
 	if opt.Key != nil {
 		return *opt.Key, nil
 	}
-	key, err := didweb.LoadSigningKey(didweb.KeySources{
+	key, err := keyguard.LoadKey(didweb.KeySources{
 		FlagFile:   opt.KeyFile,
 		EnvName:    cfg.Signing.KeyEnv,
 		EnvValue:   getenv(cfg.Signing.KeyEnv),

@@ -11,12 +11,10 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"net/url"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
 
-	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/httpget"
 )
 
@@ -26,19 +24,11 @@ const (
 	JWKSTimeout  = 10 * time.Second
 )
 
-// CheckJWKSURL allows https, and plain http only to this machine (a
-// provider's key served locally, as tests do): a key that decides what is
-// trusted must not come over a connection anyone on the way can rewrite.
-func CheckJWKSURL(s string) error {
-	u, err := url.Parse(s)
-	if err != nil {
-		return err
-	}
-	if u.Host == "" || !site.SecureURL(u) {
-		return fmt.Errorf("%s: a JWKS is fetched over https (plain http only from localhost)", s)
-	}
-	return nil
-}
+// CheckJWKSURL refuses a JWKS URL the HTTP client refuses (plain http but
+// to this machine, as tests serve a provider's key): a key that decides
+// what is trusted must not come over a connection anyone on the way can
+// rewrite.
+func CheckJWKSURL(s string) error { return httpget.CheckURLFor("a JWKS", s) }
 
 // Keys fetches provider key sets, each URL once per run (a build, or a
 // verify). It is not safe for concurrent use.

@@ -18,19 +18,7 @@ import (
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
-// Marker is written into every output directory we create. Only a directory
-// holding it is ever written into or deleted from; while a build writes, it
-// holds a lock on the marker, so builds into one directory take turns.
-const Marker = ".wellknown-output"
-
 const markerText = "This directory is written by wellknown build; files not in the site are removed on every build.\n"
-
-// IsOutput reports whether dir is build output: it holds the Marker. Input
-// walks skip such a directory, so a build never reads its own output.
-func IsOutput(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, Marker))
-	return err == nil
-}
 
 // tempPrefix starts the name of every file a write creates before renaming
 // it into place. One left by an interrupted write is removed by the next.
@@ -69,8 +57,8 @@ var testHook func(event string)
 // before the first rename, so a write that fails (a full disk, a name too
 // long) leaves dir as it was. Files no longer in the bundle, empty
 // directories and the temporary files of an interrupted write are removed.
-// An existing dir is written into only when it holds the Marker (or is
-// empty).
+// An existing dir is written into only when it holds the marker
+// (paths.OutputMarker) or is empty.
 func (b *Bundle) WriteDir(dir string, opt WriteOptions) (WriteStats, error) {
 	out, err := resolve(dir)
 	if err != nil {
@@ -86,7 +74,7 @@ func (b *Bundle) WriteDir(dir string, opt WriteOptions) (WriteStats, error) {
 	if wait == 0 {
 		wait = DefaultLockWait
 	}
-	marker, err := lockMarker(dir, filepath.Join(out, Marker), wait)
+	marker, err := lockMarker(dir, filepath.Join(out, paths.OutputMarker), wait)
 	if err != nil {
 		return WriteStats{}, err
 	}
@@ -99,8 +87,8 @@ func (b *Bundle) WriteDir(dir string, opt WriteOptions) (WriteStats, error) {
 
 // removeOldCopies removes the whole-tree copies that versions before this
 // writer made beside out and left behind when interrupted: the new tree,
-// .public.new-123 (its Marker was written last, so it may lack one), and the
-// previous output moved aside, .public.new-123.old (which holds one).
+// .public.new-123 (its marker was written last, so it may lack one), and
+// the previous output moved aside, .public.new-123.old (which holds one).
 func removeOldCopies(out string) error {
 	parent := filepath.Dir(out)
 	entries, err := os.ReadDir(parent)
@@ -111,7 +99,7 @@ func removeOldCopies(out string) error {
 		suffix, ours := strings.CutPrefix(e.Name(), "."+filepath.Base(out)+".new-")
 		number, moved := strings.CutSuffix(suffix, ".old")
 		c := filepath.Join(parent, e.Name())
-		if !e.IsDir() || !ours || !isNumber(number) || moved && !IsOutput(c) {
+		if !e.IsDir() || !ours || !isNumber(number) || moved && !paths.IsOutput(c) {
 			continue
 		}
 		if err := os.RemoveAll(c); err != nil {
@@ -187,7 +175,7 @@ func resolvedOrClean(p string) string {
 }
 
 // prepareOutputDir creates out, or checks that the existing one is ours to
-// write into: it holds the Marker or is empty.
+// write into: it holds the marker or is empty.
 func prepareOutputDir(dir, out string) error {
 	info, err := os.Stat(out)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -211,8 +199,8 @@ func prepareOutputDir(dir, out string) error {
 	if err != nil {
 		return err
 	}
-	if len(entries) > 0 && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == Marker }) {
-		return diag.Errorf("", 0, "refusing to write into %s: it was not created by wellknown (no %s marker) and is not empty", dir, Marker).
+	if len(entries) > 0 && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == paths.OutputMarker }) {
+		return diag.Errorf("", 0, "refusing to write into %s: it was not created by wellknown (no %s marker) and is not empty", dir, paths.OutputMarker).
 			WithHint("remove it yourself, or choose another directory with --out")
 	}
 	return nil
@@ -286,7 +274,7 @@ func scan(out string) (existing, error) {
 		site := "/" + filepath.ToSlash(rel)
 		if d.IsDir() {
 			ex.dirs[site] = true
-		} else if site != "/"+Marker {
+		} else if site != "/"+paths.OutputMarker {
 			ex.files[site] = true
 		}
 		return nil

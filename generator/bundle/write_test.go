@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/paths"
 )
 
 // sampleSite is a site of n files in nested directories; version v changes
@@ -91,7 +93,7 @@ func fileIdentities(t *testing.T, dir string) string {
 	t.Helper()
 	var b strings.Builder
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && d.Name() != Marker {
+		if err == nil && !d.IsDir() && d.Name() != paths.OutputMarker {
 			rel, _ := filepath.Rel(dir, p)
 			fmt.Fprintf(&b, "/%s %s\n", filepath.ToSlash(rel), identity(t, p))
 		}
@@ -167,7 +169,7 @@ func TestWriteDirWaitsForTheLock(t *testing.T) {
 	out := filepath.Join(root, "public")
 	b := sampleSite(t, 1, 5)
 	write(t, b, out, WriteOptions{Root: root})
-	holder, err := lockMarker(out, filepath.Join(out, Marker), time.Second)
+	holder, err := lockMarker(out, filepath.Join(out, paths.OutputMarker), time.Second)
 	must(t, err)
 	before := snapshot(t, out)
 	_, err = sampleSite(t, 2, 5).WriteDir(out, WriteOptions{Root: root, LockWait: time.Millisecond})

@@ -8,10 +8,11 @@ import (
 	"encoding/json"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 func TestDID(t *testing.T) {
@@ -208,24 +209,24 @@ func TestDevKeyDirectoryIgnoresItself(t *testing.T) {
 	}
 }
 
-func TestTrackedKeyRefused(t *testing.T) {
+// KeyFileSecret refuses the key's file by any name a page reads it by; a
+// key from the environment has no file to refuse.
+func TestKeyFileSecret(t *testing.T) {
 	dir := t.TempDir()
-	key := filepath.Join(dir, "site.key")
+	key := filepath.Join(dir, "signing.key")
 	if err := WriteNewKey(key); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadSigningKey(KeySources{FlagFile: key}); err != nil {
-		t.Fatalf("untracked key refused: %v", err)
+	hardLink := filepath.Join(dir, "notes.html")
+	if err := os.Link(key, hardLink); err != nil {
+		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "site.key"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+	_, err := inputfile.NewFiles().NewReader(dir, KeyFileSecret(key)).ReadFile(hardLink, inputfile.MaxSize)
+	if err == nil || !strings.Contains(err.Error(), "is the signing key "+key+" under another name") {
+		t.Errorf("a key hard-linked as a page: error %v, want it refused", err)
 	}
-	if _, err := LoadSigningKey(KeySources{FlagFile: key}); err == nil || !strings.Contains(err.Error(), "tracked by git") {
-		t.Errorf("tracked key: %v", err)
+	if _, err := inputfile.NewFiles().NewReader(dir, KeyFileSecret("")).ReadFile(hardLink, inputfile.MaxSize); err != nil {
+		t.Errorf("a key from the environment: %v", err)
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
@@ -54,6 +53,19 @@ type SigningKey struct {
 	// Missing is the key file named in site.toml that a preview's
 	// development key stands in for ("" when none is).
 	Missing string
+}
+
+// KeyFileSecret is the key file at name as every reader of the site's
+// inputs (imported files, pages, templates, assets) refuses it: by what
+// the file is, not by its path, so that no symlink, symlinked directory or
+// hard link publishes it, and Markdown never gets to split a key so that
+// no scan of the output finds it. A key from the environment has no file:
+// the Secret of "" refuses nothing.
+func KeyFileSecret(name string) inputfile.Secret {
+	if name == "" {
+		return inputfile.Secret{}
+	}
+	return inputfile.NewSecret(name, "the signing key "+name)
 }
 
 // maxKeyFile caps what is read of a key file: a PEM key is 119 bytes.
@@ -107,9 +119,6 @@ func loadFile(path, source string) (SigningKey, error) {
 	if err != nil {
 		return SigningKey{}, diag.Errorf(path, 0, "cannot read the signing key: %v", diag.Cause(err))
 	}
-	if err := refuseTracked(path, real); err != nil {
-		return SigningKey{}, err
-	}
 	data, err := inputfile.ReadFile("", real, maxKeyFile)
 	if err != nil {
 		return SigningKey{}, diag.Errorf(path, 0, "cannot read the signing key: %v", diag.Cause(err))
@@ -156,7 +165,7 @@ func ignoreDevDir(dir string) error {
 	// templates/assets): the key is only ever written into a real directory.
 	if info, err := os.Lstat(dir); err == nil && !info.IsDir() {
 		return diag.Errorf(dir, 0, "is %s, not a directory; the development key is written only into a directory of the site", inputfile.Kind(info.Mode())).
-			WithHint("remove %s; the build recreates it", typable(dir))
+			WithHint("remove %s; the build recreates it", inputfile.Typable(dir))
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return diag.Errorf(dir, 0, "cannot create the development key's directory: %v", diag.Cause(err))
@@ -173,37 +182,6 @@ func ignoreDevDir(dir string) error {
 		return err
 	}
 	return f.Close()
-}
-
-// refuseTracked fails when git tracks the key file, judged at its real path
-// (a symlink to a tracked key is no less public): a committed private key is
-// published to everyone who can read the repository.
-func refuseTracked(path, real string) error {
-	repo, err := history.Open(filepath.Dir(real))
-	if err != nil {
-		return nil // not in a repository, or no git: nothing to refuse
-	}
-	if tracked, err := repo.Tracked(real); err != nil || !tracked {
-		return err
-	}
-	return diag.Errorf(path, 0, "the signing key is tracked by git, so it is not private").
-		WithHint("remove it from the index (git rm --cached %s), add it to .gitignore, and generate a new key: the old one is in your history", typable(real))
-}
-
-// typable is path as the user can type it here: relative to the working
-// directory when inside it.
-func typable(path string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return path
-	}
-	if real, err := filepath.EvalSymlinks(wd); err == nil {
-		wd = real
-	}
-	if rel, err := filepath.Rel(wd, path); err == nil && inputfile.Within(wd, path) {
-		return rel
-	}
-	return path
 }
 
 // ParsePrivateKey reads an Ed25519 private key: PEM (PKCS#8 "PRIVATE KEY"),

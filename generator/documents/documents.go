@@ -1,4 +1,5 @@
-// Package documents is the build's documents stage: it builds every
+// Package documents is the build's documents stage: it checks the
+// provider's attestations of the EDP entity card (Attest), then builds every
 // machine-readable document of the site (the Server Cards, the A2A Agent
 // Cards, the EDP entity card, the DID document, mcp-servers, ai-cards and
 // the AI Catalog), checks the bytes each would publish against its format,
@@ -32,7 +33,7 @@ type Input struct {
 	Config *site.Config
 	Key    ed25519.PublicKey // the signing key, first in the DID document
 	// Verifications are the entity card's attestations as published, by
-	// the site.toml key path of their MCP entry (see attest.Output); an
+	// the site.toml key path of their MCP entry (see Attested); an
 	// entry without one is published without.
 	Verifications map[string]*site.Verification
 }

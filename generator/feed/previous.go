@@ -17,7 +17,6 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/httpget"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
@@ -25,20 +24,6 @@ import (
 // maxPreviousFeed caps the fetch of a previous feed for the append-only
 // check.
 const maxPreviousFeed = 64 << 20
-
-// checkFetchURL allows https, and plain http only to this machine: a feed
-// that guards what gets published must not come over a connection anyone
-// on the way can rewrite.
-func checkFetchURL(s string) error {
-	u, err := url.Parse(s)
-	if err != nil {
-		return err
-	}
-	if site.SecureURL(u) {
-		return nil
-	}
-	return fmt.Errorf("%s: the previous feed is fetched over https (plain http only from localhost)", s)
-}
 
 // Previous names the feed published before and how to read it.
 type Previous struct {
@@ -327,7 +312,9 @@ type webPublication struct {
 
 func newWebPublication(resolver *net.Resolver) *webPublication {
 	ctx, cancel := context.WithTimeout(context.Background(), maxPreviousTime)
-	client := httpget.New(30*time.Second, maxPreviousFeed, checkFetchURL)
+	// A feed that guards what gets published must not come over a
+	// connection anyone on the way can rewrite.
+	client := httpget.New(30*time.Second, maxPreviousFeed, func(u string) error { return httpget.CheckURLFor("the previous feed", u) })
 	if resolver != nil {
 		client.UseResolver(resolver)
 	}

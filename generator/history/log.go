@@ -35,9 +35,13 @@ type Commit struct {
 
 // Short abbreviates a commit hash for people: its first 12 digits, enough
 // to stay unique in a large repository and short enough for a line of text.
-func Short(hash string) string {
-	if len(hash) > 12 {
-		return hash[:12]
+func Short(hash string) string { return Abbrev(hash, 12) }
+
+// Abbrev is the first n digits of a commit hash, or the whole of a shorter
+// one.
+func Abbrev(hash string, n int) string {
+	if len(hash) > n {
+		return hash[:n]
 	}
 	return hash
 }

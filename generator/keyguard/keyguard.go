@@ -1,23 +1,61 @@
 // Package keyguard keeps the signing key out of what a build publishes: it
-// refuses a key whose file lies in a directory the site publishes
-// (CheckSite), the key's file read as a page, template or asset by any
-// name (Secret), a key inside the output directory (CheckOutput), and a
-// bundle with any file that holds the key in any encoding (Scan, with
-// package keyscan).
+// refuses a key file git tracks (LoadKey), a key whose file lies in a
+// directory the site publishes (CheckSite), a key inside the output
+// directory (CheckOutput), and a bundle with any file that holds the key
+// in any encoding (Scan). The key's file read as a page, template, asset
+// or imported file by any name is refused by the readers themselves (see
+// didweb.KeyFileSecret).
 package keyguard
 
 import (
 	"crypto/ed25519"
+	"path/filepath"
 	"slices"
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
-	"github.com/wellknown-dev/wellknown/generator/keyscan"
+	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
+
+// LoadKey finds, reads and checks the signing key (see
+// didweb.LoadSigningKey), and fails when git tracks its file, judged at its
+// real path (a symlink to a tracked key is no less public): a committed
+// private key is published to everyone who can read the repository.
+func LoadKey(src didweb.KeySources) (didweb.SigningKey, error) {
+	key, err := didweb.LoadSigningKey(src)
+	if err != nil {
+		return key, err
+	}
+	if err := refuseTracked(key.File); err != nil {
+		return didweb.SigningKey{}, err
+	}
+	return key, nil
+}
+
+// refuseTracked fails when git tracks the key file at path ("" for a key
+// from the environment, which has none).
+func refuseTracked(path string) error {
+	if path == "" {
+		return nil
+	}
+	real, err := inputfile.RealPath(path)
+	if err != nil {
+		return err
+	}
+	repo, err := history.Open(filepath.Dir(real))
+	if err != nil {
+		return nil // not in a repository, or no git: nothing to refuse
+	}
+	if tracked, err := repo.Tracked(real); err != nil || !tracked {
+		return err
+	}
+	return diag.Errorf(path, 0, "the signing key is tracked by git, so it is not private").
+		WithHint("remove it from the index (git rm --cached %s), add it to .gitignore, and generate a new key: the old one is in your history", inputfile.Typable(real))
+}
 
 // CheckSite fails when the key file lies in a directory whose files the
 // site publishes, content/ and templates/ (assets are copied as they are).
@@ -31,18 +69,6 @@ func CheckSite(key didweb.SigningKey, cfg *site.Config) error {
 		}
 	}
 	return nil
-}
-
-// Secret is the key's file as the readers of the pages, templates and
-// assets refuse it: by what the file is, not by its path, so that no
-// symlink, symlinked directory or hard link publishes it, and Markdown
-// never gets to split a key so that no scan of the output finds it. A key
-// from the environment has no file: its Secret refuses nothing.
-func Secret(key didweb.SigningKey) inputfile.Secret {
-	if key.File == "" {
-		return inputfile.Secret{}
-	}
-	return inputfile.NewSecret(key.File, "the signing key "+key.File)
 }
 
 // CheckOutput fails when the key's file is inside the output directory dir,
@@ -72,7 +98,7 @@ func inside(key didweb.SigningKey, dir string) bool {
 // A nil *Scanned remembers nothing.
 type Scanned struct {
 	key     ed25519.PrivateKey
-	scanner *keyscan.Scanner
+	scanner *scanner
 	clean   map[*byte]int // the length of each clean body, by its first byte
 }
 
@@ -80,7 +106,7 @@ type Scanned struct {
 func NewScanned() *Scanned { return &Scanned{} }
 
 // Scan fails when any file of b holds the signing key in any encoding (see
-// keyscan): the last defence, after the inputs' own checks, before anything
+// scanner): the last defence, after the inputs' own checks, before anything
 // is written or served. It skips the bodies the last Scan found clean; a
 // nil *Scanned scans every body.
 func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
@@ -104,12 +130,12 @@ func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
 }
 
 // scannerFor returns the scanner of key and the bodies found clean of it.
-func (s *Scanned) scannerFor(key ed25519.PrivateKey) (*keyscan.Scanner, map[*byte]int) {
+func (s *Scanned) scannerFor(key ed25519.PrivateKey) (*scanner, map[*byte]int) {
 	if s == nil {
-		return keyscan.New(key), nil
+		return newScanner(key), nil
 	}
 	if s.scanner == nil || !s.key.Equal(key) {
-		s.key, s.scanner, s.clean = slices.Clone(key), keyscan.New(key), nil
+		s.key, s.scanner, s.clean = slices.Clone(key), newScanner(key), nil
 	}
 	return s.scanner, s.clean
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +13,6 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
 // siteWithKey is a site directory with content/ and templates/ and a key
@@ -49,21 +49,25 @@ func TestCheckSite(t *testing.T) {
 	}
 }
 
-// Secret refuses the key's file by any name a page reads it by; a key from
-// the environment has no file to refuse.
-func TestSecret(t *testing.T) {
-	cfg, key := siteWithKey(t, "signing.key")
-	hardLink := filepath.Join(cfg.Dir, "templates", "notes.html")
-	if err := os.Link(key.File, hardLink); err != nil {
+// LoadKey loads a key file git does not track, and refuses one it does.
+func TestTrackedKeyRefused(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "site.key")
+	if err := didweb.WriteNewKey(key); err != nil {
 		t.Fatal(err)
 	}
-	_, err := inputfile.NewFiles().NewReader(cfg.Dir, Secret(key)).ReadFile(hardLink, inputfile.MaxSize)
-	if err == nil || !strings.Contains(err.Error(), "is the signing key "+key.File+" under another name") {
-		t.Errorf("a key hard-linked from templates/: error %v, want it refused", err)
+	if _, err := LoadKey(didweb.KeySources{FlagFile: key}); err != nil {
+		t.Fatalf("untracked key refused: %v", err)
 	}
-	key.File = ""
-	if _, err := inputfile.NewFiles().NewReader(cfg.Dir, Secret(key)).ReadFile(hardLink, inputfile.MaxSize); err != nil {
-		t.Errorf("a key from the environment: %v", err)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "site.key"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if _, err := LoadKey(didweb.KeySources{FlagFile: key}); err == nil || !strings.Contains(err.Error(), "tracked by git") {
+		t.Errorf("tracked key: %v", err)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/wellknown-dev/wellknown/generator/history"
 )
 
 // Commit names the commit a step of a tool's life was made in.
@@ -77,10 +79,8 @@ func (h HistoryItem) time() time.Time {
 // the repository is on a forge whose commit pages have a known address:
 // GitHub, GitLab, Codeberg and other Gitea or Forgejo hosts, Bitbucket.
 func CommitLink(repository, hash string) Commit {
-	c := Commit{Short: hash}
-	if len(hash) > 7 {
-		c.Short = hash[:7]
-	}
+	// Seven digits, as git and the forges show a commit among others.
+	c := Commit{Short: history.Abbrev(hash, 7)}
 	u, err := url.Parse(strings.TrimSuffix(strings.TrimSuffix(repository, "/"), ".git"))
 	if err != nil || u.Scheme != "https" || strings.Count(strings.Trim(u.Path, "/"), "/") < 1 || u.RawQuery != "" || u.Fragment != "" {
 		return c

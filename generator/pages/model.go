@@ -25,7 +25,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
-	"github.com/wellknown-dev/wellknown/internal/release"
+	"github.com/wellknown-dev/wellknown/internal/version"
 	"github.com/wellknown-dev/wellknown/templates"
 )
 
@@ -579,7 +579,7 @@ func (m *model) verify() Verify {
 		DID:     didweb.DID(cfg.Base()),
 		DIDPath: sitePath(didweb.DocumentPath(cfg.Base())),
 		Command: "wellknown verify " + strings.TrimSuffix(cfg.URL("/"), "/"),
-		Install: release.InstallCommand(), InstallGuide: release.InstallGuide,
+		Install: version.InstallCommand(), InstallGuide: version.InstallGuide,
 		Keys: []Key{key(cfg.Signing.KeyID, true, m.in.Key)},
 	}
 	for _, p := range cfg.Signing.Previous {

@@ -69,8 +69,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/linediff"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
@@ -667,7 +667,8 @@ func (r *renderer) execute(j job) ([]byte, error) {
 }
 
 // assets are the files under assets/, but for build output written there
-// (a directory holding bundle.Marker): a build never reads its own output.
+// (a directory holding paths.OutputMarker): a build never reads its own
+// output.
 func (r *renderer) assets() ([]File, error) {
 	var files []File
 	err := fs.WalkDir(r.tfs, "assets", func(p string, d fs.DirEntry, err error) error {
@@ -691,9 +692,9 @@ func (r *renderer) assets() ([]File, error) {
 }
 
 // isOutput reports whether a directory of the templates holds build output
-// (bundle.Marker).
+// (paths.OutputMarker).
 func isOutput(tfs fs.FS, dir string) bool {
-	_, err := fs.Stat(tfs, path.Join(dir, bundle.Marker))
+	_, err := fs.Stat(tfs, path.Join(dir, paths.OutputMarker))
 	return err == nil
 }
 

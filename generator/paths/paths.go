@@ -1,10 +1,16 @@
 // Package paths names where each published document lives in the bundle
 // (the table of docs/output.md): the stages that write the
 // documents and the pages that link to them agree on these paths without
-// depending on each other.
+// depending on each other. It also names the marker of an output directory
+// (OutputMarker), which the writer puts there and every walk of the inputs
+// skips.
 package paths
 
-import "strconv"
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+)
 
 // Paths of the site-wide documents.
 const (
@@ -48,4 +54,17 @@ func ToolVersion(serverSlug, tool, version string) string {
 // n·page_size, so its path and bytes stay the same as the history grows.
 func FeedArchive(n int) string {
 	return FeedArchives + "archive-" + strconv.Itoa(n) + ".xml"
+}
+
+// OutputMarker is written into every output directory a build creates. Only
+// a directory holding it is ever written into or deleted from; while a
+// build writes, it holds a lock on the marker, so builds into one directory
+// take turns.
+const OutputMarker = ".wellknown-output"
+
+// IsOutput reports whether dir is build output: it holds the OutputMarker.
+// Input walks skip such a directory, so a build never reads its own output.
+func IsOutput(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, OutputMarker))
+	return err == nil
 }

@@ -586,7 +586,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	st.refollow()
 	ahead := h.compareAhead(steps)
 	defer ahead.stop()
-	tl := timeline.NewReplay(ahead.compare)
+	tl := timeline.NewBuilder(ahead.compare)
 	if err := st.play(tl, steps); err != nil {
 		return nil, err
 	}
@@ -597,7 +597,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 }
 
 // play replays the steps into tl.
-func (st *replayState) play(tl *timeline.Replay, steps []step) error {
+func (st *replayState) play(tl *timeline.Builder, steps []step) error {
 	for _, step := range steps {
 		st.trees[step.repo].Apply(step.commit)
 		st.noteReleases(step)

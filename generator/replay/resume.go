@@ -14,7 +14,7 @@ import (
 // history does again.
 type resumable struct {
 	st     *replayState
-	tl     *timeline.Replay
+	tl     *timeline.Builder
 	steps  []step // replayed so far
 	warned int    // the warnings made before the end of history
 }

@@ -30,14 +30,14 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/internal/release"
+	"github.com/wellknown-dev/wellknown/internal/version"
 )
 
 //go:embed all:files
 var files embed.FS
 
 // Module is the module CI installs wellknown from.
-const Module = release.ModulePath
+const Module = version.ModulePath
 
 // Action is the GitHub Action that installs and runs wellknown: this
 // module's repository.

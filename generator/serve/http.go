@@ -11,6 +11,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/urlrule"
 )
 
 // allowed is the Allow header of every file. Not OPTIONS: the hosts answer
@@ -283,5 +284,5 @@ func loopbackHost(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	return site.IsThisMachine(strings.Trim(host, "[]"))
+	return urlrule.IsThisMachine(strings.Trim(host, "[]"))
 }

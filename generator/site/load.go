@@ -10,6 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/internal/suggest"
 )
@@ -78,7 +79,7 @@ func parseWithKey(path, src string, overrides []string, keyFile string) (*Config
 	if keyFile == "" {
 		keyFile = c.Path(c.Signing.KeyFile)
 	}
-	if err := c.importServers(inputfile.NewSecret(keyFile, "the signing key "+keyFile)); err != nil {
+	if err := c.importServers(didweb.KeyFileSecret(keyFile)); err != nil {
 		return nil, err
 	}
 	c.setDefaults()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/internal/urlrule"
 )
 
 var (
@@ -77,7 +78,7 @@ func ParseBaseURL(s string) (*url.URL, error) {
 	if err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
 		return nil, fmt.Errorf("base_url %q is not an origin URL like https://example.com/", s)
 	}
-	if !SecureURL(u) {
+	if !urlrule.Secure(u) {
 		return nil, fmt.Errorf("base_url %q must use https (http is allowed only for localhost)", s)
 	}
 	u.Host = strings.ToLower(u.Host)
@@ -105,12 +106,6 @@ func cleanDirPath(p string) string {
 func validPort(p string) bool {
 	n, err := strconv.Atoi(p)
 	return err == nil && n >= 1 && n <= 65535 && strconv.Itoa(n) == p
-}
-
-// SecureURL reports whether u may carry what the tool fetches or publishes:
-// https, or plain http only to this machine (see IsThisMachine).
-func SecureURL(u *url.URL) bool {
-	return u.Scheme == "https" || u.Scheme == "http" && IsThisMachine(u.Hostname())
 }
 
 func (c *Config) validateSigning(v *validator) {

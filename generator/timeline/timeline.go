@@ -185,34 +185,35 @@ func CompareObjects(before, after tools.Tool) schemadiff.Result {
 	return schemadiff.Compare(before.Object, after.Object)
 }
 
-// NewReplay starts a replay to which commits are given one at a time, so a
-// caller can reuse its maps from one commit to the next. compare compares a
-// tool's versions: CompareObjects, or what returns its result from a
-// comparison made beforehand.
-func NewReplay(compare Compare) *Replay {
-	return &Replay{compare: compare, servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
+// NewBuilder starts a Timeline to which commits are given one at a time,
+// so a caller can reuse its maps from one commit to the next. compare
+// compares a tool's versions: CompareObjects, or what returns its result
+// from a comparison made beforehand.
+func NewBuilder(compare Compare) *Builder {
+	return &Builder{compare: compare, servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
 }
 
 // SetCompare makes compare what compares a tool's versions from the next
 // commit on.
-func (r *Replay) SetCompare(compare Compare) { r.compare = compare }
+func (r *Builder) SetCompare(compare Compare) { r.compare = compare }
 
 // Commit replays the next commit. It reads c during the call only.
-func (r *Replay) Commit(c Commit) error {
+func (r *Builder) Commit(c Commit) error {
 	if err := r.commit(c); err != nil {
 		return fmt.Errorf("commit %s: %w", history.Short(c.Hash), err)
 	}
 	return nil
 }
 
-// Timeline returns the result of the commits replayed so far. The replay
+// Timeline returns the result of the commits replayed so far. The Builder
 // may go on: the histories it returns then change with the commits after.
-func (r *Replay) Timeline() *Timeline {
+func (r *Builder) Timeline() *Timeline {
 	return &Timeline{Events: r.events, Servers: r.histories()}
 }
 
-// Replay is the state carried from one commit to the next.
-type Replay struct {
+// Builder builds a Timeline commit by commit: the state carried from one
+// commit to the next.
+type Builder struct {
 	compare          Compare
 	commits          int            // replayed so far
 	order            []*serverState // in order of first appearance
@@ -225,7 +226,7 @@ type Replay struct {
 type serverState struct {
 	history *ServerHistory
 	present bool
-	seenAt  int // the last commit (Replay.commits) that configured it
+	seenAt  int // the last commit (Builder.commits) that configured it
 	current Server
 	tools   map[string]*toolState
 	shipped map[string]string // by release version: the x-tools of the release
@@ -248,7 +249,7 @@ type batch struct {
 	announce, change, reannounce, deprecate []Event
 }
 
-func (r *Replay) commit(c Commit) error {
+func (r *Builder) commit(c Commit) error {
 	var b batch
 	r.commits++
 	for _, srv := range c.Servers {
@@ -282,7 +283,7 @@ func endpointOrder(e Event) string {
 	return "0" + e.EndpointID
 }
 
-func (r *Replay) server(c Commit, srv Server, b *batch) error {
+func (r *Builder) server(c Commit, srv Server, b *batch) error {
 	s, known := r.servers[srv.Name]
 	if !known {
 		s = &serverState{history: &ServerHistory{Name: srv.Name}, tools: map[string]*toolState{}, shipped: map[string]string{}, announced: map[string]bool{}}
@@ -324,7 +325,7 @@ func (r *Replay) server(c Commit, srv Server, b *batch) error {
 
 // serverTools replays a server's tools; only the touched ones when
 // touchedOnly and the server says which those are.
-func (r *Replay) serverTools(c Commit, s *serverState, srv Server, touchedOnly, moved bool, b *batch) error {
+func (r *Builder) serverTools(c Commit, s *serverState, srv Server, touchedOnly, moved bool, b *batch) error {
 	if touchedOnly && srv.Touched != nil {
 		return r.tools(c, s, srv.Touched, b)
 	}
@@ -345,7 +346,7 @@ func (r *Replay) serverTools(c Commit, s *serverState, srv Server, touchedOnly, 
 
 // announceReleases announces, each at its own commit, the earlier releases
 // the server did not announce.
-func (r *Replay) announceReleases(s *serverState, b *batch) {
+func (r *Builder) announceReleases(s *serverState, b *batch) {
 	for _, rel := range s.current.Releases {
 		if !s.announced[rel.Version+" "+s.current.Endpoint] {
 			b.announce = append(b.announce, r.announceServer(Commit{Hash: rel.Commit, Time: rel.Time}, s, rel.Version))
@@ -356,7 +357,7 @@ func (r *Replay) announceReleases(s *serverState, b *batch) {
 // ship records what a release tagged on the current commit ships: the
 // tools present, at their versions, each of which it is the first release
 // of unless an earlier one shipped it.
-func (r *Replay) ship(s *serverState, release string) {
+func (r *Builder) ship(s *serverState, release string) {
 	if release == "" {
 		return
 	}
@@ -376,7 +377,7 @@ func (r *Replay) ship(s *serverState, release string) {
 
 // tools replays the named tools of a server that neither moved nor changed
 // its version: the others are as they were.
-func (r *Replay) tools(c Commit, s *serverState, names []string, b *batch) error {
+func (r *Builder) tools(c Commit, s *serverState, names []string, b *batch) error {
 	for _, name := range names {
 		if tool, ok := s.current.Tools[name]; ok {
 			if err := r.tool(c, s, tool, false, b); err != nil {
@@ -389,7 +390,7 @@ func (r *Replay) tools(c Commit, s *serverState, names []string, b *batch) error
 	return nil
 }
 
-func (r *Replay) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *batch) error {
+func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *batch) error {
 	t, known := s.tools[tool.Name]
 	if !known {
 		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name}}
@@ -428,7 +429,7 @@ func (t *toolState) add(c Commit, slug string, tool tools.Tool, version, from st
 	return v
 }
 
-func (r *Replay) removeServer(c Commit, s *serverState, b *batch) {
+func (r *Builder) removeServer(c Commit, s *serverState, b *batch) {
 	s.present = false
 	for _, t := range s.tools {
 		if t.present {
@@ -439,7 +440,7 @@ func (r *Replay) removeServer(c Commit, s *serverState, b *batch) {
 		s.current.Name+" removed", fmt.Sprintf("server %s removed", s.current.Name), nil, "removed from the site"))
 }
 
-func (r *Replay) removeTool(c Commit, s *serverState, t *toolState) Event {
+func (r *Builder) removeTool(c Commit, s *serverState, t *toolState) Event {
 	t.present = false
 	var replacement *string
 	summary := fmt.Sprintf("%s %s removed from %s", t.history.Name, t.current.Version, s.current.Name)
@@ -454,7 +455,7 @@ func (r *Replay) removeTool(c Commit, s *serverState, t *toolState) Event {
 
 // announceServer announces the server at a version: a release's
 // announcement lists the tools it shipped.
-func (r *Replay) announceServer(c Commit, s *serverState, version string) Event {
+func (r *Builder) announceServer(c Commit, s *serverState, version string) Event {
 	srv := s.current
 	s.announced[version+" "+srv.Endpoint] = true
 	return r.event(c, agentfeed.TypeAnnouncement, srv.Name, version+" "+srv.Endpoint,
@@ -463,7 +464,7 @@ func (r *Replay) announceServer(c Commit, s *serverState, version string) Event 
 			AssertedAt: agentfeed.FormatTime(c.Time), Tools: s.shipped[version]})
 }
 
-func (r *Replay) announceTool(c Commit, srv Server, t *toolState) Event {
+func (r *Builder) announceTool(c Commit, srv Server, t *toolState) Event {
 	id := t.history.EndpointID()
 	return r.event(c, agentfeed.TypeAnnouncement, id, t.current.Version+" "+srv.Endpoint,
 		t.history.Name+" "+t.current.Version+" published", fmt.Sprintf("%s %s on %s", t.history.Name, t.current.Version, srv.Name),
@@ -471,7 +472,7 @@ func (r *Replay) announceTool(c Commit, srv Server, t *toolState) Event {
 			AssertedAt: agentfeed.FormatTime(c.Time), SchemaSHA256: t.current.SHA256})
 }
 
-func (r *Replay) schemaChange(c Commit, srv Server, t *toolState) Event {
+func (r *Builder) schemaChange(c Commit, srv Server, t *toolState) Event {
 	v := t.current
 	return r.event(c, agentfeed.TypeSchemaChange, t.history.EndpointID(), v.From+" -> "+v.Version,
 		changeTitle(t.history.Name, v), fmt.Sprintf("%s %s → %s (%s): %s", t.history.Name, v.From, v.Version, v.Change.Class, describe(v.Change)),
@@ -479,7 +480,7 @@ func (r *Replay) schemaChange(c Commit, srv Server, t *toolState) Event {
 			EffectiveAt: agentfeed.FormatTime(c.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256})
 }
 
-func (r *Replay) configuredDeprecation(c Commit, d Deprecation) Event {
+func (r *Builder) configuredDeprecation(c Commit, d Deprecation) Event {
 	var replacement *string
 	if d.Replacement != "" {
 		replacement = &d.Replacement
@@ -492,11 +493,11 @@ func (r *Replay) configuredDeprecation(c Commit, d Deprecation) Event {
 	return r.deprecationAt(c, d.Endpoint, "configured "+d.AnnouncedAt+" "+d.Sunset, title, summary, replacement, d.Reason, d.AnnouncedAt, d.Sunset)
 }
 
-func (r *Replay) deprecation(c Commit, endpoint, key, title, summary string, replacement *string, reason string) Event {
+func (r *Builder) deprecation(c Commit, endpoint, key, title, summary string, replacement *string, reason string) Event {
 	return r.deprecationAt(c, endpoint, key, title, summary, replacement, reason, agentfeed.FormatTime(c.Time), agentfeed.FormatTime(c.Time))
 }
 
-func (r *Replay) deprecationAt(c Commit, endpoint, key, title, summary string, replacement *string, reason, announced, sunset string) Event {
+func (r *Builder) deprecationAt(c Commit, endpoint, key, title, summary string, replacement *string, reason, announced, sunset string) Event {
 	var why *string
 	if reason != "" {
 		why = &reason
@@ -507,7 +508,7 @@ func (r *Replay) deprecationAt(c Commit, endpoint, key, title, summary string, r
 
 // event builds an Event whose (type, endpoint, key) is unique: a name used
 // before (a tool re-announced at the same version) gets an occurrence suffix.
-func (r *Replay) event(c Commit, typ, endpoint, key, title, summary string, payload any) Event {
+func (r *Builder) event(c Commit, typ, endpoint, key, title, summary string, payload any) Event {
 	name := typ + "\x00" + endpoint + "\x00" + key
 	if n := r.keys[name]; n > 0 {
 		key = fmt.Sprintf("%s #%d", key, n+1)
@@ -516,7 +517,7 @@ func (r *Replay) event(c Commit, typ, endpoint, key, title, summary string, payl
 	return Event{Type: typ, EndpointID: endpoint, Key: key, Commit: c.Hash, Time: c.Time, Title: title, Summary: summary, Payload: payload}
 }
 
-func (r *Replay) histories() []*ServerHistory {
+func (r *Builder) histories() []*ServerHistory {
 	var out []*ServerHistory
 	for _, s := range r.order {
 		s.history.Removed = !s.present

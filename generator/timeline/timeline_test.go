@@ -143,7 +143,7 @@ func TestDuplicateServerIsAnError(t *testing.T) {
 
 // derive replays commits, oldest first.
 func derive(commits []Commit) (*Timeline, error) {
-	r := NewReplay(CompareObjects)
+	r := NewBuilder(CompareObjects)
 	for _, c := range commits {
 		if err := r.Commit(c); err != nil {
 			return nil, err

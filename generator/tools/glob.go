@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
@@ -45,8 +45,8 @@ func matchSegments(pat, name []string) bool {
 
 // Glob returns the files under root whose slash-separated path relative to
 // root matches pattern, sorted. Directories named .git and build output (a
-// directory holding bundle.Marker) are not entered: a build never reads its
-// own output. A match that is not a regular file is an error naming it: a
+// directory holding paths.OutputMarker) are not entered: a build never
+// reads its own output. A match that is not a regular file is an error naming it: a
 // tool's history is read from git, which keeps a symlink, not what it
 // points to.
 func Glob(root, pattern string) ([]string, error) {
@@ -60,7 +60,7 @@ func Glob(root, pattern string) ([]string, error) {
 			return err
 		}
 		if d.IsDir() {
-			if d.Name() == ".git" || bundle.IsOutput(p) {
+			if d.Name() == ".git" || paths.IsOutput(p) {
 				return filepath.SkipDir
 			}
 			return nil

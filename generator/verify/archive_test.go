@@ -7,6 +7,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -21,7 +22,7 @@ func (o *origin) archivedFeed(edit func(docs []*agentfeed.Feed)) {
 	t.Helper()
 	f := &agentfeed.Feed{
 		ID: o.did(), Title: "test feed", Updated: "2026-04-27T12:00:00Z", AuthorName: "test",
-		SelfURL: o.url(pathFeed), SpecVersion: agentfeed.SpecVersion, Status: agentfeed.StatusActive,
+		SelfURL: o.url(paths.Feed), SpecVersion: agentfeed.SpecVersion, Status: agentfeed.StatusActive,
 	}
 	for i := range 7 {
 		f.Entries = append(f.Entries, announce(t, o.signer(), fmt.Sprintf("urn:af:test:%d", i+1), fmt.Sprintf("api-%d", i+1), "1.0"))
@@ -36,7 +37,7 @@ func (o *origin) archivedFeed(edit func(docs []*agentfeed.Feed)) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := pathFeed
+		p := paths.Feed
 		if i < len(archives) {
 			p = archivePath(i + 1)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
@@ -64,21 +65,6 @@ const (
 	codeDeadline             = "deadline"
 )
 
-// Paths of the documents on an origin: the agent-feed, AI Catalog, MCP,
-// A2A and EDP specifications fix them, so a reader knows them without the
-// site's configuration.
-const (
-	pathFeed              = "/.well-known/agent-feed.xml"
-	pathSnapshot          = "/.well-known/agent-card.json" // also the A2A Agent Card's
-	pathSnapshotBesideA2A = "/.well-known/agent-feed-snapshot.json"
-	pathCatalog           = "/.well-known/ai-catalog.json"
-	pathAICards           = "/.well-known/ai-cards.json"
-	pathServerList        = "/.well-known/mcp-servers.json"
-	pathServerCardAlias   = "/.well-known/mcp/server-card.json"
-	pathEntityCard        = "/.well-known/entity-card.json"
-	pathSchemas           = "/.well-known/mcp/schemas/"
-)
-
 // fetched is the outcome of reading one URL, kept so each is read and
 // reported once.
 type fetched struct {
@@ -128,7 +114,7 @@ func newChecker(ctx context.Context, src source, base *url.URL, opt Options, key
 		ctx:             ctx,
 		src:             src,
 		base:            base,
-		feedURL:         base.JoinPath(pathFeed),
+		feedURL:         base.JoinPath(paths.Feed),
 		did:             did,
 		opt:             opt,
 		rep:             &Origin{URL: base.String(), DID: did, Findings: []Finding{}},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/cards"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 )
 
 // slowCatalog publishes a minimal site whose AI Catalog lists n documents
@@ -15,24 +16,24 @@ import (
 func slowCatalog(t *testing.T, o *origin, n int) []string {
 	t.Helper()
 	o.minimal()
-	var paths []string
+	var slow []string
 	var entries []map[string]string
 	for i := range n {
 		p := fmt.Sprintf("/.well-known/slow/%d.json", i)
 		o.hang(p)
-		paths = append(paths, p)
+		slow = append(slow, p)
 		entries = append(entries, map[string]string{"identifier": fmt.Sprintf("urn:air:test:doc:%d", i), "type": "application/json", "url": o.url(p)})
 	}
-	o.put(pathCatalog, mustJSON(t, map[string]any{"specVersion": "1.0", "entries": entries}),
+	o.put(paths.Catalog, mustJSON(t, map[string]any{"specVersion": "1.0", "entries": entries}),
 		http.Header{"Access-Control-Allow-Origin": {"*"}, "Content-Type": {cards.TypeAICatalog}})
-	return paths
+	return slow
 }
 
 // Documents that never answer are waited for together, and each that timed
 // out is named.
 func TestSlowDocumentsConcurrently(t *testing.T) {
 	o := newOrigin(t, hostHeaders)
-	paths := slowCatalog(t, o, 12)
+	slow := slowCatalog(t, o, 12)
 	rep := run(t, Options{Target: o.base.String(), Timeout: 300 * time.Millisecond})
 	if got := codes(rep, SeverityError); len(got) != 1 || got[0] != codeUnreachable {
 		t.Fatalf("errors = %v, want unreachable:%s", got, dump(rep))
@@ -43,7 +44,7 @@ func TestSlowDocumentsConcurrently(t *testing.T) {
 			timedOut[f.Document] = true
 		}
 	}
-	for _, p := range paths {
+	for _, p := range slow {
 		if !timedOut[p] {
 			t.Errorf("%s is not reported as timed out:%s", p, dump(rep))
 		}
@@ -60,7 +61,7 @@ func TestSlowDocumentsConcurrently(t *testing.T) {
 // so the requests waiting at once are exactly those allowed at a time.
 func TestDeadline(t *testing.T) {
 	o := newOrigin(t, hostHeaders)
-	paths := slowCatalog(t, o, 12)
+	slow := slowCatalog(t, o, 12)
 	rep := run(t, Options{Target: o.base.String(), Timeout: time.Hour, Deadline: time.Second})
 	if got := codes(rep, SeverityError); len(got) != 1 || got[0] != codeDeadline {
 		t.Fatalf("errors = %v, want deadline:%s", got, dump(rep))
@@ -69,7 +70,7 @@ func TestDeadline(t *testing.T) {
 	if len(f) != 1 || !strings.Contains(f[0].Message, "(1s)") || !strings.Contains(f[0].Hint, "--deadline") {
 		t.Fatalf("deadline findings = %+v", f)
 	}
-	for _, p := range paths {
+	for _, p := range slow {
 		if !strings.Contains(f[0].Message, p+",") && !strings.HasSuffix(f[0].Message, p) {
 			t.Errorf("%s is not named as unread: %s", p, f[0].Message)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/attestation"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
@@ -41,7 +42,7 @@ func (c *checker) checkAttestations(data []byte) {
 	if json.Unmarshal(data, &card) != nil {
 		return // reported by the card's format check
 	}
-	doc := c.where(c.at(pathEntityCard))
+	doc := c.where(c.at(paths.EntityCard))
 	for _, ref := range card.AllMCPs() {
 		m := ref.MCP
 		entry := EDPEntry{Entry: ref.JSONPath, Provider: m.Provider, Level: 1}

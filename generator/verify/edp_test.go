@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/edptest"
 )
 
@@ -175,7 +176,7 @@ func TestVerifyAttestationLiveOrigin(t *testing.T) {
 		"provider": "booking-provider", "endpoint": "https://mcp.booking.example",
 		"verification": map[string]any{"method": "signed_jwt", "signature": p.Sign(t, c)},
 	}}})
-	o.put(pathEntityCard, card, http.Header{"Access-Control-Allow-Origin": {"*"}, "Content-Type": {"application/json"}})
+	o.put(paths.EntityCard, card, http.Header{"Access-Control-Allow-Origin": {"*"}, "Content-Type": {"application/json"}})
 	rep := run(t, Options{Target: o.base.String(), Now: func() time.Time { return edpNow }, ProviderKeys: map[string]string{"booking-provider": jwks}})
 	edp := rep.Origins[0].EDP
 	if len(edp) != 1 || edp[0].String() != "EDP mcps[0] (booking-provider): level 2, attestation expires 2026-07-11 (40 days left)" {

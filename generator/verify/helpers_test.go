@@ -21,6 +21,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 )
 
 // hostStyle is how a test origin sends headers, after a kind of real host.
@@ -81,7 +82,7 @@ func (o *origin) url(p string) string { return o.base.JoinPath(p).String() }
 func (o *origin) put(p string, body []byte, header http.Header) {
 	if header == nil {
 		header = http.Header{"Access-Control-Allow-Origin": {"*"}}
-		if p == pathFeed || strings.HasPrefix(p, "/.well-known/agent-feed/") {
+		if p == paths.Feed || strings.HasPrefix(p, paths.FeedArchives) {
 			header.Set("Content-Type", "application/atom+xml; charset=utf-8")
 		}
 	}
@@ -270,7 +271,7 @@ func (o *origin) minimal(entries ...agentfeed.Entry) {
 		entries = []agentfeed.Entry{announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")}
 	}
 	o.put("/.well-known/did.json", didDoc(t, o.did(), testKey(1)), nil)
-	o.put(pathFeed, feedOf(t, o.did(), agentfeed.StatusActive, "", entries...), nil)
+	o.put(paths.Feed, feedOf(t, o.did(), agentfeed.StatusActive, "", entries...), nil)
 }
 
 // signer signs with key 1 of the origin's DID.

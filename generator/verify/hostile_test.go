@@ -16,6 +16,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 )
 
 // hostileCase is one hostile or broken origin and the verdict on it.
@@ -63,7 +64,7 @@ func hostileCases() []hostileCase {
 	}
 	fixture := func(name string) func(t *testing.T, o *origin, _ *Options) {
 		return func(t *testing.T, o *origin, _ *Options) {
-			o.put(pathFeed, readFile(t, filepath.Join("testdata", "hostile", name)), nil)
+			o.put(paths.Feed, readFile(t, filepath.Join("testdata", "hostile", name)), nil)
 		}
 	}
 	return []hostileCase{
@@ -114,7 +115,7 @@ func hostileCases() []hostileCase {
 		{name: "no DID document", errors: []string{codeNotFound},
 			setup: func(t *testing.T, o *origin, _ *Options) { o.remove("/.well-known/did.json") }, check: untrusted},
 		{name: "no feed", errors: []string{codeNotFound},
-			setup: func(t *testing.T, o *origin, _ *Options) { o.remove(pathFeed) }, check: untrusted},
+			setup: func(t *testing.T, o *origin, _ *Options) { o.remove(paths.Feed) }, check: untrusted},
 		{name: "DID document with no usable key", errors: []string{codeKeyUnresolvable}, warnings: []string{codeKeyUnusable},
 			setup: func(t *testing.T, o *origin, _ *Options) {
 				did := o.did()
@@ -152,7 +153,7 @@ func hostileCases() []hostileCase {
 		{name: "af:signer picks the second key", warnings: []string{codeNoSnapshot},
 			setup: func(t *testing.T, o *origin, _ *Options) {
 				o.put("/.well-known/did.json", didDoc(t, o.did(), testKey(1), testKey(2)), nil)
-				o.put(pathFeed, feedOf(t, o.did(), agentfeed.StatusActive, "",
+				o.put(paths.Feed, feedOf(t, o.did(), agentfeed.StatusActive, "",
 					announce(t, signer(o.did(), "key-2", testKey(2)), "urn:af:test:1", "orders-api", "1.0")), nil)
 			},
 			check: func(t *testing.T, rep *Report) {
@@ -171,7 +172,7 @@ func hostileCases() []hostileCase {
 				}), nil)
 				e := announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")
 				e.Signer = ""
-				o.put(pathFeed, feedOf(t, did, agentfeed.StatusActive, "", e), nil)
+				o.put(paths.Feed, feedOf(t, did, agentfeed.StatusActive, "", e), nil)
 			},
 			check: func(t *testing.T, rep *Report) {
 				if rep.Origins[0].Verified != 1 {
@@ -216,7 +217,7 @@ func hostileCases() []hostileCase {
 					"effective-at": "2026-04-28T12:00:00Z", "migration": map[string]any{}, "x-schema-sha256": hex.EncodeToString(sum[:]),
 				})
 				o.minimal(announce(t, o.signer(), "urn:af:test:1", "com.example/orders#get", "1.0"), relabel(e, e.ID, agentfeed.TypeAnnouncement))
-				o.put(pathSchemas+"orders/get/1.1.json", schema, nil)
+				o.put(paths.SchemaArchive+"orders/get/1.1.json", schema, nil)
 			},
 			// The archive is found by the signed payload's version, not
 			// af:type's: the only error is the relabelling.
@@ -317,17 +318,17 @@ func hostileCases() []hostileCase {
 			}},
 		{name: "spec version above 0 is terminated", errors: []string{codeSpecVersion},
 			setup: func(t *testing.T, o *origin, _ *Options) {
-				o.put(pathFeed, replace(t, feedOf(t, o.did(), agentfeed.StatusActive, "", announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")),
+				o.put(paths.Feed, replace(t, feedOf(t, o.did(), agentfeed.StatusActive, "", announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")),
 					"<af:spec-version>0<", "<af:spec-version>1<"), nil)
 			}, check: untrusted},
 		{name: "an unknown status is terminated", errors: []string{codeUnknownStatus},
 			setup: func(t *testing.T, o *origin, _ *Options) {
-				o.put(pathFeed, replace(t, feedOf(t, o.did(), agentfeed.StatusActive, "", announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")),
+				o.put(paths.Feed, replace(t, feedOf(t, o.did(), agentfeed.StatusActive, "", announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")),
 					"<af:feed-status>active<", "<af:feed-status>paused<"), nil)
 			}, check: untrusted},
 		{name: "terminated: entries verify, trust is gone", errors: []string{codeTerminated},
 			setup: func(t *testing.T, o *origin, _ *Options) {
-				o.put(pathFeed, feedOf(t, o.did(), agentfeed.StatusTerminated, "", announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")), nil)
+				o.put(paths.Feed, feedOf(t, o.did(), agentfeed.StatusTerminated, "", announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")), nil)
 			},
 			check: func(t *testing.T, rep *Report) {
 				if o := rep.Origins[0]; o.Trusted || o.Verified != 1 {
@@ -336,7 +337,7 @@ func hostileCases() []hostileCase {
 			}},
 		{name: "migrated, not followed", errors: []string{codeMigrated},
 			setup: func(t *testing.T, o *origin, _ *Options) {
-				o.put(pathFeed, feedOf(t, o.did(), agentfeed.StatusMigrated, "https://new.example/.well-known/agent-feed.xml"), nil)
+				o.put(paths.Feed, feedOf(t, o.did(), agentfeed.StatusMigrated, "https://new.example/.well-known/agent-feed.xml"), nil)
 			},
 			check: func(t *testing.T, rep *Report) {
 				if f := findings(rep, codeMigrated); len(f) != 1 || !strings.Contains(f[0].Hint, "--follow") {
@@ -345,7 +346,7 @@ func hostileCases() []hostileCase {
 			}},
 		{name: "migrated to plain http elsewhere", errors: []string{codeInsecureURL},
 			setup: func(t *testing.T, o *origin, opt *Options) {
-				o.put(pathFeed, feedOf(t, o.did(), agentfeed.StatusMigrated, "http://new.example/.well-known/agent-feed.xml"), nil)
+				o.put(paths.Feed, feedOf(t, o.did(), agentfeed.StatusMigrated, "http://new.example/.well-known/agent-feed.xml"), nil)
 				opt.Follow = true
 			},
 			check: func(t *testing.T, rep *Report) {
@@ -380,12 +381,12 @@ func hostileCases() []hostileCase {
 			setup: func(t *testing.T, o *origin, _ *Options) {
 				e := announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")
 				o.minimal(e)
-				o.put(pathSnapshot, snapshotOf(t, signer(o.did(), "key-1", testKey(2)), o.did(), e), nil)
+				o.put(paths.Snapshot, snapshotOf(t, signer(o.did(), "key-1", testKey(2)), o.did(), e), nil)
 			}},
 		{name: "snapshot that is not the feed's state", errors: []string{codeSnapshotDisagreement},
 			setup: func(t *testing.T, o *origin, _ *Options) {
 				o.minimal(announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0"))
-				o.put(pathSnapshot, snapshotOf(t, o.signer(), o.did(), announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.1")), nil)
+				o.put(paths.Snapshot, snapshotOf(t, o.signer(), o.did(), announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.1")), nil)
 			},
 			check: func(t *testing.T, rep *Report) {
 				f := findings(rep, codeSnapshotDisagreement)
@@ -397,7 +398,7 @@ func hostileCases() []hostileCase {
 			setup: func(t *testing.T, o *origin, _ *Options) {
 				e := announce(t, o.signer(), "urn:af:test:1", "orders-api", "1.0")
 				o.minimal(e)
-				o.put(pathSnapshot, snapshotOf(t, o.signer(), o.did(), e), nil)
+				o.put(paths.Snapshot, snapshotOf(t, o.signer(), o.did(), e), nil)
 			}},
 
 		// Archive chains (see archivedFeed): a chain that is not whole is an
@@ -413,7 +414,7 @@ func hostileCases() []hostileCase {
 			check: chainBroken(codeArchiveChain, archivePath(1), "link in a circle", 7, 4)},
 		{name: "an archive linking back to the feed", errors: []string{codeArchiveChain},
 			setup: func(t *testing.T, o *origin, _ *Options) {
-				o.archivedFeed(func(docs []*agentfeed.Feed) { docs[0].PrevArchive = o.url(pathFeed) })
+				o.archivedFeed(func(docs []*agentfeed.Feed) { docs[0].PrevArchive = o.url(paths.Feed) })
 			},
 			check: chainBroken(codeArchiveChain, archivePath(1), "link in a circle", 7, 4)},
 		{name: "too many archives", errors: []string{codeArchiveChain},

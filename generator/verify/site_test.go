@@ -11,6 +11,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -139,11 +140,11 @@ func TestBuiltSiteTampered(t *testing.T) {
 		// Without the entry, the feed no longer replays to the snapshot and
 		// the card: both disagree.
 		{"a payload changed after signing", func(t *testing.T, o *origin, res *generator.Result) {
-			o.edit(res, pathFeed, `"version":"2.1.0"`, `"version":"2.1.1"`)
-		}, []string{codeCardFeed, codeSnapshotDisagreement, codeUnverified}, codeUnverified, pathFeed},
+			o.edit(res, paths.Feed, `"version":"2.1.0"`, `"version":"2.1.1"`)
+		}, []string{codeCardFeed, codeSnapshotDisagreement, codeUnverified}, codeUnverified, paths.Feed},
 		{"a snapshot changed after signing", func(t *testing.T, o *origin, res *generator.Result) {
-			o.edit(res, pathSnapshotBesideA2A, `"version": "2.1.0"`, `"version": "2.1.1"`)
-		}, []string{codeSnapshotDisagreement, codeSnapshotUnverified}, codeSnapshotUnverified, pathSnapshotBesideA2A},
+			o.edit(res, paths.SnapshotBesideA2A, `"version": "2.1.0"`, `"version": "2.1.1"`)
+		}, []string{codeSnapshotDisagreement, codeSnapshotUnverified}, codeSnapshotUnverified, paths.SnapshotBesideA2A},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 )
 
 // statePath is a state file in a new temporary directory.
@@ -131,7 +132,7 @@ func TestStateTerminatedThenActive(t *testing.T) {
 
 	o.minimal(one)
 	run(t, opt)
-	o.put(pathFeed, feedOf(t, o.did(), agentfeed.StatusTerminated, "", one), nil)
+	o.put(paths.Feed, feedOf(t, o.did(), agentfeed.StatusTerminated, "", one), nil)
 	if rep := run(t, opt); !slices.Equal(codes(rep, SeverityError), []string{codeTerminated}) {
 		t.Fatalf("terminated run: errors %v", codes(rep, SeverityError))
 	}
@@ -215,7 +216,7 @@ func TestFollowMigration(t *testing.T) {
 	old, moved := newOrigin(t, hostHeaders), newOrigin(t, hostHeaders)
 	moved.minimal()
 	old.minimal()
-	old.put(pathFeed, feedOf(t, old.did(), agentfeed.StatusMigrated, moved.url(pathFeed)), nil)
+	old.put(paths.Feed, feedOf(t, old.did(), agentfeed.StatusMigrated, moved.url(paths.Feed)), nil)
 
 	rep := run(t, Options{Target: old.base.String()})
 	if rep.OK || len(rep.Origins) != 1 {
@@ -234,7 +235,7 @@ func TestFollowMigration(t *testing.T) {
 	}
 
 	// The new origin migrates back: a circle.
-	moved.put(pathFeed, feedOf(t, moved.did(), agentfeed.StatusMigrated, old.url(pathFeed)), nil)
+	moved.put(paths.Feed, feedOf(t, moved.did(), agentfeed.StatusMigrated, old.url(paths.Feed)), nil)
 	rep = run(t, Options{Target: old.base.String(), Follow: true})
 	if len(rep.Origins) != 2 || len(findings(rep, codeFollowLimit)) != 1 || rep.OK {
 		t.Errorf("circle: %d origins, ok %v:%s", len(rep.Origins), rep.OK, dump(rep))
@@ -249,7 +250,7 @@ func TestFollowLimit(t *testing.T) {
 		chain[i].minimal()
 	}
 	for i, o := range chain[:len(chain)-1] {
-		o.put(pathFeed, feedOf(t, o.did(), agentfeed.StatusMigrated, chain[i+1].url(pathFeed)), nil)
+		o.put(paths.Feed, feedOf(t, o.did(), agentfeed.StatusMigrated, chain[i+1].url(paths.Feed)), nil)
 	}
 	rep := run(t, Options{Target: chain[0].base.String(), Follow: true})
 	if len(rep.Origins) != MaxFollow+1 || len(findings(rep, codeFollowLimit)) != 1 || rep.OK {

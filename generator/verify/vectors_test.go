@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/internal/upstream"
 )
 
@@ -77,7 +78,7 @@ func TestReferenceVectors(t *testing.T) {
 			if snapshot := len(findings(rep, codeNoSnapshot)) == 0; snapshot != (tt.dir == "05-snapshot-from-state") {
 				t.Errorf("snapshot found: %v", snapshot)
 			}
-			if f := findings(rep, codeNotFound); len(f) > 0 && f[0].Document != pathFeed {
+			if f := findings(rep, codeNotFound); len(f) > 0 && f[0].Document != paths.Feed {
 				t.Errorf("not-found %+v, want the feed", f)
 			}
 		})

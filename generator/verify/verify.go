@@ -13,6 +13,7 @@ import (
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/attestation"
 	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 )
 
 // MaxFollow is how many migrations Options.Follow follows.
@@ -293,25 +294,25 @@ func openDir(t target, max int64) (*dirSource, error) {
 // baseFromFeed learns the URL a directory is published at from the self
 // link of its feed.
 func (s *dirSource) baseFromFeed(dir string) (*url.URL, error) {
-	resp, err := s.file(strings.TrimPrefix(pathFeed, "/"))
+	resp, err := s.file(strings.TrimPrefix(paths.Feed, "/"))
 	var fe *fetchError
 	switch {
 	case errors.As(err, &fe) && fe.code == codeTooLarge:
-		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: %s", dir, pathFeed, fe.msg).
+		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: %s", dir, paths.Feed, fe.msg).
 			WithHint("raise the cap with --max-bytes, or pass --base with the URL the directory is published at")
 	case err != nil:
-		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: %v", dir, pathFeed, err).
+		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: %v", dir, paths.Feed, err).
 			WithHint("pass --base with the URL the directory is published at")
 	case resp.status != http.StatusOK:
-		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: there is no such file", dir, pathFeed).
+		return nil, diag.Errorf("", 0, "%s: cannot read %s to learn the site's URL: there is no such file", dir, paths.Feed).
 			WithHint("pass --base with the URL the directory is published at")
 	}
 	feed, err := agentfeed.Decode(resp.body)
-	if err != nil || !strings.HasSuffix(feed.SelfURL, pathFeed) {
-		return nil, diag.Errorf("", 0, "%s: the feed has no self link ending in %s to learn the site's URL from", dir, pathFeed).
+	if err != nil || !strings.HasSuffix(feed.SelfURL, paths.Feed) {
+		return nil, diag.Errorf("", 0, "%s: the feed has no self link ending in %s to learn the site's URL from", dir, paths.Feed).
 			WithHint("pass --base with the URL the directory is published at")
 	}
-	return originURL(strings.TrimSuffix(feed.SelfURL, pathFeed))
+	return originURL(strings.TrimSuffix(feed.SelfURL, paths.Feed))
 }
 
 // baseOfFeed returns the site of a feed URL: the URL without
@@ -319,7 +320,7 @@ func (s *dirSource) baseFromFeed(dir string) (*url.URL, error) {
 func baseOfFeed(feed *url.URL) *url.URL {
 	base := *feed
 	base.Path = "/"
-	if p, ok := strings.CutSuffix(feed.Path, pathFeed); ok {
+	if p, ok := strings.CutSuffix(feed.Path, paths.Feed); ok {
 		base.Path = p + "/"
 	}
 	base.RawPath, base.RawQuery, base.Fragment = "", "", ""

@@ -66,7 +66,7 @@ func emptiedHistory(t *testing.T, cfg *site.Config, emptied time.Time) *timeline
 		both[name] = tool
 	}
 	s := cfg.Servers[0]
-	r := timeline.NewReplay(timeline.CompareObjects)
+	r := timeline.NewBuilder(timeline.CompareObjects)
 	for i, ts := range []map[string]tools.Tool{both, {}, both} {
 		c := timeline.Commit{Hash: fmt.Sprintf("%040d", i+1), Time: emptied.AddDate(0, 0, i-1),
 			Servers: []timeline.Server{{Name: s.Name, Slug: s.Slug, Version: s.Version, Endpoint: cfg.Endpoint(s), Tools: ts}}}

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/generator/tools"
 	"github.com/wellknown-dev/wellknown/internal/suggest"
@@ -165,7 +165,7 @@ func directories(root string) []string {
 		if err != nil || !d.IsDir() {
 			return nil
 		}
-		if d.Name() == ".git" || bundle.IsOutput(p) || len(out) >= maxDirs {
+		if d.Name() == ".git" || paths.IsOutput(p) || len(out) >= maxDirs {
 			return filepath.SkipDir
 		}
 		if rel, err := filepath.Rel(root, p); err == nil && rel != "." {

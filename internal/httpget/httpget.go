@@ -30,8 +30,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/site"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
+	"github.com/wellknown-dev/wellknown/internal/urlrule"
 	"github.com/wellknown-dev/wellknown/internal/version"
 )
 
@@ -92,17 +92,34 @@ func (e *networkError) Error() string {
 
 func (e *networkError) Unwrap() []error { return []error{ErrNetwork, e.err} }
 
-// CheckURL allows an absolute URL site.SecureURL allows: https, and plain
+// CheckURL allows an absolute URL urlrule.Secure allows: https, and plain
 // http only to this machine. What decides trust must not come over a
 // connection anyone on the way can rewrite.
 func CheckURL(u *url.URL) error {
 	switch {
 	case u.Host == "":
 		return &kindError{ErrRefused, fmt.Sprintf("%s is not an absolute URL", u.Redacted())}
-	case site.SecureURL(u):
+	case urlrule.Secure(u):
 		return nil
 	}
 	return &kindError{ErrRefused, fmt.Sprintf("%s: https is required (plain http only for localhost and loopback addresses)", u.Redacted())}
+}
+
+// CheckURLFor is CheckURL of a URL given as text, refused in the words of
+// a caller that says what it fetches: "<url>: <what> is fetched over https
+// (plain http only from localhost)". It suits New's allow.
+func CheckURLFor(what, s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return err
+	}
+	// A URL without a host is refused in CheckURL's words: its scheme is
+	// not what is wrong with it.
+	err = CheckURL(u)
+	if err != nil && u.Host != "" {
+		return fmt.Errorf("%s: %s is fetched over https (plain http only from localhost)", s, what)
+	}
+	return err
 }
 
 // checkRedirect applies the redirect rules, then allow (when not nil),
@@ -115,7 +132,7 @@ func checkRedirect(allow func(string) error) func(*http.Request, []*http.Request
 			return &kindError{ErrTooManyRedirects, fmt.Sprintf("more than %d redirects (the last to %s)", MaxRedirects, to.Redacted())}
 		case from.Scheme == "https" && to.Scheme != "https":
 			return &kindError{ErrRefused, fmt.Sprintf("redirect from https to %s refused (%s)", to.Scheme, to.Redacted())}
-		case site.IsThisMachine(to.Hostname()) && !site.IsThisMachine(via[0].URL.Hostname()):
+		case urlrule.IsThisMachine(to.Hostname()) && !urlrule.IsThisMachine(via[0].URL.Hostname()):
 			return &kindError{ErrRefused, fmt.Sprintf("redirect from %s to this machine refused (%s)", via[0].URL.Host, to.Redacted())}
 		}
 		if allow != nil {

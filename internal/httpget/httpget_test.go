@@ -141,6 +141,23 @@ func TestCheckURL(t *testing.T) {
 	}
 }
 
+// CheckURLFor refuses what CheckURL refuses, saying what is fetched when
+// the scheme is what is wrong, and in CheckURL's words otherwise.
+func TestCheckURLFor(t *testing.T) {
+	for u, want := range map[string]string{
+		"http://example.com/k":   "http://example.com/k: a key is fetched over https (plain http only from localhost)",
+		"ftp://localhost/k":      "ftp://localhost/k: a key is fetched over https (plain http only from localhost)",
+		"/relative":              "/relative is not an absolute URL",
+		"https://example.com/k":  "",
+		"http://localhost:8080/": "",
+	} {
+		err := CheckURLFor("a key", u)
+		if got := fmt.Sprint(err); want == "" && err != nil || want != "" && got != want {
+			t.Errorf("%s: %v, want %q", u, err, want)
+		}
+	}
+}
+
 // A redirect from another host to this machine is refused however the name
 // is written; from this machine to itself, or to another host, it is not.
 // (Test servers all live on this machine, so this rule is checked on the

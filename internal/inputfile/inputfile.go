@@ -184,6 +184,22 @@ func (files *Files) read(root, name string, max int64, secret Secret, eval func(
 	return data, info, nil
 }
 
+// Typable is path as the user can type it here: relative to the working
+// directory when inside it.
+func Typable(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	if rel, err := filepath.Rel(wd, path); err == nil && Within(wd, path) {
+		return rel
+	}
+	return path
+}
+
 // Within reports whether path is dir or inside it; both absolute and clean.
 func Within(dir, path string) bool {
 	// The common case without filepath.Rel, which a build's thousands of

@@ -1,6 +1,7 @@
 // Package version says which wellknown is running: its module version,
 // commit and commit date, from the build information Go records, or from
-// the values a release build stamps with -ldflags -X.
+// the values a release build stamps with -ldflags -X, and how people install
+// it (InstallCommand).
 package version
 
 import (

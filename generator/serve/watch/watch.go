@@ -2,9 +2,9 @@
 //
 // A Watcher covers Targets: directory trees, watched recursively (a .git
 // directory inside a tree is not entered, nor build output: a directory
-// holding bundle.Marker, which a build never reads), and single files, watched through
-// their directory so that an editor's save-by-rename (write a temporary file,
-// rename it over the original) keeps being seen. A target that does not exist
+// holding paths.OutputMarker, which a build never reads), and single files,
+// watched through their directory so that an editor's save-by-rename (write
+// a temporary file, rename it over the original) keeps being seen. A target that does not exist
 // yet is watched through its nearest existing ancestor, so its creation is
 // seen too.
 //
@@ -34,7 +34,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 )
 
 // DefaultDebounce is the quiet time that ends a batch: long enough to join
@@ -407,14 +407,14 @@ func below(dir, p string) (string, bool) {
 // skipped reports whether the directory d at p, in the tree at root, is
 // left out: a .git directory or build output.
 func skipped(root, p string, d fs.DirEntry) bool {
-	return d.Name() == ".git" && p != root || bundle.IsOutput(p)
+	return d.Name() == ".git" && p != root || paths.IsOutput(p)
 }
 
 // inOutput reports whether p, in the tree at root, is build output or
 // inside it.
 func inOutput(root, p string) bool {
 	for dir := p; ; dir = filepath.Dir(dir) {
-		if bundle.IsOutput(dir) {
+		if paths.IsOutput(dir) {
 			return true
 		}
 		if dir == root || dir == filepath.Dir(dir) {

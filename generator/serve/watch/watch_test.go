@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 )
 
 // deadline bounds every wait for a batch; changes normally arrive within
@@ -175,13 +175,13 @@ func TestWatchIgnores(t *testing.T) {
 func TestWatchIgnoresBuildOutput(t *testing.T) {
 	backends(t, func(t *testing.T, opt Options) {
 		s := newSite(t)
-		s.write("content/public/" + bundle.Marker)
+		s.write("content/public/" + paths.OutputMarker)
 		w := start(t, s.targets(), opt)
 		s.write("content/public/mcp/server-card.json")
-		s.write("content/public/" + bundle.Marker)
+		s.write("content/public/" + paths.OutputMarker)
 		s.write("site.toml")
 		awaitChange(t, w, s.path("site.toml"),
-			s.path("content/public/mcp"), s.path("content/public/mcp/server-card.json"), s.path("content/public/"+bundle.Marker))
+			s.path("content/public/mcp"), s.path("content/public/mcp/server-card.json"), s.path("content/public/"+paths.OutputMarker))
 		s.write("content/public/mcp/server-card.json")
 		s.write("content/tools/a.json")
 		awaitChange(t, w, s.path("content/tools/a.json"), s.path("content/public/mcp/server-card.json"))

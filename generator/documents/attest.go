@@ -1,8 +1,4 @@
-// Package attest is the build's attestation stage: it reads the provider's
-// attestation of each MCP entry of the EDP entity card that has one (from
-// site.toml, a file or the environment), checks it with package
-// attestation, and works out what the card publishes.
-package attest
+package documents
 
 import (
 	"context"
@@ -17,8 +13,8 @@ import (
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 
-// Input is what the attestations are read and checked with.
-type Input struct {
+// AttestInput is what the attestations are read and checked with.
+type AttestInput struct {
 	Config *site.Config
 	Getenv func(string) string // reads signature_env variables
 	// Now is the time expiry is judged at: it decides errors and warnings,
@@ -34,36 +30,38 @@ type Input struct {
 	KeyFile inputfile.Secret
 }
 
-// Output is what the attestation stage found.
-type Output struct {
+// Attested is what Attest found.
+type Attested struct {
 	// Attestations are the checked attestations of the entity card's MCP
 	// entries, by site.toml key path ("entity.entities.0.mcps.1").
 	Attestations map[string]attestation.Token
 	// Verifications are what the card publishes of them, by the same key
 	// path: site.toml's verification with the token, and issued_at and
 	// expires_at from its iat and exp. An entry left out (see
-	// Input.Lenient) has none.
+	// AttestInput.Lenient) has none.
 	Verifications map[string]*site.Verification
 	Warnings      []*diag.Error
 }
 
-// stage checks the attestations of one build.
-type stage struct {
-	in   Input
+// attester checks the attestations of one build.
+type attester struct {
+	in   AttestInput
 	keys *attestation.Keys
-	out  *Output
+	out  *Attested
 }
 
-// Check reads the provider's attestation of each MCP entry of the entity
-// card that has one and checks it (with the provider's key when site.toml
-// names one). A site without an entity card has none.
-func Check(in Input) (*Output, error) {
-	out := &Output{}
+// Attest reads the provider's attestation of each MCP entry of the entity
+// card that has one (from site.toml, a file or the environment), checks it
+// with package attestation (with the provider's key when site.toml names
+// one), and works out what the card publishes. A site without an entity
+// card has none. It runs before Add, which publishes the Verifications.
+func Attest(in AttestInput) (*Attested, error) {
+	out := &Attested{}
 	e := in.Config.Entity
 	if e == nil {
 		return out, nil
 	}
-	st := &stage{in: in, keys: attestation.NewKeys(), out: out}
+	st := &attester{in: in, keys: attestation.NewKeys(), out: out}
 	defer st.keys.Close()
 	out.Attestations, out.Verifications = map[string]attestation.Token{}, map[string]*site.Verification{}
 	var problems []error
@@ -86,7 +84,7 @@ func Check(in Input) (*Output, error) {
 
 // attest reads and checks the attestation of one entity MCP entry, and
 // works out the verification the card publishes.
-func (st *stage) attest(ref site.EntityMCPRef) error {
+func (st *attester) attest(ref site.EntityMCPRef) error {
 	published := *ref.MCP.Verification
 	m, vf, at := ref.MCP, &published, ref.Key+".verification"
 	errorf := func(format string, args ...any) *diag.Error {
@@ -140,7 +138,7 @@ func (st *stage) attest(ref site.EntityMCPRef) error {
 }
 
 // readToken returns the JWT from where site.toml says it is.
-func (st *stage) readToken(vf *site.Verification) (string, error) {
+func (st *attester) readToken(vf *site.Verification) (string, error) {
 	switch {
 	case vf.SignatureFile != "":
 		data, err := st.in.KeyFile.ReadFile(st.in.Config.Root, st.in.Config.Path(vf.SignatureFile), attestation.MaxFile)
@@ -159,7 +157,7 @@ func (st *stage) readToken(vf *site.Verification) (string, error) {
 }
 
 // providerKey returns the provider's key site.toml names, or nil for none.
-func (st *stage) providerKey(vf *site.Verification) (any, error) {
+func (st *attester) providerKey(vf *site.Verification) (any, error) {
 	switch {
 	case vf.PublicKeyFile != "":
 		data, err := st.in.KeyFile.ReadFile(st.in.Config.Root, st.in.Config.Path(vf.PublicKeyFile), attestation.MaxFile)

@@ -1,4 +1,4 @@
-package site
+package urlrule
 
 import (
 	"net/url"
@@ -17,9 +17,9 @@ func TestIsThisMachine(t *testing.T) {
 	}
 }
 
-// SecureURL allows plain http to every name of this machine IsThisMachine
+// Secure allows plain http to every name of this machine IsThisMachine
 // knows, as the HTTP client does, and to no other host.
-func TestSecureURL(t *testing.T) {
+func TestSecure(t *testing.T) {
 	for raw, want := range map[string]bool{
 		"https://example.com/": true, "http://localhost:8080/": true, "http://LOCALHOST:8080/": true,
 		"http://preview.localhost/": true, "http://127.0.0.1/": true, "http://[::1]:9/": true,
@@ -29,8 +29,8 @@ func TestSecureURL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := SecureURL(u); got != want {
-			t.Errorf("SecureURL(%s) = %v, want %v", raw, got, want)
+		if got := Secure(u); got != want {
+			t.Errorf("Secure(%s) = %v, want %v", raw, got, want)
 		}
 	}
 }

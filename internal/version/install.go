@@ -1,15 +1,12 @@
-// Package release says which wellknown is running, as people install it.
-package release
-
-import "github.com/wellknown-dev/wellknown/internal/version"
+package version
 
 // ModulePath is the module people install wellknown from.
 const ModulePath = "github.com/wellknown-dev/wellknown"
 
 // InstallVersion is the version to install to get this wellknown: its own,
-// when it is a release (see version.Info.Release), else latest.
+// when it is a release (see Info.Release), else latest.
 func InstallVersion() string {
-	if v, ok := version.Get().Release(); ok {
+	if v, ok := Get().Release(); ok {
 		return v
 	}
 	return "latest"

@@ -1,4 +1,4 @@
-package keyscan
+package keyguard
 
 import (
 	"bytes"
@@ -48,7 +48,7 @@ func TestFindEveryEncoding(t *testing.T) {
 	}
 	sparse := leaktest.Wrap(base64.StdEncoding.EncodeToString(seed), 1, strings.Repeat(" ", 300))
 	encodings["base64 with 300 spaces between its characters"] = sparse
-	s := New(key)
+	s := newScanner(key)
 	if _, _, decided := s.findSampled([]byte(sparse)); decided {
 		t.Error("the sampled search decided on text too sparse for it")
 	}
@@ -79,7 +79,7 @@ func xmlEscape(s string) string {
 
 // mustFind fails unless Find finds the key in data, and so do both ways
 // of searching the text encodings, unless the sampled one cannot decide.
-func (s *Scanner) mustFind(t *testing.T, name, data string) {
+func (s *scanner) mustFind(t *testing.T, name, data string) {
 	t.Helper()
 	if _, found := s.Find([]byte(data)); !found {
 		t.Errorf("%s: not found", name)
@@ -96,7 +96,7 @@ func (s *Scanner) mustFind(t *testing.T, name, data string) {
 }
 
 func TestFindNothingElse(t *testing.T) {
-	s := New(leaktest.Key)
+	s := newScanner(leaktest.Key)
 	other := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
 	der, _ := x509.MarshalPKCS8PrivateKey(other)
 	data := append(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), hex.EncodeToString(other.Seed())...)

@@ -1,4 +1,4 @@
-package attest
+package documents
 
 import (
 	"os"
@@ -37,9 +37,9 @@ signature_env = "WEATHER_ATTESTATION"
 public_key_file = "provider.pem"
 `
 
-// check runs the stage on entitySite with the provider's key beside it and
+// attest runs Attest on entitySite with the provider's key beside it and
 // the environment given.
-func check(t *testing.T, provider *edptest.Provider, env map[string]string, lenient bool) (*site.Config, *Output, error) {
+func attest(t *testing.T, provider *edptest.Provider, env map[string]string, lenient bool) (*site.Config, *Attested, error) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "provider.pem"), provider.PEM(t), 0o644); err != nil {
@@ -49,19 +49,19 @@ func check(t *testing.T, provider *edptest.Provider, env map[string]string, leni
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Check(Input{Config: cfg, Getenv: func(name string) string { return env[name] }, Now: now, Lenient: lenient})
+	out, err := Attest(AttestInput{Config: cfg, Getenv: func(name string) string { return env[name] }, Now: now, Lenient: lenient})
 	return cfg, out, err
 }
 
 // A token signed by the provider's key is checked and returned by its key
 // path, with the verification the card publishes; site.toml's stays as it
 // was.
-func TestCheckFillsInTheAttestation(t *testing.T) {
+func TestAttestFillsInTheAttestation(t *testing.T) {
 	provider := edptest.NewEdDSA(t, "k1")
 	claims := edptest.Valid("example-weather", "weather.example.com", now, 90*24*time.Hour)
 	claims.Capabilities = []string{"forecast"}
 	token := provider.Sign(t, claims)
-	cfg, out, err := check(t, provider, map[string]string{"WEATHER_ATTESTATION": token}, false)
+	cfg, out, err := attest(t, provider, map[string]string{"WEATHER_ATTESTATION": token}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,12 +80,12 @@ func TestCheckFillsInTheAttestation(t *testing.T) {
 
 // Without the token's variable, a strict build fails; a lenient one warns
 // and publishes no verification for the entry.
-func TestCheckUnsetVariable(t *testing.T) {
+func TestAttestUnsetVariable(t *testing.T) {
 	provider := edptest.NewEdDSA(t, "k1")
-	if _, _, err := check(t, provider, nil, false); err == nil || !strings.Contains(err.Error(), "WEATHER_ATTESTATION (signature_env) is empty or unset") {
+	if _, _, err := attest(t, provider, nil, false); err == nil || !strings.Contains(err.Error(), "WEATHER_ATTESTATION (signature_env) is empty or unset") {
 		t.Errorf("strict: error %v, want the unset variable named", err)
 	}
-	_, out, err := check(t, provider, nil, true)
+	_, out, err := attest(t, provider, nil, true)
 	if err != nil || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0].Msg, "leaves the attestation out") {
 		t.Fatalf("lenient: warnings %q, error %v; want one warning that the attestation is left out", out.Warnings, err)
 	}
@@ -96,12 +96,12 @@ func TestCheckUnsetVariable(t *testing.T) {
 
 // A token dated in the future fails the build: it would publish an
 // issued_at that has not happened, and registries would see level 1.
-func TestCheckTokenFromTheFuture(t *testing.T) {
+func TestAttestTokenFromTheFuture(t *testing.T) {
 	provider := edptest.NewEdDSA(t, "k1")
 	claims := edptest.Valid("example-weather", "weather.example.com", now, 90*24*time.Hour)
 	claims.Capabilities = []string{"forecast"}
 	claims.IssuedAt = now.Add(time.Hour).Unix()
-	_, _, err := check(t, provider, map[string]string{"WEATHER_ATTESTATION": provider.Sign(t, claims)}, false)
+	_, _, err := attest(t, provider, map[string]string{"WEATHER_ATTESTATION": provider.Sign(t, claims)}, false)
 	want := "the token's iat 2026-06-01T13:00:00Z is in the future (more than 5m0s from now, 2026-06-01T12:00:00Z)"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v, want %q", err, want)

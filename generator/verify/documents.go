@@ -13,6 +13,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
 	"github.com/wellknown-dev/wellknown/generator/cards"
+	"github.com/wellknown-dev/wellknown/generator/paths"
 )
 
 // snapshotDoc is what the snapshot is compared by.
@@ -44,15 +45,15 @@ func agentCardUnlessSnapshot(data []byte, _ string) []cards.Problem {
 
 // checkSnapshot verifies the snapshot and holds it against the feed.
 func (c *checker) checkSnapshot() {
-	u := c.at(pathSnapshotBesideA2A)
+	u := c.at(paths.SnapshotBesideA2A)
 	data, ok := c.get(u, kindSnapshot, "")
 	if !ok {
-		u = c.at(pathSnapshot)
+		u = c.at(paths.Snapshot)
 		data, ok = c.get(u, kindWellKnownAgentCard, "")
 		ok = ok && isSnapshot(data)
 	}
 	if !ok {
-		c.warnf(codeNoSnapshot, "", "no agent-feed snapshot at %s or %s", pathSnapshotBesideA2A, pathSnapshot)
+		c.warnf(codeNoSnapshot, "", "no agent-feed snapshot at %s or %s", paths.SnapshotBesideA2A, paths.Snapshot)
 		return
 	}
 	doc := c.where(u)
@@ -154,14 +155,21 @@ func (c *checker) addServerCard(u *url.URL, data []byte, slug string) {
 	}
 }
 
-// cardSlug matches the default location of a Server Card.
-var cardSlug = regexp.MustCompile(`^/mcp/([^/]+)/server-card\.json$`)
+// cardSlug returns the slug of the server whose card is at p when p is
+// where a build publishes one (paths.ServerCardOf).
+func cardSlug(p string) (string, bool) {
+	segments := strings.Split(p, "/")
+	if len(segments) != 4 || segments[2] == "" {
+		return "", false
+	}
+	return segments[2], paths.ServerCardOf(segments[2]) == p
+}
 
 // slugOf finds a server's archive folder from where its card is published,
 // or from its catalog identifier urn:air:<host>:mcp:<slug>.
 func (c *checker) slugOf(u *url.URL, identifier string) string {
-	if m := cardSlug.FindStringSubmatch(strings.TrimPrefix(u.Path, strings.TrimSuffix(c.base.Path, "/"))); m != nil {
-		return m[1]
+	if slug, ok := cardSlug(strings.TrimPrefix(u.Path, strings.TrimSuffix(c.base.Path, "/"))); ok {
+		return slug
 	}
 	if _, slug, ok := strings.Cut(identifier, ":mcp:"); ok && strings.HasPrefix(identifier, "urn:air:") {
 		return slug
@@ -186,7 +194,7 @@ func (c *checker) resolve(listing *url.URL, ref string, k kind, need string) (*u
 
 // checkCatalog checks the AI Catalog and every document it lists.
 func (c *checker) checkCatalog() {
-	u := c.at(pathCatalog)
+	u := c.at(paths.Catalog)
 	data, ok := c.get(u, kindCatalog, "")
 	if !ok {
 		if !c.failedAt(u) {
@@ -239,30 +247,30 @@ func (c *checker) failedAt(u *url.URL) bool {
 // checkWellKnown checks the other discovery documents a site may publish,
 // and the cards they point to.
 func (c *checker) checkWellKnown() {
-	if data, ok := c.get(c.at(pathServerList), kindServerList, ""); ok {
+	if data, ok := c.get(c.at(paths.ServerList), kindServerList, ""); ok {
 		var list struct {
 			Servers []json.RawMessage `json:"servers"`
 		}
 		if json.Unmarshal(data, &list) == nil {
 			for _, card := range list.Servers {
-				c.addServerCard(c.at(pathServerList), card, "")
+				c.addServerCard(c.at(paths.ServerList), card, "")
 			}
 		}
 	}
-	if data, ok := c.get(c.at(pathServerCardAlias), kindServerCard, ""); ok {
-		c.addServerCard(c.at(pathServerCardAlias), data, "")
+	if data, ok := c.get(c.at(paths.ServerCardAlias), kindServerCard, ""); ok {
+		c.addServerCard(c.at(paths.ServerCardAlias), data, "")
 	}
-	if data, ok := c.get(c.at(pathEntityCard), kindEntityCard, ""); ok {
+	if data, ok := c.get(c.at(paths.EntityCard), kindEntityCard, ""); ok {
 		c.checkAttestations(data)
 	}
-	c.get(c.at(pathSnapshot), kindWellKnownAgentCard, "")
+	c.get(c.at(paths.Snapshot), kindWellKnownAgentCard, "")
 	c.checkAICards()
 }
 
 // checkAICards checks the AI Card discovery document and the cards it
 // points to.
 func (c *checker) checkAICards() {
-	u := c.at(pathAICards)
+	u := c.at(paths.AICards)
 	data, ok := c.get(u, kindAICards, "")
 	if !ok {
 		return
@@ -378,7 +386,7 @@ func (c *checker) archived(ref archiveRef) (*url.URL, Severity, string) {
 			return nil, SeverityError, fmt.Sprintf("cannot locate the archived schema of %s %s: the %s %q is not a safe path segment", ref.EndpointID, ref.Version, seg.what, seg.name)
 		}
 	}
-	return c.at(pathSchemas + slug + "/" + tool + "/" + ref.Version + ".json"), "", ""
+	return c.at(paths.ToolVersion(slug, tool, ref.Version)), "", ""
 }
 
 func (c *checker) checkArchived(entryID string, ref archiveRef) {

@@ -1,4 +1,22 @@
-// Package keyscan finds a private key in output bytes, in every encoding
+package keyguard
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
+	"strings"
+	"sync"
+)
+
+const window = 8
+
+// chunk is how much normalised output is searched at a time: small enough
+// to stay in cache, large enough that the overlap between chunks is noise.
+const chunk = 32 << 10
+
+// A scanner finds a private key in output bytes, in every encoding
 // the key loader accepts and a key file or secret holds it in: the raw seed
 // (which the raw 64-byte private key starts with), hex, and base64 and
 // base64url at each of the three alignments the seed can have inside a
@@ -15,9 +33,6 @@
 // writes '+' as &#43; in HTML, as \u002b in a JavaScript string and as %2b
 // in a URL's query, JSON may write '/' as \/, so base64 shown through a
 // template field is found too.
-//
-// It is the last defence against publishing the signing key: a build scans
-// every file of its Bundle before anything is written or served.
 //
 // # One pass
 //
@@ -36,26 +51,7 @@
 // between two probes. Output whose windows span long runs of whitespace is
 // normalised whole instead (a chunk at a time), so that no byte is read
 // more than a few times.
-package keyscan
-
-import (
-	"bytes"
-	"crypto/ed25519"
-	"encoding/base64"
-	"encoding/binary"
-	"encoding/hex"
-	"strings"
-	"sync"
-)
-
-const window = 8
-
-// chunk is how much normalised output is searched at a time: small enough
-// to stay in cache, large enough that the overlap between chunks is noise.
-const chunk = 32 << 10
-
-// Scanner finds one key.
-type Scanner struct {
+type scanner struct {
 	raw  table // searched in the output as it is
 	text table // searched in the normalised output
 }
@@ -79,10 +75,10 @@ type hit struct {
 	pattern, offset int
 }
 
-// New returns a Scanner for key.
-func New(key ed25519.PrivateKey) *Scanner {
+// newScanner returns a scanner for key.
+func newScanner(key ed25519.PrivateKey) *scanner {
 	seed := key.Seed()
-	s := &Scanner{raw: table{windows: map[uint64][]hit{}}, text: table{windows: map[uint64][]hit{}}}
+	s := &scanner{raw: table{windows: map[uint64][]hit{}}, text: table{windows: map[uint64][]hit{}}}
 	s.raw.add("raw", seed)
 	s.text.add("hex", []byte(hex.EncodeToString(seed)))
 	for _, enc := range []struct {
@@ -124,7 +120,7 @@ func (t *table) finish() {
 
 // Find returns the encoding of the first occurrence of the key in data, and
 // whether there is one.
-func (s *Scanner) Find(data []byte) (encoding string, found bool) {
+func (s *scanner) Find(data []byte) (encoding string, found bool) {
 	if encoding, found := s.raw.find(data); found {
 		return encoding, true
 	}
@@ -145,7 +141,7 @@ const maxGap = 256
 // many bytes of data, cannot fall between, and the text around a window
 // that matches. decided is false for data whose windows are too sparse
 // (see maxGap).
-func (s *Scanner) findSampled(data []byte) (encoding string, found, decided bool) {
+func (s *scanner) findSampled(data []byte) (encoding string, found, decided bool) {
 	t := &s.text
 	for p := 0; p < len(data); p += t.step {
 		start, end, w := window8(data, p)
@@ -377,7 +373,7 @@ func number(digits []byte, base int) (v int, ok bool) {
 
 // findNormalised is text.find on the normalised form of data, made a chunk
 // at a time.
-func (s *Scanner) findNormalised(data []byte) (encoding string, found bool) {
+func (s *scanner) findNormalised(data []byte) (encoding string, found bool) {
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
 	escaped := bytes.IndexByte(data, '\\') >= 0 || bytes.IndexByte(data, '&') >= 0 || bytes.IndexByte(data, '%') >= 0

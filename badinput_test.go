@@ -85,7 +85,7 @@ func TestBadInput(t *testing.T) {
 		{"tool without inputSchema", replace("content/servers/alerts/tools/watch_alerts.json", `"inputSchema"`, `"schema"`), nil,
 			`^content/servers/alerts/tools/watch_alerts\.json: tool watch_alerts has no "inputSchema"$`},
 		{"tool name with bad characters", replace("content/servers/forecast/tools/get_forecast.json", `"name": "get_forecast"`, `"name": "get forecast!"`), nil,
-			`^content/servers/forecast/tools/get_forecast\.json: tool name "get forecast!" must be 1–128 characters from A-Z a-z 0-9 _ - \.$`},
+			`^content/servers/forecast/tools/get_forecast\.json: tool name "get forecast!" must be 1–128 characters from A-Z a-z 0-9 \. _ -$`},
 		{"duplicate tool name", copyTo("content/servers/forecast/tools/get_forecast.json", "content/servers/forecast/tools/get_forecast_copy.json"), nil,
 			`^content/servers/forecast/tools/get_forecast_copy\.json: tool "get_forecast" is also declared in content/servers/forecast/tools/get_forecast\.json$`},
 		{"EDP domain mismatch", replace("site.toml", "[entity]\n", "[entity]\ndomain = \"other.example\"\n"), nil,

@@ -96,12 +96,12 @@ func BenchmarkRender(b *testing.B) {
 	site := benchSite(b, 10, 100)
 	pages := 0
 	for b.Loop() {
-		content, err := ReadContent(fsys, display)
+		content, err := readContent(fsys, display, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
 		site.Content = content
-		files, err := Render(site, templates.FS)
+		files, err := renderWith(site, templates.FS, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

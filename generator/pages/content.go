@@ -39,7 +39,7 @@ type MarkdownPage struct {
 	// Its Markdown, which only its own page shows: a page is not made from
 	// another's (see Cache).
 	source    []byte
-	converted *converted // source converted by ReadContent, so that Render does not convert again
+	converted *converted // source converted by readContent, so that renderWith does not convert again
 }
 
 // Path is the page's path.
@@ -74,14 +74,9 @@ var reserved = []string{"servers", "changelog", "verify", "assets", "mcp", "a2a"
 // needs no escaping.
 var pageName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
-// ReadContent reads the Markdown of a content directory. A missing file or
-// directory is no content; display turns a path of fsys into the name used
-// in errors.
-func ReadContent(fsys fs.FS, display func(rel string) string) (Content, error) {
-	return readContent(fsys, display, nil)
-}
-
-// readContent is ReadContent, converting the pages' Markdown through cache.
+// readContent reads the Markdown of a content directory, converting the
+// pages' Markdown through cache. A missing file or directory is no
+// content; display turns a path of fsys into the name used in errors.
 func readContent(fsys fs.FS, display func(rel string) string, cache *Cache) (Content, error) {
 	c := Content{ServerDocs: map[string][]byte{}}
 	var err error

@@ -25,7 +25,7 @@ func TestReadContent(t *testing.T) {
 		"pages/guides/index.md":         {Data: []byte("# Guides\n")},
 		"pages/guides/install.md":       {Data: []byte("# Installing\n")},
 	}
-	c, err := ReadContent(fsys, display)
+	c, err := readContent(fsys, display, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,9 +46,9 @@ func TestReadContent(t *testing.T) {
 }
 
 func TestReadContentEmpty(t *testing.T) {
-	c, err := ReadContent(fstest.MapFS{}, display)
+	c, err := readContent(fstest.MapFS{}, display, nil)
 	if err != nil || c.Home != nil || len(c.ServerDocs) != 0 || len(c.Pages) != 0 {
-		t.Errorf("ReadContent of nothing = %+v, %v", c, err)
+		t.Errorf("readContent of nothing = %+v, %v", c, err)
 	}
 }
 
@@ -66,7 +66,7 @@ func TestReadContentPageNames(t *testing.T) {
 		"pages/fine.md":        {Data: []byte("# Fine\n")},
 		"pages/fine/too.md":    {Data: []byte("# Fine too\n")},
 	}
-	_, err := ReadContent(fsys, display)
+	_, err := readContent(fsys, display, nil)
 	if err == nil {
 		t.Fatal("no error")
 	}

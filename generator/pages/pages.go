@@ -1,7 +1,7 @@
 // Package pages renders a site's human pages: what a developer opens to
-// learn what a server offers and what changed. Render renders a Site;
-// RenderBuild first fills one from what a build made (its config, history,
-// documents and key), which it is handed, never asks the build for.
+// learn what a server offers and what changed. RenderBuild fills a Site
+// from what a build made (its config, history, documents and key), which
+// it is handed, never asks the build for, and renders it.
 //
 // # Pages
 //
@@ -20,7 +20,7 @@
 //
 // # Content
 //
-// Markdown comes from the site's content directory (ReadContent):
+// Markdown comes from the site's content directory:
 // index.md is the home page's prose, servers/<slug>/README.md a server's
 // documentation (its headings moved below the page's own), and every
 // pages/<name>.md a page of its own at /<name>/, titled by its first
@@ -454,15 +454,10 @@ type File struct {
 	Body []byte
 }
 
-// Render renders every page and asset of the site with the templates in
-// tfs (see Templates): the pages in the order of the package comment's
-// list, then the assets. It links each tool to its server.
-func Render(s *Site, tfs fs.FS) ([]File, error) {
-	return renderWith(s, tfs, nil, nil)
-}
-
-// renderWith is Render, reusing the pages the cache holds that were made
-// from the same (see frames).
+// renderWith renders every page and asset of the site with the templates
+// in tfs (see Templates): the pages in the order of the package comment's
+// list, then the assets. It links each tool to its server, and reuses the
+// pages the cache holds that were made from the same (see frames).
 func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
 	for _, srv := range s.Servers {
 		for _, t := range srv.Tools {

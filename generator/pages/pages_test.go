@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func render(t *testing.T, s *Site, tfs fs.FS) map[string]string {
 	t.Helper()
-	files, err := Render(s, tfs)
+	files, err := renderWith(s, tfs, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,23 +268,23 @@ func TestTemplateOverrides(t *testing.T) {
 // A template error names the template.
 func TestTemplateErrors(t *testing.T) {
 	broken := fstest.MapFS{"tool.html": {Data: []byte(`{{define "main"}}{{.Nope}}{{end}}`)}}
-	_, err := Render(fixtureSite(t), Templates(broken, templates.FS))
+	_, err := renderWith(fixtureSite(t), Templates(broken, templates.FS), nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "/servers/forecast/tools/get_forecast/index.html") {
 		t.Errorf("err = %v", err)
 	}
 	unparsable := fstest.MapFS{"index.html": {Data: []byte(`{{define "main"}}{{end`)}}
-	if _, err := Render(fixtureSite(t), Templates(unparsable, templates.FS)); err == nil || !strings.Contains(err.Error(), "index.html") {
+	if _, err := renderWith(fixtureSite(t), Templates(unparsable, templates.FS), nil, nil); err == nil || !strings.Contains(err.Error(), "index.html") {
 		t.Errorf("err = %v", err)
 	}
 }
 
 // Two renderings of one site are byte-identical.
 func TestDeterministic(t *testing.T) {
-	a, err := Render(fixtureSite(t), templates.FS)
+	a, err := renderWith(fixtureSite(t), templates.FS, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Render(fixtureSite(t), templates.FS)
+	b, err := renderWith(fixtureSite(t), templates.FS, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,8 +14,9 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/pages"
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
+	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
-	"github.com/wellknown-dev/wellknown/templates"
 )
 
 // previous is the version a fuzzed tool file is compared with.
@@ -56,7 +58,11 @@ func FuzzToolFile(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	frame := len(toolPage(f, before))
+	cfg, err := site.Parse(filepath.Join(f.TempDir(), "site.toml"), fuzzSite, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	frame := len(toolPage(f, cfg, before))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tool, err := tools.Parse("t.json", data)
 		if err != nil {
@@ -76,7 +82,7 @@ func FuzzToolFile(f *testing.F) {
 			t.Fatalf("a tool differs from itself: %+v", got)
 		}
 		schemadiff.Compare(before.Object, tool.Object)
-		page := toolPage(t, tool)
+		page := toolPage(t, cfg, tool)
 		if limit := pageGrowth*len(data) + frame; len(page) > limit {
 			t.Fatalf("a %d-byte tool file has a %d-byte page (more than %d)", len(data), len(page), limit)
 		}
@@ -87,15 +93,25 @@ func FuzzToolFile(f *testing.F) {
 	})
 }
 
-// toolPage renders the page of a site's only tool.
-func toolPage(t testing.TB, tool tools.Tool) []byte {
-	site := &pages.Site{
-		Title: "Fuzz", BaseURL: "https://example.com/",
-		Servers: []*pages.Server{{Slug: "s", Name: "com.example/s", Version: "1.0.0", Tools: []*pages.Tool{
-			{Name: tool.Name, Title: tool.Title(), Description: tool.Description(), Object: tool.Object},
-		}}},
-	}
-	files, err := pages.Render(site, templates.FS)
+// fuzzSite is a site of one server, whose only tool is the fuzzed one.
+const fuzzSite = `base_url = "https://example.com/"
+title = "Fuzz"
+
+[[servers]]
+name = "com.example/s"
+description = "Fuzzed."
+version = "1.0.0"
+`
+
+// toolPage renders the pages of a site of one server (cfg) with the tool
+// as a build does, and returns the tool's.
+func toolPage(t testing.TB, cfg *site.Config, tool tools.Tool) []byte {
+	files, _, err := pages.RenderBuild(pages.BuildInput{
+		Config:   cfg,
+		Servers:  []pages.BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{tool}}},
+		Timeline: &timeline.Timeline{},
+		Key:      ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey),
+	})
 	if err != nil {
 		t.Fatalf("rendering %s: %v", tool.Canonical, err)
 	}

@@ -147,7 +147,7 @@ func check(obj map[string]any) error {
 	case !ok:
 		return errors.New(`tool "name" must be a string`)
 	case !namePattern.MatchString(name):
-		return fmt.Errorf("tool name %q must be 1–128 characters from A-Z a-z 0-9 _ - .", name)
+		return fmt.Errorf("tool name %q must be 1–128 characters from A-Z a-z 0-9 . _ -", name)
 	case name == "." || name == "..":
 		// The name is a path segment of the tool's page and schema archive.
 		return fmt.Errorf("tool name %q is not usable: it names a directory in a path", name)

@@ -173,8 +173,13 @@ func JWKS(providers ...*Provider) []byte {
 		case ed25519.PublicKey:
 			k["kty"], k["crv"], k["x"] = "OKP", "Ed25519", b64(pub)
 		case *ecdsa.PublicKey:
-			x, y := coordinate(pub.X), coordinate(pub.Y)
-			k["kty"], k["crv"], k["x"], k["y"] = "EC", "P-256", b64(x), b64(y)
+			// The uncompressed point: 0x04, then X and Y of 32 bytes each;
+			// a key this package generated always has one.
+			point, err := pub.Bytes()
+			if err != nil {
+				panic(err)
+			}
+			k["kty"], k["crv"], k["x"], k["y"] = "EC", "P-256", b64(point[1:33]), b64(point[33:])
 		case *rsa.PublicKey:
 			k["kty"], k["n"], k["e"] = "RSA", b64(pub.N.Bytes()), b64(big.NewInt(int64(pub.E)).Bytes())
 		}
@@ -183,8 +188,6 @@ func JWKS(providers ...*Provider) []byte {
 	data, _ := json.Marshal(map[string]any{"keys": keys})
 	return data
 }
-
-func coordinate(n *big.Int) []byte { return n.FillBytes(make([]byte, 32)) }
 
 // ServeJWKS serves the providers' key set on loopback at /jwks.json and
 // returns its URL and a counter of the requests it answered.

@@ -63,7 +63,7 @@ type Bundle struct {
 // New returns an empty Bundle.
 func New() *Bundle { return &Bundle{files: map[string]*File{}, dirs: map[string]bool{}} }
 
-// NewSpooled returns an empty Bundle that keeps the bytes of its Immutable
+// NewSpooled returns an empty Bundle that keeps the bytes of its immutable
 // files in s. Closing s is the caller's.
 func NewSpooled(s *Spool) *Bundle {
 	b := New()
@@ -73,7 +73,7 @@ func NewSpooled(s *Spool) *Bundle {
 
 // Add adds a file. An unsafe path, two files at one path, or a file where
 // another file needs a directory is an error. A bundle with a spool writes
-// an Immutable file's bytes there at once and keeps no reference to body.
+// an immutable file's bytes there at once and keeps no reference to body.
 func (b *Bundle) Add(p string, body []byte, contentType string) error {
 	if err := CheckPath(p); err != nil {
 		return err
@@ -87,7 +87,7 @@ func (b *Bundle) Add(p string, body []byte, contentType string) error {
 		}
 	}
 	f := &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
-	if b.spool != nil && Immutable(p) {
+	if b.spool != nil && immutable(p) {
 		at, err := b.spool.put(body)
 		if err != nil {
 			return fmt.Errorf("keeping %s until it is written: %v", p, err)

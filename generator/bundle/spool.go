@@ -11,7 +11,7 @@ import (
 )
 
 // Spool keeps the bytes of a bundle's immutable files (archived tool
-// versions, full feed archives: see Immutable) in a temporary file instead
+// versions, full feed archives: see immutable) in a temporary file instead
 // of in memory, from the moment they are added until they are written. They
 // are most of a long history's output, and a build that writes to disk
 // needs each of them only once more, when it is written: with a spool, a
@@ -76,8 +76,8 @@ func (at *spooled) read() ([]byte, error) {
 	return body, err
 }
 
-// Immutable reports whether the file at site path p is one a site never
+// immutable reports whether the file at site path p is one a site never
 // rewrites once published: an archived tool version or a feed archive.
-func Immutable(p string) bool {
+func immutable(p string) bool {
 	return strings.HasPrefix(p, paths.SchemaArchive) || strings.HasPrefix(p, paths.FeedArchives)
 }

@@ -42,7 +42,7 @@ func TestSpooledBundleKeepsImmutableFilesOutOfMemory(t *testing.T) {
 		if got, err := f.Bytes(); err != nil || string(got) != want[f.Path] {
 			t.Errorf("%s: Bytes() = %q, %v; want %q", f.Path, got, err, want[f.Path])
 		}
-		if inMemory := f.Body != nil; inMemory == Immutable(f.Path) {
+		if inMemory := f.Body != nil; inMemory == immutable(f.Path) {
 			t.Errorf("%s: Body = %q; want it in memory only when the file is not immutable", f.Path, f.Body)
 		}
 	}

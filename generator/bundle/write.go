@@ -325,7 +325,7 @@ var indexes = map[string]bool{
 func (b *Bundle) writeRank(f *File) int {
 	_, snapshotMoved := b.files[paths.SnapshotBesideA2A]
 	switch {
-	case Immutable(f.Path):
+	case immutable(f.Path):
 		return rankImmutable
 	case f.Path == paths.Feed:
 		return rankFeed

@@ -106,7 +106,7 @@ type Result struct {
 	Bundle   *bundle.Bundle
 	Config   *site.Config
 	Key      didweb.SigningKey
-	Timeline *timeline.Timeline // the committed history of the inputs
+	Timeline *timeline.Timeline // the committed history of the inputs (see Options.Spool)
 	Entries  []agentfeed.Entry  // the signed feed entries, in feed order
 	Warnings []string
 	// Attestations are the checked attestations of the entity card's MCP

@@ -95,9 +95,10 @@ type Options struct {
 	// Spool keeps the immutable outputs (archived tool versions, feed
 	// archives) in a temporary file until Write instead of in memory (see
 	// bundle.Spool), and the timeline only the bytes of each tool's
-	// versions the pages diff: for a build that writes once, whose memory
-	// then does not grow with history. Ignored with a Cache, whose next
-	// build reuses the bytes. Result.Close releases the file.
+	// versions the pages diff: for a build that writes once, which then
+	// holds little of a long history's output at a time. Ignored with a
+	// Cache, whose next build reuses the bytes. Result.Close releases the
+	// file.
 	Spool bool
 }
 
@@ -144,7 +145,8 @@ type Counts struct {
 	Versions  int `json:"tool_versions"`
 }
 
-// Build runs a whole build in memory. The error lists every problem found
+// Build runs a whole build in memory (but for what Options.Spool keeps
+// on disk until the write). The error lists every problem found
 // (each a *diag.Error where it can be located).
 func Build(opt Options) (_ *Result, err error) {
 	start := time.Now()

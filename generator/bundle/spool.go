@@ -17,11 +17,17 @@ import (
 // needs each of them only once more, when it is written: with a spool, a
 // build's memory follows the site's current state, not its history.
 type Spool struct {
-	mu   sync.Mutex // guards end and the file's writes
 	f    *os.File
-	end  int64
 	name string // the file's name while it still has one (see NewSpool)
+	// The bytes put are written a buffer at a time: a write of each
+	// small file would cost most of what the spool saves.
+	mu      sync.Mutex
+	written int64  // bytes in the file
+	pending []byte // bytes put since, to be written after them
 }
+
+// spoolBuffer is how many bytes the spool gathers before writing them.
+const spoolBuffer = 1 << 20
 
 // spooled is where a file's bytes lie in its spool.
 type spooled struct {
@@ -61,18 +67,38 @@ func (s *Spool) Close() error {
 func (s *Spool) put(body []byte) (*spooled, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, err := s.f.WriteAt(body, s.end); err != nil {
-		return nil, err
+	at := &spooled{spool: s, off: s.written + int64(len(s.pending)), size: len(body)}
+	s.pending = append(s.pending, body...)
+	if len(s.pending) < spoolBuffer {
+		return at, nil
 	}
-	at := &spooled{spool: s, off: s.end, size: len(body)}
-	s.end += int64(len(body))
-	return at, nil
+	return at, s.flush()
+}
+
+// flush writes the pending bytes. The caller holds mu.
+func (s *Spool) flush() error {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	if _, err := s.f.WriteAt(s.pending, s.written); err != nil {
+		return err
+	}
+	s.written += int64(len(s.pending))
+	s.pending = s.pending[:0]
+	return nil
 }
 
 // read returns the bytes at at, in a new slice.
 func (at *spooled) read() ([]byte, error) {
+	s := at.spool
+	s.mu.Lock()
+	err := s.flush()
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 	body := make([]byte, at.size)
-	_, err := at.spool.f.ReadAt(body, at.off)
+	_, err = s.f.ReadAt(body, at.off)
 	return body, err
 }
 

@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,4 +99,35 @@ func TestSpoolClosed(t *testing.T) {
 	if _, err := f.Bytes(); err == nil {
 		t.Error("a spooled file was read after its spool was closed")
 	}
+}
+
+// Files read back whether their bytes are still gathered for a write or
+// already written, across the spool's buffers, and reading one between
+// two adds changes nothing of the files after.
+func TestSpoolAcrossBuffers(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	want := map[string]string{}
+	add := func(i, size int) {
+		p := fmt.Sprintf("/.well-known/mcp/schemas/a/t/%d.json", i)
+		want[p] = strings.Repeat(fmt.Sprintf("%x", i%16), size)
+		must(t, b.Add(p, []byte(want[p]), "application/json"))
+	}
+	check := func() {
+		t.Helper()
+		for p, body := range want {
+			f, _ := b.Get(p)
+			if got, err := f.Bytes(); err != nil || string(got) != body {
+				t.Fatalf("%s: %d bytes read back, %v; want %d", p, len(got), err, len(body))
+			}
+		}
+	}
+	add(0, 100)
+	check()
+	for i := 1; i < 40; i++ {
+		add(i, spoolBuffer/16+i)
+	}
+	add(40, 3*spoolBuffer)
+	add(41, 10)
+	check()
 }

@@ -317,9 +317,13 @@ func (c *cli) build(args []string) int {
 	// within about 130 MB for a few percent of time (BENCHMARKS.md).
 	debug.SetGCPercent(75)
 	start := time.Now()
+	// The build writes once: its immutable files wait for the write on
+	// disk, not in memory.
+	opt.Spool = true
 	res, err := generator.Build(opt)
 	if err == nil {
 		err = res.Write(*out, *force)
+		defer res.Close()
 	}
 	sum := buildSummary{OK: err == nil, Out: *out, Warnings: []jsonError{}, Millis: time.Since(start).Milliseconds()}
 	if res != nil {

@@ -92,6 +92,14 @@ type Options struct {
 	// Cache, when set, carries the stages' outputs from one build to the
 	// next, which reuses those whose inputs did not change (see Cache).
 	Cache *Cache
+	// Spool keeps the immutable outputs (archived tool versions, feed
+	// archives) in a temporary file until Write instead of in memory (see
+	// bundle.Spool), and the timeline only the bytes of each tool's
+	// versions the pages diff: for a build that writes once, which then
+	// holds little of a long history's output at a time. Ignored with a
+	// Cache, whose next build reuses the bytes. Result.Close releases the
+	// file.
+	Spool bool
 }
 
 // Result is a finished build.
@@ -99,7 +107,7 @@ type Result struct {
 	Bundle   *bundle.Bundle
 	Config   *site.Config
 	Key      didweb.SigningKey
-	Timeline *timeline.Timeline // the committed history of the inputs
+	Timeline *timeline.Timeline // the committed history of the inputs (see Options.Spool)
 	Entries  []agentfeed.Entry  // the signed feed entries, in feed order
 	Warnings []*diag.Error
 	// Attestations are the checked attestations of the entity card's MCP
@@ -112,6 +120,7 @@ type Result struct {
 	Notices      []string          // what a build did that is worth knowing but needs no action
 
 	commitRepos map[string]string // by server name: where its tools' commits can be linked (see replay.Output)
+	spool       *bundle.Spool     // where Bundle keeps its immutable files; nil without Options.Spool
 }
 
 // Stages says how long each stage of a build took: for benchmarks and the
@@ -136,9 +145,10 @@ type Counts struct {
 	Versions  int `json:"tool_versions"`
 }
 
-// Build runs a whole build in memory. The error lists every problem found
+// Build runs a whole build in memory (but for what Options.Spool keeps
+// on disk until the write). The error lists every problem found
 // (each a *diag.Error where it can be located).
-func Build(opt Options) (*Result, error) {
+func Build(opt Options) (_ *Result, err error) {
 	start := time.Now()
 	progress := opt.Progress
 	if progress == nil {
@@ -164,6 +174,17 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r := &Result{Bundle: bundle.New(), Config: cfg, Key: key}
+	if opt.Spool && opt.Cache == nil {
+		if r.spool, err = bundle.NewSpool(); err != nil {
+			return nil, err
+		}
+		r.Bundle = bundle.NewSpooled(r.spool)
+		defer func() {
+			if err != nil {
+				r.Close()
+			}
+		}()
+	}
 	if key.Warning != nil {
 		r.Warnings = append(r.Warnings, key.Warning)
 	}
@@ -193,6 +214,9 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r.Reuse.Feed = reused
+	if r.spool != nil {
+		r.Timeline.ForgetArchived(pages.DiffedVersions + 1)
+	}
 	r.Entries = signed.Entries
 	r.Notices = append(r.Notices, signed.Notices...)
 	if opt.PreviousLive {
@@ -295,6 +319,15 @@ func (r *Result) Write(dir string, force bool) error {
 	var err error
 	r.Written, err = r.Bundle.WriteDir(dir, bundle.WriteOptions{Root: r.Config.Dir, Force: force})
 	return err
+}
+
+// Close releases the file in which a build with Options.Spool keeps the
+// bundle's immutable files; they cannot be read after.
+func (r *Result) Close() error {
+	if r.spool == nil {
+		return nil
+	}
+	return r.spool.Close()
 }
 
 func (r *Result) count(servers []worktree.Server) {

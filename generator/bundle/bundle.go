@@ -1,8 +1,9 @@
-// Package bundle holds a build's output in memory: every file of the site by
-// path, with its content type and HTTP headers. A build produces one Bundle;
-// `build` writes it to disk (WriteDir), `serve` answers from it, and the
-// deploy files that carry headers are rendered from the same headers, so
-// nothing about a file is decided twice.
+// Package bundle holds a build's output: every file of the site by path,
+// with its content type and HTTP headers, its bytes in memory or, for the
+// immutable files of a bundle with a Spool, in a temporary file. A build
+// produces one Bundle; `build` writes it to disk (WriteDir), `serve`
+// answers from it, and the deploy files that carry headers are rendered
+// from the same headers, so nothing about a file is decided twice.
 package bundle
 
 import (
@@ -17,10 +18,23 @@ import (
 
 // File is one file of the site.
 type File struct {
-	Path        string // absolute within the site, clean: "/.well-known/did.json"
+	Path string // absolute within the site, clean: "/.well-known/did.json"
+	// Body is the file's bytes; nil for a file kept in a Spool, which
+	// Bytes reads.
 	Body        []byte
 	ContentType string
 	Header      http.Header // headers a host should send with it (see package deploy); shared by files, never changed in place
+
+	spooled *spooled // where its bytes are, when they are not in Body
+}
+
+// Bytes returns the file's bytes: Body, or a new copy of them read from
+// the spool.
+func (f *File) Bytes() ([]byte, error) {
+	if f.spooled == nil {
+		return f.Body, nil
+	}
+	return f.spooled.read()
 }
 
 // IsDocument reports whether a file is a machine-readable document (as
@@ -37,6 +51,7 @@ func (f *File) IsDocument() bool {
 type Bundle struct {
 	files map[string]*File
 	dirs  map[string]bool // every directory that holds a file
+	spool *Spool          // where the immutable files' bytes go; nil keeps them in memory
 	// Files' answer is kept, since a build asks for it at every stage, and
 	// merged with what was added since: a stage adds few files, or many
 	// in about the order of their paths.
@@ -48,8 +63,17 @@ type Bundle struct {
 // New returns an empty Bundle.
 func New() *Bundle { return &Bundle{files: map[string]*File{}, dirs: map[string]bool{}} }
 
+// NewSpooled returns an empty Bundle that keeps the bytes of its immutable
+// files in s. Closing s is the caller's.
+func NewSpooled(s *Spool) *Bundle {
+	b := New()
+	b.spool = s
+	return b
+}
+
 // Add adds a file. An unsafe path, two files at one path, or a file where
-// another file needs a directory is an error.
+// another file needs a directory is an error. A bundle with a spool writes
+// an immutable file's bytes there at once and keeps no reference to body.
 func (b *Bundle) Add(p string, body []byte, contentType string) error {
 	if err := CheckPath(p); err != nil {
 		return err
@@ -62,10 +86,17 @@ func (b *Bundle) Add(p string, body []byte, contentType string) error {
 			return fmt.Errorf("output %s needs %s to be a directory, but it is a file", p, d)
 		}
 	}
+	f := &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
+	if b.spool != nil && immutable(p) {
+		at, err := b.spool.put(body)
+		if err != nil {
+			return fmt.Errorf("keeping %s until it is written: %v", p, err)
+		}
+		f.Body, f.spooled = nil, at
+	}
 	for d := path.Dir(p); d != "/"; d = path.Dir(d) {
 		b.dirs[d] = true
 	}
-	f := &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
 	b.files[p] = f
 	b.mu.Lock()
 	b.added = append(b.added, f)

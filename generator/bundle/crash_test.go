@@ -70,7 +70,8 @@ func copyDir(t *testing.T, from, to string) {
 
 // The example site, one build before and one after a release that changes
 // a tool (a new archived version), adds one, bumps the server's version and
-// fills feed archives (two entries a page).
+// fills feed archives (two entries a page). The second build keeps its
+// immutable files in a spool, as wellknown build does.
 func twoBuilds(t *testing.T) (before, after *bundle.Bundle) {
 	t.Helper()
 	g := gittest.ExampleRepo(t)
@@ -82,8 +83,8 @@ func twoBuilds(t *testing.T) (before, after *bundle.Bundle) {
 	g.Write("site.toml", strings.Replace(string(site), "[feed]\n", "[feed]\npage_size = 2\n", 1))
 	g.Commit("two entries a page")
 	seed := base64.RawURLEncoding.EncodeToString([]byte("0123456789abcdef0123456789abcdef"))
-	build := func() *bundle.Bundle {
-		res, err := generator.Build(generator.Options{ConfigPath: config, Getenv: func(name string) string {
+	build := func(spool bool) *bundle.Bundle {
+		res, err := generator.Build(generator.Options{ConfigPath: config, Spool: spool, Getenv: func(name string) string {
 			if name == "WELLKNOWN_SIGNING_KEY" {
 				return seed
 			}
@@ -92,9 +93,10 @@ func twoBuilds(t *testing.T) (before, after *bundle.Bundle) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Cleanup(func() { res.Close() })
 		return res.Bundle
 	}
-	before = build()
+	before = build(false)
 
 	g.Write("site.toml", strings.Replace(strings.Replace(string(site), "[feed]\n", "[feed]\npage_size = 2\n", 1), `version = "2.1.0"`, `version = "2.2.0"`, 1))
 	tool, err := os.ReadFile(filepath.Join(g.Dir, "content/servers/forecast/tools/get_forecast.json"))
@@ -104,7 +106,7 @@ func twoBuilds(t *testing.T) (before, after *bundle.Bundle) {
 	g.Write("content/servers/forecast/tools/get_forecast.json", strings.Replace(string(tool), `"required": ["city"]`, `"required": ["city"], "additionalProperties": false`, 1))
 	g.Write("content/servers/forecast/tools/get_radar.json", `{"name": "get_radar", "description": "Radar image of a place.", "inputSchema": {"type": "object"}}`)
 	g.Commit("forecast 2.2.0: radar, and get_forecast refuses unknown arguments")
-	after = build()
+	after = build(true)
 	return before, after
 }
 
@@ -160,7 +162,9 @@ func TestWriteStoppedAtEveryFileIsConsistent(t *testing.T) {
 	if boundaries < 10 {
 		t.Errorf("the write had %d file boundaries; the test wants a release that changes more", boundaries)
 	}
-	if _, ok := after.Get(paths.FeedArchive(3)); !ok {
+	if f, ok := after.Get(paths.FeedArchive(3)); !ok {
 		t.Error("the release fills no new feed archive")
+	} else if f.Body != nil {
+		t.Error("the second build kept its feed archives in memory, not in its spool")
 	}
 }

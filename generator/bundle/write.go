@@ -313,7 +313,7 @@ var indexes = map[string]bool{
 func (b *Bundle) writeRank(f *File) int {
 	_, snapshotMoved := b.files[paths.SnapshotBesideA2A]
 	switch {
-	case strings.HasPrefix(f.Path, paths.SchemaArchive), strings.HasPrefix(f.Path, paths.FeedArchives):
+	case immutable(f.Path):
 		return rankImmutable
 	case f.Path == paths.Feed:
 		return rankFeed
@@ -409,12 +409,17 @@ func (b *Bundle) stage(out string) ([]staged, int, error) {
 	errs := make([]error, len(files))
 	parallel.For(len(files), func(i int) {
 		target := filepath.Join(out, filepath.FromSlash(files[i].Path[1:]))
-		same, err := holds(target, files[i].Body)
+		body, err := files[i].Bytes()
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		same, err := holds(target, body)
 		if same || err != nil {
 			errs[i] = err
 			return
 		}
-		temps[i], errs[i] = writeTemp(filepath.Dir(target), files[i].Body)
+		temps[i], errs[i] = writeTemp(filepath.Dir(target), body)
 		if errs[i] == nil && testHook != nil {
 			testHook("staged")
 		}

@@ -226,7 +226,11 @@ func (st *stage) addArchive(tl *timeline.Timeline) error {
 			for _, v := range t.Versions {
 				p := paths.ToolVersion(v.Slug, t.Name, v.Version)
 				if f, ok := st.b.Get(p); ok {
-					if string(f.Body) != string(v.Tool.Canonical) {
+					body, err := f.Bytes()
+					if err != nil {
+						return err
+					}
+					if string(body) != string(v.Tool.Canonical) {
 						return diag.Errorf(st.in.Config.File, 0, "server %s published tool %s %s under the slug %q, where another server published a different %s %s",
 							s.Name, t.Name, v.Version, v.Slug, t.Name, v.Version).
 							WithHint("give the server a slug of its own (slug = \"...\" in its [[servers]] table)")

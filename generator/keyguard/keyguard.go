@@ -9,6 +9,7 @@ package keyguard
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"path/filepath"
 	"slices"
 
@@ -113,11 +114,19 @@ func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
 	files := b.Files()
 	scanner, clean := s.scannerFor(key.Private)
 	found := make([]string, len(files))
+	errs := make([]error, len(files))
 	parallel.For(len(files), func(i int) {
-		if body := files[i].Body; len(body) == 0 || clean[&body[0]] != len(body) {
+		// A spooled file's bytes are read back: Body is nil.
+		body, err := files[i].Bytes()
+		if len(body) == 0 || clean[&body[0]] != len(body) {
 			found[i], _ = scanner.Find(body)
 		}
+		errs[i] = err
 	})
+	if err := errors.Join(errs...); err != nil {
+		s.remember(nil)
+		return err
+	}
 	for i, encoding := range found {
 		if encoding != "" {
 			s.remember(nil)

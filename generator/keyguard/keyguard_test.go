@@ -102,6 +102,27 @@ func TestScan(t *testing.T) {
 	}
 }
 
+// Scan reads back the files a bundle keeps in its spool.
+func TestScanSpooled(t *testing.T) {
+	_, key := siteWithKey(t, "signing.key")
+	spool, err := bundle.NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	b := bundle.NewSpooled(spool)
+	p := "/.well-known/mcp/schemas/a/t/1.0.0.json"
+	if err := b.Add(p, []byte(`{"seed":"`+hex.EncodeToString(key.Private.Seed())+`"}`), "application/json"); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := b.Get(p); f.Body != nil {
+		t.Fatal("the archived file was not spooled")
+	}
+	if err := NewScanned().Scan(b, key); err == nil || !strings.Contains(err.Error(), "would be published in "+p) {
+		t.Errorf("a spooled file with the key: error %v, want %s named", err, p)
+	}
+}
+
 // A Scanned skips the bodies the last Scan found clean, and scans a new
 // body, and every body again for another key.
 func TestScannedScansWhatIsNew(t *testing.T) {

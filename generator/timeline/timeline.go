@@ -158,9 +158,10 @@ func (t *ToolHistory) EndpointID() string { return ToolEndpointID(t.Server, t.Na
 
 // Version is one published version of a tool. Only a tool's latest
 // version keeps Tool.Object (the decoded schema, needed to diff the next
-// change); earlier versions keep Tool.Canonical, their archived bytes, and
-// Change, how they differ from the version before. A long history would
-// otherwise hold every decoded schema in memory.
+// change); earlier versions keep Tool.Canonical, their archived bytes
+// (until ForgetArchived), and Change, how they differ from the version
+// before. A long history would otherwise hold every decoded schema in
+// memory.
 type Version struct {
 	Version string
 	Slug    string // the server's slug when it was published (its archive's folder)
@@ -171,6 +172,20 @@ type Version struct {
 	From    string             // the version it replaced ("" for the first)
 	Change  *schemadiff.Result // how it differs from From (nil for the first)
 	Release string             // the version of the first release that shipped it; "" before one
+}
+
+// ForgetArchived drops the canonical bytes (Tool.Canonical) of every
+// tool's versions but its newest keep: for a build that no longer needs
+// the older ones once the schema archive holds them outside memory (see
+// bundle.Spool), so that what it holds does not grow with history.
+func (tl *Timeline) ForgetArchived(keep int) {
+	for _, s := range tl.Servers {
+		for _, t := range s.Tools {
+			for _, v := range t.Versions[:max(len(t.Versions)-keep, 0)] {
+				v.Tool.Canonical = nil
+			}
+		}
+	}
 }
 
 // ToolEndpointID is the endpoint id of a tool: "<server name>#<tool name>".

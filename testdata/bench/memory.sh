@@ -5,19 +5,26 @@
 # the git floor's peak memory (its largest process), interleaved in one run
 # (RUNS rounds). BEFORE=binary adds, in each round, a build by that binary
 # (an older wellknown) with the same key, and checks that both wrote the
-# same files byte for byte (diff -r).
+# same files byte for byte (diff -r). Beside each build's peak memory it
+# prints its Go heap at its largest: the most the heap held live after a
+# collection (GODEBUG=gctrace=1), what the process itself keeps, without the
+# collector's headroom.
 # Usage: PROFILE=heavy testdata/bench/memory.sh [TOOLS [COMMITS]]   (RUNS=5; WELLKNOWN=binary)
 source "$(dirname "$0")/lib.sh"
 history_repo "$@"
 export -f floor
 machine
 # measure BINARY NAME builds into $shm/NAME, recording its peak memory in MB
-# as NAME and its wall time in ms as NAME.ms.
+# as NAME, its largest live Go heap in MB as NAME.heap and its wall time in
+# ms as NAME.ms.
 measure() {
   rm -rf "$shm/$2"
-  /usr/bin/time -f '%M %e' -o "$work/rss" "$1" build --force --out "$shm/$2" >/dev/null
+  GODEBUG=gctrace=1 /usr/bin/time -f '%M %e' -o "$work/rss" "$1" build --force --out "$shm/$2" >/dev/null 2>"$work/gctrace" ||
+    { grep -v '^gc ' "$work/gctrace" >&2; exit 1; }
   read -r kb s <"$work/rss"
   echo $(( kb / 1024 )) >>"$work/$2"
+  # A gctrace line holds "heap at start->at end->live MB".
+  grep -o '[0-9]*->[0-9]*->[0-9]* MB' "$work/gctrace" | awk -F'->' '{split($3, l, " "); if (l[1] > m) m = l[1]} END {print m + 0}' >>"$work/$2.heap"
   awk -v s="$s" 'BEGIN {printf "%d\n", s * 1000}' >>"$work/$2.ms"
 }
 for _ in $(seq "$runs"); do
@@ -29,9 +36,9 @@ done
 echo "$profile profile, $tools tools, $commits commits; medians of $runs (range)"
 echo "peak memory of the git floor:  $(median <"$work/floor") MB ($(spread <"$work/floor"))"
 if [ -n "${BEFORE:-}" ]; then
-  echo "peak memory, before:           $(median <"$work/before") MB ($(spread <"$work/before")); build $(median <"$work/before.ms") ms ($(spread <"$work/before.ms"))"
+  echo "peak memory, before:           $(median <"$work/before") MB ($(spread <"$work/before")); Go heap $(median <"$work/before.heap") MB ($(spread <"$work/before.heap")); build $(median <"$work/before.ms") ms ($(spread <"$work/before.ms"))"
 fi
-echo "peak memory of the build:      $(median <"$work/build") MB ($(spread <"$work/build")); build $(median <"$work/build.ms") ms ($(spread <"$work/build.ms")) (goal <= 150 MB at 10,000 commits, <= 200 MB at 100,000)"
+echo "peak memory of the build:      $(median <"$work/build") MB ($(spread <"$work/build")); Go heap $(median <"$work/build.heap") MB ($(spread <"$work/build.heap")); build $(median <"$work/build.ms") ms ($(spread <"$work/build.ms")) (goal <= 150 MB at 10,000 commits, <= 200 MB at 100,000)"
 if [ -n "${BEFORE:-}" ]; then
   if diff -r "$shm/before" "$shm/build" >/dev/null; then
     echo "outputs of before and now: identical (diff -r, $(find "$shm/build" -type f | wc -l) files)"

@@ -1,0 +1,109 @@
+package bundle
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/wellknown-dev/wellknown/generator/paths"
+)
+
+// Spool keeps the bytes of a bundle's immutable files (archived tool
+// versions, full feed archives: see immutable) in a temporary file instead
+// of in memory, from the moment they are added until they are written. They
+// are most of a long history's output, and a build that writes to disk
+// needs each of them only once more, when it is written: with a spool, a
+// build's memory follows the site's current state, not its history.
+type Spool struct {
+	f    *os.File
+	name string // the file's name while it still has one (see NewSpool)
+	// The bytes put are written a buffer at a time: a write of each
+	// small file would cost most of what the spool saves.
+	mu      sync.Mutex
+	written int64  // bytes in the file
+	pending []byte // bytes put since, to be written after them
+}
+
+// spoolBuffer is how many bytes the spool gathers before writing them.
+const spoolBuffer = 1 << 20
+
+// spooled is where a file's bytes lie in its spool.
+type spooled struct {
+	spool *Spool
+	off   int64
+	size  int
+}
+
+// NewSpool creates an empty spool in the directory for temporary files.
+// The file loses its name at once where the system allows it (it is then
+// freed when the process ends, however it ends); Close removes it anyway.
+func NewSpool() (*Spool, error) {
+	f, err := os.CreateTemp("", ".wellknown-spool-*")
+	if err != nil {
+		return nil, err
+	}
+	s := &Spool{f: f, name: f.Name()}
+	if os.Remove(s.name) == nil {
+		s.name = ""
+	}
+	return s, nil
+}
+
+// Close releases the spool. The bundle's spooled files cannot be read
+// after.
+func (s *Spool) Close() error {
+	err := s.f.Close()
+	if s.name != "" {
+		if rerr := os.Remove(s.name); !errors.Is(rerr, fs.ErrNotExist) {
+			err = errors.Join(err, rerr)
+		}
+	}
+	return err
+}
+
+// put appends body to the spool and returns where it lies.
+func (s *Spool) put(body []byte) (*spooled, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at := &spooled{spool: s, off: s.written + int64(len(s.pending)), size: len(body)}
+	s.pending = append(s.pending, body...)
+	if len(s.pending) < spoolBuffer {
+		return at, nil
+	}
+	return at, s.flush()
+}
+
+// flush writes the pending bytes. The caller holds mu.
+func (s *Spool) flush() error {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	if _, err := s.f.WriteAt(s.pending, s.written); err != nil {
+		return err
+	}
+	s.written += int64(len(s.pending))
+	s.pending = s.pending[:0]
+	return nil
+}
+
+// read returns the bytes at at, in a new slice.
+func (at *spooled) read() ([]byte, error) {
+	s := at.spool
+	s.mu.Lock()
+	err := s.flush()
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	body := make([]byte, at.size)
+	_, err = s.f.ReadAt(body, at.off)
+	return body, err
+}
+
+// immutable reports whether the file at site path p is one a site never
+// rewrites once published: an archived tool version or a feed archive.
+func immutable(p string) bool {
+	return strings.HasPrefix(p, paths.SchemaArchive) || strings.HasPrefix(p, paths.FeedArchives)
+}

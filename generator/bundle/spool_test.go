@@ -1,0 +1,133 @@
+package bundle
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// newSpool returns a spool in a directory of its own, closed when the test
+// ends, and that directory.
+func newSpool(t *testing.T) (*Spool, string) {
+	t.Helper()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	s, err := NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, tmp
+}
+
+// A spooled bundle keeps no reference to an immutable file's bytes (a
+// change to the slice given to Add reaches nothing), reads them back from
+// the spool, and keeps every other file's bytes in memory; a write puts
+// the same bytes on disk.
+func TestSpooledBundleKeepsImmutableFilesOutOfMemory(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	archived := []byte(`{"name":"get_forecast"}`)
+	must(t, b.Add("/.well-known/mcp/schemas/a/get_forecast/1.0.0.json", archived, "application/json"))
+	must(t, b.Add("/.well-known/agent-feed/archive-1.xml", []byte("<feed/>"), "application/atom+xml"))
+	must(t, b.Add("/index.html", []byte("<p>weather</p>"), "text/html"))
+	copy(archived, "XXXX")
+	want := map[string]string{
+		"/.well-known/mcp/schemas/a/get_forecast/1.0.0.json": `{"name":"get_forecast"}`,
+		"/.well-known/agent-feed/archive-1.xml":              "<feed/>",
+		"/index.html":                                        "<p>weather</p>",
+	}
+	for _, f := range b.Files() {
+		if got, err := f.Bytes(); err != nil || string(got) != want[f.Path] {
+			t.Errorf("%s: Bytes() = %q, %v; want %q", f.Path, got, err, want[f.Path])
+		}
+		if inMemory := f.Body != nil; inMemory == immutable(f.Path) {
+			t.Errorf("%s: Body = %q; want it in memory only when the file is not immutable", f.Path, f.Body)
+		}
+	}
+	root := t.TempDir()
+	out := filepath.Join(root, "public")
+	write(t, b, out, WriteOptions{Root: root})
+	for p, body := range want {
+		if data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p[1:]))); err != nil || string(data) != body {
+			t.Errorf("%s on disk = %q, %v; want %q", p, data, err, body)
+		}
+	}
+	// Written again, nothing changed: the spooled bytes are compared too.
+	if stats := write(t, b, out, WriteOptions{Root: root}); stats.Written != 0 || stats.Unchanged != 3 {
+		t.Errorf("second write: %+v, want 3 unchanged", stats)
+	}
+}
+
+// A spooled write that fails leaves the output as it was, like any write.
+func TestSpooledWriteFailureLeavesOutputUntouched(t *testing.T) {
+	root := t.TempDir()
+	out := filepath.Join(root, "public")
+	good := New()
+	must(t, good.Add("/index.html", []byte("v1"), "text/html"))
+	write(t, good, out, WriteOptions{Root: root})
+	before := snapshot(t, out)
+	s, _ := newSpool(t)
+	bad := NewSpooled(s)
+	must(t, bad.Add("/.well-known/mcp/schemas/a/t/1.0.0.json", []byte("{}"), "application/json"))
+	must(t, bad.Add("/.well-known/mcp/schemas/a/"+strings.Repeat("x", 300)+"/1.0.0.json", []byte("{}"), "application/json"))
+	must(t, bad.Add("/index.html", []byte("v2"), "text/html"))
+	if _, err := bad.WriteDir(out, WriteOptions{Root: root}); err == nil {
+		t.Fatal("WriteDir with an unwritable file succeeded")
+	}
+	if after := snapshot(t, out); after != before {
+		t.Errorf("output changed by a failed write:\nbefore %s\nafter  %s", before, after)
+	}
+	assertNoTemporaries(t, root)
+}
+
+// The spool's file leaves no name behind once closed, and its files cannot
+// be read after.
+func TestSpoolClosed(t *testing.T) {
+	s, tmp := newSpool(t)
+	b := NewSpooled(s)
+	must(t, b.Add("/.well-known/agent-feed/archive-1.xml", []byte("<feed/>"), "application/atom+xml"))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := os.ReadDir(tmp); err != nil || len(entries) > 0 {
+		t.Errorf("the directory for temporary files holds %v after Close (%v)", entries, err)
+	}
+	f, _ := b.Get("/.well-known/agent-feed/archive-1.xml")
+	if _, err := f.Bytes(); err == nil {
+		t.Error("a spooled file was read after its spool was closed")
+	}
+}
+
+// Files read back whether their bytes are still gathered for a write or
+// already written, across the spool's buffers, and reading one between
+// two adds changes nothing of the files after.
+func TestSpoolAcrossBuffers(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	want := map[string]string{}
+	add := func(i, size int) {
+		p := fmt.Sprintf("/.well-known/mcp/schemas/a/t/%d.json", i)
+		want[p] = strings.Repeat(fmt.Sprintf("%x", i%16), size)
+		must(t, b.Add(p, []byte(want[p]), "application/json"))
+	}
+	check := func() {
+		t.Helper()
+		for p, body := range want {
+			f, _ := b.Get(p)
+			if got, err := f.Bytes(); err != nil || string(got) != body {
+				t.Fatalf("%s: %d bytes read back, %v; want %d", p, len(got), err, len(body))
+			}
+		}
+	}
+	add(0, 100)
+	check()
+	for i := 1; i < 40; i++ {
+		add(i, spoolBuffer/16+i)
+	}
+	add(40, 3*spoolBuffer)
+	add(41, 10)
+	check()
+}

@@ -1,0 +1,57 @@
+package generator
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/generator/pages"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
+)
+
+// A build with Options.Spool writes the same bytes as one without, on a
+// history longer than the pages diff: the archived versions and feed
+// archives come from the spool, and the timeline keeps the bytes of only
+// the versions the tool page diffs.
+func TestSpooledBuildWritesTheSameBytes(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1)+"\n[feed]\npage_size = 3\n")
+	versions := pages.DiffedVersions + 4
+	for i := range versions {
+		var props []string
+		for j := range i + 1 {
+			props = append(props, fmt.Sprintf(`"p%d": {"type": "string"}`, j))
+		}
+		g.Write("tools/get_forecast.json", fmt.Sprintf(`{"name": "get_forecast", "description": "Forecast.", "inputSchema": {"type": "object", "properties": {%s}}}`,
+			strings.Join(props, ", ")))
+		g.Commit(fmt.Sprintf("parameter %d", i))
+	}
+	config := filepath.Join(g.Dir, "site.toml")
+	var trees []string
+	for _, spool := range []bool{false, true} {
+		res, err := Build(Options{ConfigPath: config, Getenv: testEnv, Spool: spool})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Close()
+		tool := res.Timeline.Servers[0].Tools[0]
+		if len(tool.Versions) != versions {
+			t.Fatalf("%d versions, want %d", len(tool.Versions), versions)
+		}
+		if forgot := tool.Versions[0].Tool.Canonical == nil; forgot != spool {
+			t.Errorf("spool %v: the oldest version's bytes forgotten: %v", spool, forgot)
+		}
+		if kept := tool.Versions[versions-pages.DiffedVersions-1].Tool.Canonical; kept == nil {
+			t.Errorf("spool %v: the oldest version the page diffs lost its bytes", spool)
+		}
+		out := filepath.Join(t.TempDir(), "public")
+		if err := res.Write(out, true); err != nil {
+			t.Fatal(err)
+		}
+		trees = append(trees, treeDigest(t, out))
+	}
+	if trees[0] != trees[1] {
+		t.Errorf("the spooled build wrote other bytes:\n%s\n---\n%s", trees[0], trees[1])
+	}
+}

@@ -77,10 +77,8 @@ type Options struct {
 	// Key, when set, signs instead of a key loaded from the sources above: a
 	// build that publishes nothing (wellknown check) then needs no secret.
 	Key *didweb.SigningKey
-	// Progress, when set, is told each stage as it starts, for a person
-	// watching a long build: "reading the site definition, tool files and
-	// key" (Read), "reading git history" (Read and Diff), "signing the
-	// feed" (Sign), "rendering documents and pages" (Render).
+	// Progress, when set, is told each stage as it starts ("signing the
+	// feed" for Sign), for a person watching a long build.
 	Progress func(stage string)
 	// IgnoreUncommitted skips comparing the working tree with the history:
 	// for a build of another revision's feed, which the working tree differs
@@ -166,17 +164,21 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r := &Result{Bundle: bundle.New(), Config: cfg, Key: key}
+	parsed := cache.tools.Parsed()
+	r.Reuse.ToolFiles, cache.parsed = parsed-cache.parsed, parsed
+	replays, feeds, pageCache, scanned := cache.replay, cache.feed, cache.pages, cache.scanned // no more of cache (see Cache)
 	if key.Warning != nil {
 		r.Warnings = append(r.Warnings, key.Warning)
 	}
 	r.Stages.Read = time.Since(start)
 	progress("reading git history")
-	replayed, reused, err := cache.replay.Read(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
+	replayed, reused, err := replays.Read(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
 		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: cfg.Endpoint})
 	if err != nil {
 		return nil, err
 	}
 	r.Timeline = replayed.Timeline
+	commitRepos := replayed.CommitRepos // not replayed: see Cache
 	r.Warnings = append(r.Warnings, replayed.Warnings...)
 	r.Notices = append(r.Notices, replayed.Notices...)
 	r.Stages.Read += replayed.ReadTime
@@ -190,7 +192,7 @@ func Build(opt Options) (*Result, error) {
 	r.Warnings = append(r.Warnings, uncommitted...)
 	start = time.Now()
 	progress("signing the feed")
-	signed, reused, err := cache.feed.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private})
+	signed, reused, err := feeds.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private})
 	if err != nil {
 		return nil, err
 	}
@@ -226,8 +228,8 @@ func Build(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := pages.BuildInput{Config: cfg, Timeline: r.Timeline, CommitRepos: replayed.CommitRepos, Files: r.Bundle.Files(),
-		Key: key.Public(), KeyFile: didweb.KeyFileSecret(key.File), Attestations: r.Attestations, Cache: cache.pages}
+	in := pages.BuildInput{Config: cfg, Timeline: r.Timeline, CommitRepos: commitRepos, Files: r.Bundle.Files(),
+		Key: key.Public(), KeyFile: didweb.KeyFileSecret(key.File), Attestations: r.Attestations, Cache: pageCache}
 	for _, s := range servers {
 		in.Servers = append(in.Servers, pages.BuildServer{Config: s.Config, Tools: s.Tools, ReservedCards: documented.ReservedCards[s.Index]})
 	}
@@ -240,14 +242,12 @@ func Build(opt Options) (*Result, error) {
 		return nil, err
 	}
 	r.Warnings = append(r.Warnings, warnings...)
-	if err := cache.scanned.Scan(r.Bundle, key); err != nil {
+	if err := scanned.Scan(r.Bundle, key); err != nil {
 		return nil, err
 	}
 	r.Stages.Render = time.Since(start)
 	r.count(servers)
-	r.Reuse.PagesRendered = cache.pages.Rendered()
-	parsed := cache.tools.Parsed()
-	r.Reuse.ToolFiles, cache.parsed = parsed-cache.parsed, parsed
+	r.Reuse.PagesRendered = pageCache.Rendered()
 	return r, nil
 }
 

@@ -9,17 +9,17 @@ import (
 )
 
 // Cache carries the stages' caches from one build to the next given it
-// (Options.Cache), for a development server that rebuilds on every
-// change: each stage reuses what it made from inputs that are what they
-// were (see tools.Cache, replay.Cache, feed.Cache, pages.Cache and
-// keyguard.Scanned), so that a build costs what changed, and makes the
-// bytes a build with a new Cache makes. The documents, attestations and
-// deploy files are made every time: they cost little. A Cache serves one
-// build at a time.
+// (Options.Cache; serve's rebuilds): each stage reuses what it made from
+// inputs that are what they were (tools.Cache, replay.Cache, feed.Cache,
+// pages.Cache, keyguard.Scanned), and makes the same bytes. The documents,
+// attestations and deploy files cost little and are made every time.
+// Build holds a stage's cache only until the stage has run, so that a
+// build no other follows frees what the stage kept (the replay's state,
+// the feed's files). A Cache serves one build at a time.
 type Cache struct {
 	tools   *tools.Cache
-	replay  replay.Cache
-	feed    feed.Cache
+	replay  *replay.Cache
+	feed    *feed.Cache
 	pages   *pages.Cache
 	scanned *keyguard.Scanned
 	parsed  int // tool files parsed by the builds before
@@ -27,11 +27,11 @@ type Cache struct {
 
 // NewCache returns an empty Cache.
 func NewCache() *Cache {
-	return &Cache{tools: tools.NewCache(), pages: pages.NewCache(), scanned: keyguard.NewScanned()}
+	return &Cache{tools: tools.NewCache(), replay: new(replay.Cache), feed: new(feed.Cache), pages: pages.NewCache(),
+		scanned: keyguard.NewScanned()}
 }
 
-// Reuse says what a build did not do again, given the Cache of the build
-// before.
+// Reuse says what a build did not do again, given the last one's Cache.
 type Reuse struct {
 	Replay        bool // the replay of git history was reused
 	ReplayResumed bool // it went on with only the new commits

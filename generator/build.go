@@ -1,32 +1,30 @@
 // Package generator turns a site definition into a Bundle. Build only wires
-// the stages, each a package with explicit inputs and outputs, in order:
+// the stages, each a package with explicit inputs and outputs, and times
+// them (Stages), in order:
 //
-//  1. config: site.toml (site.Load), the signing key (keyguard.LoadKey,
-//     which refuses a key git tracks), refused where the site would
-//     publish it (keyguard.CheckSite), and the working tree's tool files
-//     (worktree.Load); the key's file is refused by any name the tool
-//     files and pages are read by (didweb.KeyFileSecret);
-//  2. history: git history replayed commit by commit (replay.Read), and the
+//  1. Read: site.toml (site.LoadWithKey), the signing key
+//     (keyguard.LoadKey, which refuses a key git tracks), refused where the
+//     site would publish it (keyguard.CheckSite), the working tree's tool
+//     files (worktree.Load), refusing the key's file by any name
+//     (didweb.KeyFileSecret), and the git history and its blobs
+//     (replay.Cache.Read, which goes on to Diff);
+//  2. Diff: the history replayed commit by commit into a timeline, and the
 //     working tree compared with it (worktree.Check);
-//  3. feed: the signed feed, its archives, snapshot and schema archive
-//     (feed.Add), checked against the feed published before
+//  3. Sign: the signed feed, its archives, snapshot and schema archive
+//     (feed.Cache.Add), checked against the feed published before
 //     (feed.CheckAppendOnly);
-//  4. documents: the EDP attestations (documents.Attest), then every document,
-//     each checked against its format (documents.Add);
-//  5. pages: from the config, the history, the documents, the key and the
-//     attestations (pages.RenderBuild);
-//  6. deploy: the host's files (deploy.AddFiles);
-//  7. key scan: the whole bundle searched for the signing key
-//     (keyguard.Scanned.Scan).
+//  4. Render: the EDP attestations (documents.Attest), every document, each
+//     checked against its format (documents.Add), the pages (pages.Add),
+//     the host's files (deploy.AddFiles), and the whole bundle searched
+//     for the signing key (keyguard.Scanned.Scan);
+//  5. Write: Result.Write writes the Bundle (keyguard.CheckOutput, then
+//     bundle.WriteDir), or serve serves it.
 //
-// Result.Write then writes the Bundle (keyguard.CheckOutput, then
-// bundle.WriteDir), or serve serves it. Given a Cache (Options.Cache), a
-// build reuses the outputs of the stages whose inputs are what they were
-// in the build before (see Cache), and makes the same bytes.
+// Given the Cache of the build before (Options.Cache), each stage reuses
+// what that build made from the same inputs, and makes the same bytes.
 package generator
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -79,8 +77,8 @@ type Options struct {
 	// Key, when set, signs instead of a key loaded from the sources above: a
 	// build that publishes nothing (wellknown check) then needs no secret.
 	Key *didweb.SigningKey
-	// Progress, when set, is told each stage as it starts ("reading git
-	// history"), for a person watching a long build.
+	// Progress, when set, is told each stage as it starts ("signing the
+	// feed" for Sign), for a person watching a long build.
 	Progress func(stage string)
 	// IgnoreUncommitted skips comparing the working tree with the history:
 	// for a build of another revision's feed, which the working tree differs
@@ -89,8 +87,9 @@ type Options struct {
 	// Now is the time expiry is judged at (EDP attestations); nil means
 	// time.Now. It decides errors and warnings, never what is written.
 	Now func() time.Time
-	// Cache, when set, carries the stages' outputs from one build to the
-	// next, which reuses those whose inputs did not change (see Cache).
+	// Cache carries the stages' outputs from one build to the next, which
+	// reuses those whose inputs did not change (see Cache); nil is a new
+	// Cache, for a build that no other follows.
 	Cache *Cache
 	// Spool keeps the immutable outputs (archived tool versions, feed
 	// archives) in a temporary file until Write instead of in memory (see
@@ -115,21 +114,20 @@ type Result struct {
 	Attestations map[string]attestation.Token
 	Counts       Counts
 	Stages       Stages
-	Reuse        Reuse             // what a build given a Cache reused
+	Reuse        Reuse             // what the build reused of the one before
 	Written      bundle.WriteStats // what Write changed on disk
 	Notices      []string          // what a build did that is worth knowing but needs no action
 
-	commitRepos map[string]string // by server name: where its tools' commits can be linked (see replay.Output)
-	spool       *bundle.Spool     // where Bundle keeps its immutable files; nil without Options.Spool
+	spool *bundle.Spool // where Bundle keeps its immutable files; nil without Options.Spool
 }
 
 // Stages says how long each stage of a build took: for benchmarks and the
 // --json summary, never for anything written to the output.
 type Stages struct {
-	Read   time.Duration `json:"read"`   // site.toml, tool files, key, git history and blobs
+	Read   time.Duration `json:"read"`   // site.toml, key, tool files, git history and blobs
 	Diff   time.Duration `json:"diff"`   // replaying history: parsing, diffing, versions, events
 	Sign   time.Duration `json:"sign"`   // signing entries; feed, snapshot and archive
-	Render time.Duration `json:"render"` // documents, pages, deploy files
+	Render time.Duration `json:"render"` // attestations, documents, pages, deploy files, key scan
 	Write  time.Duration `json:"write"`  // writing what changed to disk
 }
 
@@ -159,22 +157,25 @@ func Build(opt Options) (_ *Result, err error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
+	cache, oneOff := opt.Cache, opt.Cache == nil
+	if oneOff {
+		cache = NewCache()
+	}
 	cfg, err := site.LoadWithKey(opt.ConfigPath, opt.Overrides, opt.KeyFile)
 	if err != nil {
 		return nil, err
 	}
-	config := cfg.Fingerprint()
 	strict := opt.Strict || getenv("CI") == "true"
 	key, err := loadKey(opt, cfg, strict, getenv)
 	if err != nil {
 		return nil, err
 	}
-	servers, err := worktree.Load(cfg, opt.Cache.toolFiles(), didweb.KeyFileSecret(key.File))
+	servers, err := worktree.Load(cfg, cache.tools, didweb.KeyFileSecret(key.File))
 	if err != nil {
 		return nil, err
 	}
 	r := &Result{Bundle: bundle.New(), Config: cfg, Key: key}
-	if opt.Spool && opt.Cache == nil {
+	if opt.Spool && oneOff {
 		if r.spool, err = bundle.NewSpool(); err != nil {
 			return nil, err
 		}
@@ -185,17 +186,21 @@ func Build(opt Options) (_ *Result, err error) {
 			}
 		}()
 	}
+	parsed := cache.tools.Parsed()
+	r.Reuse.ToolFiles, cache.parsed = parsed-cache.parsed, parsed
+	replays, feeds, pageCache, scanned := cache.replay, cache.feed, cache.pages, cache.scanned // no more of cache (see Cache)
 	if key.Warning != nil {
 		r.Warnings = append(r.Warnings, key.Warning)
 	}
 	r.Stages.Read = time.Since(start)
 	progress("reading git history")
-	replayed, reused, err := opt.Cache.readHistory(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
-		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: cfg.Endpoint}, config)
+	replayed, reused, err := replays.Read(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
+		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: cfg.Endpoint})
 	if err != nil {
 		return nil, err
 	}
-	r.Timeline, r.commitRepos = replayed.Timeline, replayed.CommitRepos
+	r.Timeline = replayed.Timeline
+	commitRepos := replayed.CommitRepos // not replayed: see Cache
 	r.Warnings = append(r.Warnings, replayed.Warnings...)
 	r.Notices = append(r.Notices, replayed.Notices...)
 	r.Stages.Read += replayed.ReadTime
@@ -209,7 +214,7 @@ func Build(opt Options) (_ *Result, err error) {
 	r.Warnings = append(r.Warnings, uncommitted...)
 	start = time.Now()
 	progress("signing the feed")
-	signed, reused, err := opt.Cache.addFeed(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private}, config)
+	signed, reused, err := feeds.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private})
 	if err != nil {
 		return nil, err
 	}
@@ -248,43 +253,27 @@ func Build(opt Options) (_ *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.addPages(servers, documented.ReservedCards, opt.Cache.pageCache()); err != nil {
-		return nil, err
+	in := pages.BuildInput{Config: cfg, Timeline: r.Timeline, CommitRepos: commitRepos, Files: r.Bundle.Files(),
+		Key: key.Public(), KeyFile: didweb.KeyFileSecret(key.File), Attestations: r.Attestations, Cache: pageCache}
+	for _, s := range servers {
+		in.Servers = append(in.Servers, pages.BuildServer{Config: s.Config, Tools: s.Tools, ReservedCards: documented.ReservedCards[s.Index]})
 	}
-	warnings, err := deploy.AddFiles(r.Bundle, cfg)
+	warnings, err := pages.Add(r.Bundle, in)
 	if err != nil {
 		return nil, err
 	}
 	r.Warnings = append(r.Warnings, warnings...)
-	if err := opt.Cache.keyScan().Scan(r.Bundle, key); err != nil {
+	if warnings, err = deploy.AddFiles(r.Bundle, cfg); err != nil {
+		return nil, err
+	}
+	r.Warnings = append(r.Warnings, warnings...)
+	if err := scanned.Scan(r.Bundle, key); err != nil {
 		return nil, err
 	}
 	r.Stages.Render = time.Since(start)
 	r.count(servers)
-	opt.Cache.count(&r.Reuse)
+	r.Reuse.PagesRendered = pageCache.Rendered()
 	return r, nil
-}
-
-// addPages renders the pages (see pages.RenderBuild) into the bundle. It
-// runs after every document is in the bundle, since the pages link to them;
-// reservedCards are the documents' (see documents.Output), by server.
-func (r *Result) addPages(servers []worktree.Server, reservedCards [][]string, cache *pages.Cache) error {
-	in := pages.BuildInput{Config: r.Config, Timeline: r.Timeline, CommitRepos: r.commitRepos,
-		Files: r.Bundle.Files(), Key: r.Key.Public(), KeyFile: didweb.KeyFileSecret(r.Key.File), Attestations: r.Attestations, Cache: cache}
-	for _, s := range servers {
-		in.Servers = append(in.Servers, pages.BuildServer{Config: s.Config, Tools: s.Tools, ReservedCards: reservedCards[s.Index]})
-	}
-	files, warnings, err := pages.RenderBuild(in)
-	if err != nil {
-		return err
-	}
-	r.Warnings = append(r.Warnings, warnings...)
-	for _, f := range files {
-		if err := r.Bundle.Add(f.Path, f.Body, deploy.HostDefaultType(f.Path)); err != nil {
-			return fmt.Errorf("page %s: %v", f.Path, err)
-		}
-	}
-	return nil
 }
 
 // loadKey returns Options.Key, or else the key its sources name.

@@ -96,7 +96,6 @@ func inside(key didweb.SigningKey, dir string) bool {
 // development server's rebuilds, whose stages reuse most files' bodies),
 // so that the next Scan with the same key scans only the bodies that are
 // new: a body is known by its memory, which a bundle's file never changes.
-// A nil *Scanned remembers nothing.
 type Scanned struct {
 	key     ed25519.PrivateKey
 	scanner *scanner
@@ -108,8 +107,7 @@ func NewScanned() *Scanned { return &Scanned{} }
 
 // Scan fails when any file of b holds the signing key in any encoding (see
 // scanner): the last defence, after the inputs' own checks, before anything
-// is written or served. It skips the bodies the last Scan found clean; a
-// nil *Scanned scans every body.
+// is written or served. It skips the bodies the last Scan found clean.
 func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
 	files := b.Files()
 	scanner, clean := s.scannerFor(key.Private)
@@ -140,9 +138,6 @@ func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
 
 // scannerFor returns the scanner of key and the bodies found clean of it.
 func (s *Scanned) scannerFor(key ed25519.PrivateKey) (*scanner, map[*byte]int) {
-	if s == nil {
-		return newScanner(key), nil
-	}
 	if s.scanner == nil || !s.key.Equal(key) {
 		s.key, s.scanner, s.clean = slices.Clone(key), newScanner(key), nil
 	}
@@ -152,9 +147,6 @@ func (s *Scanned) scannerFor(key ed25519.PrivateKey) (*scanner, map[*byte]int) {
 // remember keeps the bodies of files, all clean, for the next Scan: only
 // these, so that the memory of bodies no longer in a bundle is freed.
 func (s *Scanned) remember(files []*bundle.File) {
-	if s == nil {
-		return
-	}
 	s.clean = make(map[*byte]int, len(files))
 	for _, f := range files {
 		if len(f.Body) > 0 {

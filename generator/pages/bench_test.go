@@ -96,12 +96,12 @@ func BenchmarkRender(b *testing.B) {
 	site := benchSite(b, 10, 100)
 	pages := 0
 	for b.Loop() {
-		content, err := readContent(fsys, display, nil)
+		content, err := readContent(fsys, display, newRendering())
 		if err != nil {
 			b.Fatal(err)
 		}
 		site.Content = content
-		files, err := renderWith(site, templates.FS, nil, nil)
+		files, err := renderWith(site, templates.FS, newRendering(), &frames{})
 		if err != nil {
 			b.Fatal(err)
 		}

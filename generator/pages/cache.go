@@ -54,7 +54,7 @@ type Cache struct {
 type converted struct {
 	html  template.HTML
 	title string            // its first level-1 heading's text
-	key   [sha256.Size]byte // of the Markdown and its place; zero without a Cache
+	key   [sha256.Size]byte // of the Markdown and its place
 }
 
 type renderedPage struct {
@@ -68,15 +68,6 @@ func NewCache() *Cache {
 		files: inputfile.NewFiles()}
 }
 
-// inputs is what the site's Markdown and templates are read through; nil
-// without a Cache.
-func (c *Cache) inputs() *inputfile.Files {
-	if c == nil {
-		return nil
-	}
-	return c.files
-}
-
 // Rendered returns how many pages the last rendering rendered; the others
 // were reused.
 func (c *Cache) Rendered() int {
@@ -87,9 +78,6 @@ func (c *Cache) Rendered() int {
 
 // begin starts a rendering with the timeline the Site shows.
 func (c *Cache) begin(tl *timeline.Timeline) {
-	if c == nil {
-		return
-	}
 	if tl != c.timeline {
 		c.history++
 	}
@@ -99,9 +87,6 @@ func (c *Cache) begin(tl *timeline.Timeline) {
 
 // end keeps what the rendering used, for the next.
 func (c *Cache) end() {
-	if c == nil {
-		return
-	}
 	c.markdown, c.pages, c.models = c.nextMarkdown, c.nextPages, c.nextModels
 	c.nextMarkdown, c.nextPages, c.nextModels = nil, nil, nil
 	c.files.Sweep()
@@ -110,30 +95,25 @@ func (c *Cache) end() {
 // convert converts Markdown for a page (see markdown.parse), or returns what
 // an earlier conversion of the same bytes for the same place made.
 func (c *Cache) convert(md *markdown, src []byte, root string, reserved []string, top int) (converted, error) {
-	var key [sha256.Size]byte
-	if c != nil {
-		h := sha256.New()
-		fmt.Fprintf(h, "%q %q %d\x00", root, reserved, top)
-		sum := c.files.Sum(src)
-		h.Write(sum[:])
-		key = [sha256.Size]byte(h.Sum(nil))
-		c.mu.Lock()
-		cv, ok := c.markdown[key]
-		c.mu.Unlock()
-		if ok {
-			c.keepMarkdown(key, cv)
-			return cv, nil
-		}
+	h := sha256.New()
+	fmt.Fprintf(h, "%q %q %d\x00", root, reserved, top)
+	sum := c.files.Sum(src)
+	h.Write(sum[:])
+	key := [sha256.Size]byte(h.Sum(nil))
+	c.mu.Lock()
+	cv, ok := c.markdown[key]
+	c.mu.Unlock()
+	if ok {
+		c.keepMarkdown(key, cv)
+		return cv, nil
 	}
 	doc := md.parse(src, root, reserved, top)
 	html, err := md.render(doc, src)
 	if err != nil {
 		return converted{}, err
 	}
-	cv := converted{html: html, title: firstHeading(doc, src), key: key}
-	if c != nil {
-		c.keepMarkdown(key, cv)
-	}
+	cv = converted{html: html, title: firstHeading(doc, src), key: key}
+	c.keepMarkdown(key, cv)
 	return cv, nil
 }
 
@@ -146,9 +126,6 @@ func (c *Cache) keepMarkdown(key [sha256.Size]byte, cv converted) {
 // page returns the page of job j, made from what f identifies for it and
 // its own Markdown, rendering it when the cache has not.
 func (c *Cache) page(f *frames, j job, render func() ([]byte, error)) ([]byte, error) {
-	if c == nil {
-		return render()
-	}
 	frame := c.frameOf(f, j.page)
 	h := sha256.New()
 	h.Write(frame[:])

@@ -25,7 +25,7 @@ func TestReadContent(t *testing.T) {
 		"pages/guides/index.md":         {Data: []byte("# Guides\n")},
 		"pages/guides/install.md":       {Data: []byte("# Installing\n")},
 	}
-	c, err := readContent(fsys, display, nil)
+	c, err := readContent(fsys, display, newRendering())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestReadContent(t *testing.T) {
 }
 
 func TestReadContentEmpty(t *testing.T) {
-	c, err := readContent(fstest.MapFS{}, display, nil)
+	c, err := readContent(fstest.MapFS{}, display, newRendering())
 	if err != nil || c.Home != nil || len(c.ServerDocs) != 0 || len(c.Pages) != 0 {
 		t.Errorf("readContent of nothing = %+v, %v", c, err)
 	}
@@ -66,7 +66,7 @@ func TestReadContentPageNames(t *testing.T) {
 		"pages/fine.md":        {Data: []byte("# Fine\n")},
 		"pages/fine/too.md":    {Data: []byte("# Fine too\n")},
 	}
-	_, err := readContent(fsys, display, nil)
+	_, err := readContent(fsys, display, newRendering())
 	if err == nil {
 		t.Fatal("no error")
 	}

@@ -43,8 +43,8 @@ type BuildInput struct {
 	// may be, by any name.
 	KeyFile      inputfile.Secret
 	Attestations map[string]attestation.Token
-	// Cache, when set, keeps this rendering's pages for the next and
-	// reuses the last one's (see Cache).
+	// Cache keeps this rendering's pages for the next and reuses the last
+	// one's (see Cache): NewCache for a rendering no other follows.
 	Cache *Cache
 }
 
@@ -67,7 +67,7 @@ func RenderBuild(in BuildInput) (files []File, warnings []*diag.Error, err error
 	cfg := in.Config
 	in.Cache.begin(in.Timeline)
 	contentDir := cfg.Path(cfg.ContentDir)
-	content, err := readContent(in.Cache.inputs().FS(cfg.Root, contentDir, inputfile.MaxSize, in.KeyFile), func(rel string) string {
+	content, err := readContent(in.Cache.files.FS(cfg.Root, contentDir, inputfile.MaxSize, in.KeyFile), func(rel string) string {
 		return filepath.Join(contentDir, filepath.FromSlash(rel))
 	}, in.Cache)
 	if err != nil {
@@ -78,12 +78,10 @@ func RenderBuild(in BuildInput) (files []File, warnings []*diag.Error, err error
 		return nil, nil, err
 	}
 	warnings = append(orphanDocs(s, contentDir), strayMarkdown(contentDir)...)
-	tfs := Templates(in.Cache.inputs().FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize, in.KeyFile), templates.FS)
-	var f *frames
-	if in.Cache != nil {
-		if f, err = newFrames(in, content, tfs, in.Cache.history); err != nil {
-			return nil, nil, err
-		}
+	tfs := Templates(in.Cache.files.FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize, in.KeyFile), templates.FS)
+	f, err := newFrames(in, content, tfs, in.Cache.history)
+	if err != nil {
+		return nil, nil, err
 	}
 	files, err = renderWith(s, tfs, in.Cache, f)
 	if err != nil {

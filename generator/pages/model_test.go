@@ -52,6 +52,7 @@ func renderModel(t *testing.T, files ...*bundle.File) (map[string]string, []*dia
 		Timeline: &timeline.Timeline{},
 		Files:    files,
 		Key:      ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey),
+		Cache:    NewCache(),
 	}
 	out, warnings, err := RenderBuild(in)
 	if err != nil {

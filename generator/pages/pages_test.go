@@ -16,9 +16,17 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
+// newRendering returns a new Cache begun for one rendering, as RenderBuild
+// begins its own; with empty frames (&frames{}) it renders every page.
+func newRendering() *Cache {
+	c := NewCache()
+	c.begin(nil)
+	return c
+}
+
 func render(t *testing.T, s *Site, tfs fs.FS) map[string]string {
 	t.Helper()
-	files, err := renderWith(s, tfs, nil, nil)
+	files, err := renderWith(s, tfs, newRendering(), &frames{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,23 +276,23 @@ func TestTemplateOverrides(t *testing.T) {
 // A template error names the template.
 func TestTemplateErrors(t *testing.T) {
 	broken := fstest.MapFS{"tool.html": {Data: []byte(`{{define "main"}}{{.Nope}}{{end}}`)}}
-	_, err := renderWith(fixtureSite(t), Templates(broken, templates.FS), nil, nil)
+	_, err := renderWith(fixtureSite(t), Templates(broken, templates.FS), newRendering(), &frames{})
 	if err == nil || !strings.Contains(err.Error(), "/servers/forecast/tools/get_forecast/index.html") {
 		t.Errorf("err = %v", err)
 	}
 	unparsable := fstest.MapFS{"index.html": {Data: []byte(`{{define "main"}}{{end`)}}
-	if _, err := renderWith(fixtureSite(t), Templates(unparsable, templates.FS), nil, nil); err == nil || !strings.Contains(err.Error(), "index.html") {
+	if _, err := renderWith(fixtureSite(t), Templates(unparsable, templates.FS), newRendering(), &frames{}); err == nil || !strings.Contains(err.Error(), "index.html") {
 		t.Errorf("err = %v", err)
 	}
 }
 
 // Two renderings of one site are byte-identical.
 func TestDeterministic(t *testing.T) {
-	a, err := renderWith(fixtureSite(t), templates.FS, nil, nil)
+	a, err := renderWith(fixtureSite(t), templates.FS, newRendering(), &frames{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := renderWith(fixtureSite(t), templates.FS, nil, nil)
+	b, err := renderWith(fixtureSite(t), templates.FS, newRendering(), &frames{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,13 +59,13 @@ func BenchmarkCommitBenchRepo(b *testing.B) {
 	})
 	b.Run("resumed", func(b *testing.B) {
 		prev := read()
-		was, _ := States(prev.Sources)
+		was, _ := statesOf(prev.sources)
 		for i := 0; b.Loop(); i++ {
 			b.StopTimer()
 			commit(i)
-			now, _ := States(prev.Sources)
+			now, _ := statesOf(prev.sources)
 			b.StartTimer()
-			out, ok := Resume(prev, was, now, input())
+			out, ok := resume(prev, was, now, input())
 			if !ok {
 				b.Fatal("the replay did not resume")
 			}

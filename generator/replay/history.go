@@ -52,15 +52,15 @@ type Output struct {
 	// CommitRepos are, by server name, the repository URLs its tools'
 	// commits can be linked at (see findCommitLinks).
 	CommitRepos map[string]string
-	Sources     []Source      // the repositories read (see States)
 	ReadTime    time.Duration // reading git history and blobs
 	DiffTime    time.Duration // replaying it: parsing, diffing, versions, events
-	// Resumed says the replay went on from an earlier one (see Resume) with
-	// only the commits since, NewCommits of which changed an input.
+	// Resumed says the replay went on from an earlier one (see Cache) with
+	// only the commits since, newCommits of which changed an input.
 	Resumed    bool
-	NewCommits int
+	newCommits int
 
-	resume *resumable // what Resume goes on from; nil once it has
+	sources []source   // the repositories read (see statesOf)
+	resume  *resumable // what resume goes on from; nil once it has
 }
 
 // Read replays the committed history of the site's inputs (site.toml,
@@ -83,8 +83,8 @@ func Read(in Input) (*Output, error) {
 	if err := h.checkRecordable(); err != nil {
 		return nil, err
 	}
-	h.out.ApplyTo(h.cfg)
-	h.out.Sources = h.sources()
+	h.out.applyTo(h.cfg)
+	h.out.sources = h.sources()
 	h.out.resume = h.resume
 	return h.out, nil
 }

@@ -30,7 +30,7 @@ type release struct {
 // release is announced at its own commit.
 func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 	rh := h.repos[i]
-	rh.tags = nil // no server of the history takes its versions from tags (see Resume)
+	rh.tags = nil // no server of the history takes its versions from tags (see resume)
 	if len(patterns) == 0 {
 		return nil
 	}
@@ -48,7 +48,7 @@ func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 		slices.Sort(names) // several tags on one commit count in name order
 	}
 	if len(rh.tags) == 0 {
-		rh.tags = nil // a tag made later changes the repository's state (see Resume)
+		rh.tags = nil // a tag made later changes the repository's state (see resume)
 		return nil
 	}
 	line, err := rh.repo.FirstParents(h.rev(i))

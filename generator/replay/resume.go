@@ -45,8 +45,8 @@ func decodeLatest(tl *timeline.Timeline) {
 	}
 }
 
-// Resume replays, on top of prev, only the commits its repositories gained
-// since: was and now are the states (States) of prev.Sources then and now.
+// resume replays, on top of prev, only the commits its repositories gained
+// since: was and now are the states (statesOf) of prev.sources then and now.
 // in is the Input of a Read that would read them, prev's but for its
 // Config's own pointer and Endpoint (the same config: the caller compares
 // them). The result is what Read makes.
@@ -65,7 +65,7 @@ func decodeLatest(tl *timeline.Timeline) {
 //
 // prev is used up: its Timeline may go on changing, and it cannot be
 // resumed again, whatever the outcome.
-func Resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
+func resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 	r := prev.resume
 	prev.resume = nil
 	if r == nil || len(was) != len(r.st.h.repos) || len(now) != len(was) {
@@ -87,7 +87,7 @@ func Resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 	}
 	h.in, h.cfg = in, in.Config
 	h.out = &Output{Warnings: slices.Clip(prev.Warnings[:r.warned]), Notices: slices.Clip(prev.Notices),
-		CommitRepos: prev.CommitRepos, Sources: prev.Sources, ReadTime: time.Since(start)}
+		CommitRepos: prev.CommitRepos, sources: prev.sources, ReadTime: time.Since(start)}
 	start = time.Now()
 	if err := r.st.play(r.tl, steps[len(r.steps):]); err != nil {
 		return nil, false
@@ -97,8 +97,8 @@ func Resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 		return nil, false
 	}
 	h.out.Timeline = tl
-	h.out.ApplyTo(h.cfg)
-	h.out.Resumed, h.out.NewCommits = true, len(steps)-len(r.steps)
+	h.out.applyTo(h.cfg)
+	h.out.Resumed, h.out.newCommits = true, len(steps)-len(r.steps)
 	h.out.DiffTime = time.Since(start)
 	r.steps = steps
 	h.out.resume = r
@@ -107,7 +107,7 @@ func Resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 
 // readOn reads the commits a repository gained between states was and
 // now, and their blobs, after those it holds; ok is false when they cannot
-// be replayed on top of them (see Resume). In the site's repository, a
+// be replayed on top of them (see resume). In the site's repository, a
 // commit may not change site.toml or an import: a literal pathspec.
 func (rh *repoHistory) readOn(was, now string, site bool, h *historyReader) (ok bool) {
 	old, rest := history.SplitState(was)

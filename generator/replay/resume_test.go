@@ -42,7 +42,7 @@ func (r *resumer) read() (*Output, []string) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	states, ok := States(out.Sources)
+	states, ok := statesOf(out.sources)
 	if !ok {
 		r.t.Fatal("no states")
 	}
@@ -56,7 +56,7 @@ func (r *resumer) step(name string, change func(), resumes bool, newCommits int)
 	r.t.Helper()
 	change()
 	full, now := r.read()
-	out, ok := Resume(r.prev, r.was, now, r.input())
+	out, ok := resume(r.prev, r.was, now, r.input())
 	if ok != resumes {
 		r.t.Fatalf("%s: resumed %v, want %v", name, ok, resumes)
 	}
@@ -65,8 +65,8 @@ func (r *resumer) step(name string, change func(), resumes bool, newCommits int)
 		r.prev = full
 		return
 	}
-	if !out.Resumed || out.NewCommits != newCommits {
-		r.t.Errorf("%s: Resumed %v with %d new commits, want %d", name, out.Resumed, out.NewCommits, newCommits)
+	if !out.Resumed || out.newCommits != newCommits {
+		r.t.Errorf("%s: Resumed %v with %d new commits, want %d", name, out.Resumed, out.newCommits, newCommits)
 	}
 	if len(full.Timeline.Events) == 0 {
 		r.t.Fatalf("%s: no events", name)
@@ -81,7 +81,7 @@ func (r *resumer) step(name string, change func(), resumes bool, newCommits int)
 		{"warnings", out.Warnings, full.Warnings},
 		{"notices", out.Notices, full.Notices},
 		{"commit links", out.CommitRepos, full.CommitRepos},
-		{"sources", out.Sources, full.Sources},
+		{"sources", out.sources, full.sources},
 	} {
 		if !reflect.DeepEqual(f.resumed, f.whole) {
 			r.t.Errorf("%s: resumed %s %q, a whole replay's %q", name, f.what, f.resumed, f.whole)
@@ -215,8 +215,8 @@ func TestResumeAcrossRepositories(t *testing.T) {
 	g.Write("site.toml", strings.Replace(resumeSite, "tools = ", "repo = \"../lib\"\ntools = ", 1))
 	g.Commit("site")
 	r := newResumer(t, g)
-	if len(r.prev.Sources) != 2 {
-		t.Fatalf("sources %v, want the site's and the library's", r.prev.Sources)
+	if len(r.prev.sources) != 2 {
+		t.Fatalf("sources %v, want the site's and the library's", r.prev.sources)
 	}
 	r.step("a library commit dated before the site's", func() {
 		lib.When = g.When.Add(-90 * time.Minute) // its commit is half an hour before the site's

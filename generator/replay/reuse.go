@@ -2,51 +2,130 @@ package replay
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"fmt"
+	"slices"
 
 	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
-// Source is a repository a replay read, at the revision it read.
-type Source struct {
-	Root string
-	Rev  string
+// Cache keeps the last replay for the next (a development server's
+// rebuilds), so that a replay whose inputs are what they were is not done
+// again, and one after a commit replays only the commits since. A replay's
+// inputs are identified whole: the config (site.Config.Fingerprint), the
+// Input's options (Rev, Revs, AllowShallow, Strict) and the state of every
+// repository it read (the commit read, shallowness, tags, remotes: see
+// history.Repo.State), so that a checkout replays again. The zero Cache
+// is empty. A Cache serves one build at a time.
+type Cache struct {
+	key     [sha256.Size]byte // the Input's identity but for the repositories' states
+	sources []source          // the repositories the last replay read
+	states  []string          // their states, when out may be reused
+	out     *Output           // nil when it may not
+}
+
+// Read is the package's Read, or the last replay's output (reused) when
+// its inputs are the same, or that replay resumed with the commits since
+// when only they differ (see resume). The repositories' states are taken
+// before and after a read (before, of those the last replay read, or else
+// of the site's): a read during which one changed (a commit landing) is
+// not kept.
+func (c *Cache) Read(in Input) (out *Output, reused bool, err error) {
+	key := inputKey(in)
+	if c.out != nil && c.key == key {
+		states, ok := statesOf(c.sources)
+		if ok && slices.Equal(states, c.states) {
+			c.out.applyTo(in.Config)
+			out := *c.out
+			out.ReadTime, out.DiffTime = 0, 0 // it took no time now
+			return &out, true, nil
+		}
+		if ok {
+			out, resumed := resume(c.out, c.states, states, in)
+			c.out, c.states = nil, nil // resume used it up
+			if resumed {
+				c.keep(out, states)
+				return out, false, nil
+			}
+		}
+	}
+	sources := c.sources
+	if sources == nil {
+		if site, ok := siteSource(in); ok {
+			sources = []source{site}
+		}
+	}
+	before, known := statesOf(sources)
+	out, err = Read(in)
+	if err != nil {
+		*c = Cache{}
+		return nil, false, err
+	}
+	*c = Cache{key: key, sources: out.sources}
+	if known && slices.Equal(sources, out.sources) {
+		c.keep(out, before)
+	}
+	return out, false, nil
+}
+
+// keep keeps out, read while the repositories were in states, unless one
+// of them changed since.
+func (c *Cache) keep(out *Output, states []string) {
+	if after, ok := statesOf(c.sources); ok && slices.Equal(after, states) {
+		c.states, c.out = states, out
+	}
+}
+
+// inputKey identifies a replay's input but for the repositories' states.
+func inputKey(in Input) [sha256.Size]byte {
+	h := sha256.New()
+	config := in.Config.Fingerprint()
+	h.Write(config[:])
+	fmt.Fprintf(h, "%q %q %v %v", in.Rev, in.Revs, in.AllowShallow, in.Strict) // a map prints sorted
+	return [sha256.Size]byte(h.Sum(nil))
+}
+
+// source is a repository a replay read, at the revision it read.
+type source struct {
+	root string
+	rev  string
 }
 
 // sources lists the repositories read, the site's first.
-func (h *historyReader) sources() []Source {
-	out := make([]Source, len(h.repos))
+func (h *historyReader) sources() []source {
+	out := make([]source, len(h.repos))
 	for i, rh := range h.repos {
-		out[i] = Source{Root: rh.repo.Root(), Rev: h.rev(i)}
+		out[i] = source{root: rh.repo.Root(), rev: h.rev(i)}
 	}
 	return out
 }
 
-// SiteSource is the site's repository as a replay of in reads it: the
-// first of Output.Sources, known before the replay; ok is false when the
+// siteSource is the site's repository as a replay of in reads it: the
+// first of Output.sources, known before the replay; ok is false when the
 // site is not in a repository.
-func SiteSource(in Input) (src Source, ok bool) {
+func siteSource(in Input) (src source, ok bool) {
 	repo, err := history.Open(in.Config.Dir)
 	if err != nil {
-		return Source{}, false
+		return source{}, false
 	}
-	return Source{Root: repo.Root(), Rev: cmp.Or(in.Rev, "HEAD")}, true
+	return source{root: repo.Root(), rev: cmp.Or(in.Rev, "HEAD")}, true
 }
 
-// States returns the state (history.Repo.State) of each repository: a
-// replay of the same Input whose repositories (Output.Sources) are all in
+// statesOf returns the state (history.Repo.State) of each repository: a
+// replay of the same Input whose repositories (Output.sources) are all in
 // the same states reads the same history, so its Output may be reused. ok
 // is false when there is nothing to compare, as for a site outside git.
-func States(sources []Source) (states []string, ok bool) {
+func statesOf(sources []source) (states []string, ok bool) {
 	if len(sources) == 0 {
 		return nil, false
 	}
 	for _, s := range sources {
-		repo, err := history.Open(s.Root)
+		repo, err := history.Open(s.root)
 		if err != nil {
 			return nil, false
 		}
-		state, err := repo.State(s.Rev)
+		state, err := repo.State(s.rev)
 		if err != nil {
 			return nil, false
 		}
@@ -55,10 +134,10 @@ func States(sources []Source) (states []string, ok bool) {
 	return states, true
 }
 
-// ApplyTo gives cfg what Read gives its Input.Config: each server that
+// applyTo gives cfg what Read gives its Input.Config: each server that
 // takes its versions from tags gets the version its history ends with. A
 // build that reuses an Output applies it to its own config.
-func (o *Output) ApplyTo(cfg *site.Config) {
+func (o *Output) applyTo(cfg *site.Config) {
 	for i, s := range cfg.Servers {
 		if s.VersionTags == "" {
 			continue

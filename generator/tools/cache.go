@@ -35,9 +35,6 @@ func NewCache() *Cache {
 // once it has loaded every server's tools, so that the cache holds the
 // tools the site has now, not every tool file it ever had.
 func (c *Cache) Sweep() {
-	if c == nil {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for file := range c.parsed {
@@ -49,20 +46,9 @@ func (c *Cache) Sweep() {
 	c.files.Sweep()
 }
 
-// inputs is what the cache reads the tool files through; nil without one.
-func (c *Cache) inputs() *inputfile.Files {
-	if c == nil {
-		return nil
-	}
-	return c.files
-}
-
 // parse is Parse, answered from the cache when file last held the same
 // bytes. Only successes are kept: an error is found again, as it is worded.
 func (c *Cache) parse(file string, data []byte) (Tool, error) {
-	if c == nil {
-		return Parse(file, data)
-	}
 	sum := c.files.Sum(data)
 	c.mu.Lock()
 	p, ok := c.parsed[file]

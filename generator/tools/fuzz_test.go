@@ -111,6 +111,7 @@ func toolPage(t testing.TB, cfg *site.Config, tool tools.Tool) []byte {
 		Servers:  []pages.BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{tool}}},
 		Timeline: &timeline.Timeline{},
 		Key:      ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey),
+		Cache:    pages.NewCache(),
 	})
 	if err != nil {
 		t.Fatalf("rendering %s: %v", tool.Canonical, err)

@@ -109,7 +109,7 @@ func Dir(pattern string) string {
 // and checks that no tool name is declared twice. Files are named in
 // errors as display(rel), so messages can show the path the user knows.
 // It parses only the files whose name or bytes the cache has not seen
-// parsed; a nil Cache parses every file.
+// parsed.
 func (c *Cache) Load(root string, files []string, display func(rel string) string, secret inputfile.Secret) ([]Tool, error) {
 	repo, err := inputfile.RepoRoot(root)
 	if err != nil {
@@ -118,7 +118,7 @@ func (c *Cache) Load(root string, files []string, display func(rel string) strin
 	// On every processor: a rebuild with a Cache reads every file and
 	// parses few.
 	ts, problems := make([]Tool, len(files)), make([]error, len(files))
-	reader := c.inputs().NewReader(repo, secret)
+	reader := c.files.NewReader(repo, secret)
 	parallel.For(len(files), func(i int) {
 		rel := files[i]
 		data, err := reader.ReadFile(filepath.Join(root, filepath.FromSlash(rel)), inputfile.MaxSize)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/diag"
 	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/generator/tools"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
@@ -60,7 +61,7 @@ exclude = ["mcp/tools/*_ff_*.json"]`, "", ""},
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = Load(cfg, nil, inputfile.Secret{})
+			_, err = Load(cfg, tools.NewCache(), inputfile.Secret{})
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("Load: %v", err)

@@ -24,9 +24,8 @@ type Server struct {
 
 // Load checks imported registry documents and reads every server's tool
 // files from the working tree, one Server per server of cfg, in order,
-// refusing the signing key's file (key) by any name. A cache (nil for
-// none) parses only the files it has not seen, and forgets those no server
-// has now.
+// refusing the signing key's file (key) by any name. The cache parses
+// only the files it has not seen, and forgets those no server has now.
 func Load(cfg *site.Config, cache *tools.Cache, key inputfile.Secret) ([]Server, error) {
 	var problems []error
 	servers := make([]Server, len(cfg.Servers))

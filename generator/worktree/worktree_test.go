@@ -50,7 +50,7 @@ func load(t *testing.T, extra string) (*site.Config, []Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	servers, err := Load(cfg, nil, inputfile.Secret{})
+	servers, err := Load(cfg, tools.NewCache(), inputfile.Secret{})
 	if err != nil {
 		t.Fatal(err)
 	}

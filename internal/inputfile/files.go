@@ -43,8 +43,7 @@ func racyBefore(start time.Time, changed int64) int64 {
 // is not kept. Where the system gives no inode or ctime (Windows), nothing
 // is kept. What is kept of a file stays until the file is read again, or
 // until a Sweep finds it unread since the one before: a deleted or renamed
-// page's bytes go with the next build's Sweep. A nil *Files keeps nothing.
-// It is safe for concurrent use.
+// page's bytes go with the next build's Sweep. It is safe for concurrent use.
 type Files struct {
 	mu         sync.Mutex
 	known      map[string]knownFile // by real path
@@ -76,9 +75,6 @@ func NewFiles() *Files {
 // server's build sweeps when it has read every input, so that what is kept
 // is the files the site has now, not every file it ever had.
 func (files *Files) Sweep() {
-	if files == nil {
-		return
-	}
 	files.mu.Lock()
 	defer files.mu.Unlock()
 	for real, k := range files.known {
@@ -94,7 +90,7 @@ func (files *Files) Sweep() {
 // is the very bytes Files kept of one: a cache keyed by the bytes of the
 // files read then hashes only those read anew.
 func (files *Files) Sum(data []byte) [sha256.Size]byte {
-	if files == nil || len(data) == 0 {
+	if len(data) == 0 {
 		return sha256.Sum256(data)
 	}
 	files.mu.Lock()
@@ -106,21 +102,10 @@ func (files *Files) Sum(data []byte) [sha256.Size]byte {
 	return k.sum
 }
 
-// clock is the time before a read, zero without a Files.
-func (files *Files) clock() time.Time {
-	if files == nil {
-		return time.Time{}
-	}
-	return files.now()
-}
-
 // unchanged returns the bytes kept of the file at real path real, when
 // info, its stat now, is the one it had when they were read and they fit
 // within max.
 func (files *Files) unchanged(real string, info fs.FileInfo, max int64) ([]byte, bool) {
-	if files == nil {
-		return nil, false
-	}
 	id, ok := identityOf(info)
 	if !ok {
 		return nil, false
@@ -139,9 +124,6 @@ func (files *Files) unchanged(real string, info fs.FileInfo, max int64) ([]byte,
 // info when opened at start, unless the file changed within the racy
 // window before start: then the next read reads it again.
 func (files *Files) keep(real string, info fs.FileInfo, start time.Time, data []byte) {
-	if files == nil {
-		return
-	}
 	id, ok := identityOf(info)
 	racy := racyBefore(start, id.changed)
 	kept := ok && id.changed < racy && id.modified < racy && int64(len(data)) == id.size && len(data) > 0

@@ -87,7 +87,11 @@ func NewSecret(name, what string) Secret {
 // ReadFile is ReadFile(root, name, max), refusing s: for a file read once,
 // where a Reader would resolve its directory for nothing.
 func (s Secret) ReadFile(root, name string, max int64) ([]byte, error) {
-	data, _, err := (*Files)(nil).read(root, name, max, s, evalSymlinks)
+	real, info, err := resolve(root, name, s, evalSymlinks)
+	if err != nil {
+		return nil, err
+	}
+	data, _, err := readResolved(name, real, info, max, s)
 	return data, err
 }
 
@@ -142,8 +146,7 @@ func resolve(root, name string, secret Secret, eval func(string) (string, fs.Fil
 
 // ReadFile reads the regular file name (see Resolve), at most max bytes.
 func ReadFile(root, name string, max int64) ([]byte, error) {
-	data, _, err := (*Files)(nil).read(root, name, max, Secret{}, evalSymlinks)
-	return data, err
+	return Secret{}.ReadFile(root, name, max)
 }
 
 // read reads name as ReadFile does, refusing secret, or takes the bytes
@@ -156,7 +159,18 @@ func (files *Files) read(root, name string, max int64, secret Secret, eval func(
 	if data, ok := files.unchanged(real, info, max); ok {
 		return data, info, nil
 	}
-	start := files.clock()
+	start := files.now()
+	data, opened, err := readResolved(name, real, info, max, secret)
+	if err != nil {
+		return nil, nil, err
+	}
+	files.keep(real, opened, start, data)
+	return data, info, nil
+}
+
+// readResolved reads the file name resolved to real, whose stat was info,
+// at most max bytes; opened is its stat once open.
+func readResolved(name, real string, info fs.FileInfo, max int64, secret Secret) (data []byte, opened fs.FileInfo, err error) {
 	// O_NONBLOCK: should the file be swapped for a FIFO after Resolve, the
 	// open does not wait for a writer; the check after opening refuses it.
 	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -164,7 +178,7 @@ func (files *Files) read(root, name string, max int64, secret Secret, eval func(
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: diag.Cause(err)}
 	}
 	defer f.Close()
-	opened, err := f.Stat()
+	opened, err = f.Stat()
 	// A file swapped for the secret after Resolve is refused the same way.
 	if err != nil || !opened.Mode().IsRegular() || secret.refuse(opened) != nil {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("changed while being read")}
@@ -173,15 +187,14 @@ func (files *Files) read(root, name string, max int64, secret Secret, eval func(
 	// since is read whole all the same.
 	buf := bytes.NewBuffer(make([]byte, 0, min(info.Size(), max)+bytes.MinRead))
 	_, err = buf.ReadFrom(io.LimitReader(f, max+1))
-	data := buf.Bytes()
+	data = buf.Bytes()
 	if err != nil {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: diag.Cause(err)}
 	}
 	if int64(len(data)) > max {
 		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("is larger than the limit of %s", Size(max))}
 	}
-	files.keep(real, opened, start, data)
-	return data, info, nil
+	return data, opened, nil
 }
 
 // Typable is path as the user can type it here: relative to the working
@@ -253,8 +266,8 @@ func Kind(m fs.FileMode) string {
 
 // FS returns the tree under dir as an fs.FS whose files are read with
 // ReadFile (inside root, at most max bytes each, never secret), through
-// files (nil: none kept). A file it refuses is a *diag.Error naming the
-// file by its path under dir.
+// files. A file it refuses is a *diag.Error naming the file by its path
+// under dir.
 func (files *Files) FS(root, dir string, max int64, secret Secret) fs.FS {
 	return inputFS{root: root, dir: dir, max: max, reader: files.NewReader(root, secret)}
 }
@@ -280,7 +293,7 @@ type Reader struct {
 }
 
 // NewReader returns a Reader of the files inside root but secret, reading
-// through files (nil: none kept).
+// through files.
 func (files *Files) NewReader(root string, secret Secret) *Reader {
 	return &Reader{root: root, secret: secret, files: files}
 }

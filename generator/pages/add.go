@@ -1,0 +1,25 @@
+package pages
+
+import (
+	"fmt"
+
+	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/generator/deploy"
+	"github.com/wellknown-dev/wellknown/generator/diag"
+)
+
+// Add renders the pages (see RenderBuild) into b, each with the type a
+// static host sends for it. It runs after every document is in b, since
+// the pages link to them (BuildInput.Files).
+func Add(b *bundle.Bundle, in BuildInput) (warnings []*diag.Error, err error) {
+	files, warnings, err := RenderBuild(in)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if err := b.Add(f.Path, f.Body, deploy.HostDefaultType(f.Path)); err != nil {
+			return nil, fmt.Errorf("page %s: %v", f.Path, err)
+		}
+	}
+	return warnings, nil
+}

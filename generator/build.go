@@ -3,8 +3,8 @@
 // them (Stages), in order:
 //
 //  1. Read: site.toml (site.LoadWithKey), the signing key
-//     (keyguard.LoadKey, which refuses a key git tracks), refused where the
-//     site would publish it (keyguard.CheckSite), the working tree's tool
+//     (keyguard.SiteKey, which refuses a key git tracks or the site would
+//     publish), the working tree's tool
 //     files (worktree.Load), refusing the key's file by any name
 //     (didweb.KeyFileSecret), and the git history and its blobs
 //     (replay.Cache.Read, which goes on to Diff);
@@ -25,7 +25,6 @@
 package generator
 
 import (
-	"strings"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/generator/agentfeed"
@@ -91,13 +90,10 @@ type Options struct {
 	// reuses those whose inputs did not change (see Cache); nil is a new
 	// Cache, for a build that no other follows.
 	Cache *Cache
-	// Spool keeps the immutable outputs (archived tool versions, feed
-	// archives) in a temporary file until Write instead of in memory (see
-	// bundle.Spool), and the timeline only the bytes of each tool's
-	// versions the pages diff: for a build that writes once, which then
-	// holds little of a long history's output at a time. Ignored with a
-	// Cache, whose next build reuses the bytes. Result.Close releases the
-	// file.
+	// Spool keeps the immutable outputs in a temporary file until Write
+	// (bundle.Spool), and the timeline only the versions the pages diff:
+	// for a build that writes once. Ignored with a Cache, whose next build
+	// reuses the bytes. Result.Close releases the file.
 	Spool bool
 }
 
@@ -166,8 +162,10 @@ func Build(opt Options) (_ *Result, err error) {
 		return nil, err
 	}
 	strict := opt.Strict || getenv("CI") == "true"
-	key, err := loadKey(opt, cfg, strict, getenv)
-	if err != nil {
+	var key didweb.SigningKey
+	if opt.Key != nil {
+		key = *opt.Key
+	} else if key, err = keyguard.SiteKey(cfg, opt.KeyFile, getenv, strict, opt.Preview); err != nil {
 		return nil, err
 	}
 	servers, err := worktree.Load(cfg, cache.tools, didweb.KeyFileSecret(key.File))
@@ -276,26 +274,6 @@ func Build(opt Options) (_ *Result, err error) {
 	return r, nil
 }
 
-// loadKey returns Options.Key, or else the key its sources name.
-func loadKey(opt Options, cfg *site.Config, strict bool, getenv func(string) string) (didweb.SigningKey, error) {
-	if opt.Key != nil {
-		return *opt.Key, nil
-	}
-	key, err := keyguard.LoadKey(didweb.KeySources{
-		FlagFile:   opt.KeyFile,
-		EnvName:    cfg.Signing.KeyEnv,
-		EnvValue:   getenv(cfg.Signing.KeyEnv),
-		ConfigFile: cfg.Path(cfg.Signing.KeyFile),
-		SiteDir:    cfg.Dir,
-		Strict:     strict,
-		Preview:    opt.Preview,
-	})
-	if err != nil {
-		return key, err
-	}
-	return key, keyguard.CheckSite(key, cfg)
-}
-
 // Write writes the bundle to dir (see bundle.WriteDir) and records what it
 // changed in r.Written. The site's directory bounds where output may go
 // unless force.
@@ -320,22 +298,11 @@ func (r *Result) Close() error {
 }
 
 func (r *Result) count(servers []worktree.Server) {
-	c := Counts{Files: r.Bundle.Len(), Servers: len(servers), Agents: len(r.Config.Agents), Entries: len(r.Entries)}
+	c := Counts{Files: r.Bundle.Len(), Servers: len(servers), Agents: len(r.Config.Agents), Entries: len(r.Entries),
+		Versions: r.Timeline.Versions()}
 	for _, s := range servers {
 		c.Tools += len(s.Tools)
 	}
-	for _, s := range r.Timeline.Servers {
-		for _, t := range s.Tools {
-			c.Versions += len(t.Versions)
-		}
-	}
-	for _, f := range r.Bundle.Files() {
-		switch {
-		case f.IsDocument():
-			c.Documents++
-		case strings.HasSuffix(f.Path, ".html"):
-			c.Pages++
-		}
-	}
+	c.Documents, c.Pages = r.Bundle.Kinds()
 	r.Counts = c
 }

@@ -113,6 +113,20 @@ func (b *Bundle) Get(p string) (*File, bool) {
 // Len returns the number of files.
 func (b *Bundle) Len() int { return len(b.files) }
 
+// Kinds counts the machine-readable documents (IsDocument) and the HTML
+// pages among the files.
+func (b *Bundle) Kinds() (documents, pages int) {
+	for _, f := range b.Files() {
+		switch {
+		case f.IsDocument():
+			documents++
+		case strings.HasSuffix(f.Path, ".html"):
+			pages++
+		}
+	}
+	return documents, pages
+}
+
 // Files returns every file, sorted by path.
 func (b *Bundle) Files() []*File {
 	b.mu.Lock()

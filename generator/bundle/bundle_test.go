@@ -210,3 +210,16 @@ func TestIsDocument(t *testing.T) {
 		}
 	}
 }
+
+func TestKinds(t *testing.T) {
+	b := New()
+	for p, ctype := range map[string]string{"/a.json": "application/json", "/feed.xml": "application/atom+xml; charset=utf-8",
+		"/index.html": "text/html; charset=utf-8", "/x/index.html": "text/html; charset=utf-8", "/style.css": "text/css; charset=utf-8"} {
+		if err := b.Add(p, []byte("x"), ctype); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if documents, pages := b.Kinds(); documents != 2 || pages != 2 {
+		t.Errorf("Kinds() = %d documents, %d pages; want 2, 2", documents, pages)
+	}
+}

@@ -1,5 +1,5 @@
 // Package keyguard keeps the signing key out of what a build publishes: it
-// refuses a key file git tracks (LoadKey), a key whose file lies in a
+// refuses a key file git tracks (LoadKey, SiteKey), a key whose file lies in a
 // directory the site publishes (CheckSite), a key inside the output
 // directory (CheckOutput), and a bundle with any file that holds the key
 // in any encoding (Scan). The key's file read as a page, template, asset
@@ -21,6 +21,18 @@ import (
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
+
+// SiteKey loads the key cfg's site signs with, from the flag's file, the
+// site's environment variable or its key_file (see LoadKey), and refuses
+// it where the site would publish it (CheckSite).
+func SiteKey(cfg *site.Config, flagFile string, getenv func(string) string, strict, preview bool) (didweb.SigningKey, error) {
+	key, err := LoadKey(didweb.KeySources{FlagFile: flagFile, EnvName: cfg.Signing.KeyEnv, EnvValue: getenv(cfg.Signing.KeyEnv),
+		ConfigFile: cfg.Path(cfg.Signing.KeyFile), SiteDir: cfg.Dir, Strict: strict, Preview: preview})
+	if err != nil {
+		return key, err
+	}
+	return key, CheckSite(key, cfg)
+}
 
 // LoadKey finds, reads and checks the signing key (see
 // didweb.LoadSigningKey), and fails when git tracks its file, judged at its

@@ -124,6 +124,16 @@ type Timeline struct {
 	Servers []*ServerHistory // every server ever seen, in order of first appearance
 }
 
+// Versions counts the versions of every tool of every server.
+func (tl *Timeline) Versions() (n int) {
+	for _, s := range tl.Servers {
+		for _, t := range s.Tools {
+			n += len(t.Versions)
+		}
+	}
+	return n
+}
+
 // ServerHistory is what happened to one server.
 type ServerHistory struct {
 	Name    string

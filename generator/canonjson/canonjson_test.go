@@ -84,6 +84,21 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+// Decode reads a document in one pass that checks the grammar itself: each
+// of these is a syntax error, worded by encoding/json.
+func TestDecodeSyntaxErrors(t *testing.T) {
+	for _, in := range []string{
+		`{"a": 1 "b": 2}`, `[1 2]`, `[1,]`, `[,1]`, `{,}`, `{"a" 1}`, `{"a": 1}x`, `{"a": 1}}`,
+		`01`, `1.`, `.5`, `-`, `+1`, `1e`, `1e+`, `-x`, `tru`, `nul`, `[true false]`,
+		"\"a\tb\"", "\"a\nb\"", `"\x"`, `"\u12g4"`, `{"a": [}`, ``, ` `,
+	} {
+		var syntax *json.SyntaxError
+		if _, err := Decode([]byte(in), Limits{}); !errors.As(err, &syntax) {
+			t.Errorf("Decode(%q) = %v, want encoding/json's SyntaxError", in, err)
+		}
+	}
+}
+
 // Decode agrees with encoding/json on every document both accept.
 func TestDecodeMatchesEncodingJSON(t *testing.T) {
 	in := `{"s": "a\u00e9\ud83d\ude00\n", "n": [0, -1.5, 2e10, 123456789012345678], "o": {"t": true, "f": false, "z": null}}`
@@ -105,7 +120,7 @@ func TestDecodeMatchesEncodingJSON(t *testing.T) {
 // On any document both gowebpki/jcs (the reference this replaces) and
 // Decode accept, both give the same bytes; Decode accepts every valid UTF-8
 // document the reference does, bar a lone surrogate (which the reference
-// turns into another character).
+// turns into another character), and nothing encoding/json rejects.
 func FuzzCanonicalMatchesJCS(f *testing.F) {
 	for _, s := range []string{
 		`{"b":1,"a":[true,false,null]}`, `[1e21,1e-7,0.1,-0,5e-324,1.7976931348623157e308]`,
@@ -121,6 +136,9 @@ func FuzzCanonicalMatchesJCS(f *testing.F) {
 				t.Fatalf("Decode rejects %q (%v), the reference accepts it", data, err)
 			}
 			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("Decode accepts %q, which is not JSON", data)
 		}
 		got, err := Canonical(v)
 		if err != nil {

@@ -110,6 +110,7 @@ type decoder struct {
 	pos        int
 	lim        Limits
 	properties int
+	outline    int // when above 0, the depth below which objects and arrays are skipped (see Outline)
 }
 
 // errSyntax is the decoder's word for a document encoding/json rejects too.
@@ -165,6 +166,9 @@ func (d *decoder) value(depth int) (any, error) {
 		}
 		if depth >= maxNesting {
 			return nil, errSyntax
+		}
+		if d.outline > 0 && depth >= d.outline {
+			return d.skip(c)
 		}
 		if c == '{' {
 			return d.object(depth + 1)
@@ -263,22 +267,35 @@ func (d *decoder) array(depth int) (any, error) {
 	}
 }
 
-// number decodes the number at d.pos, held to JSON's grammar:
-// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+// number decodes the number at d.pos.
 func (d *decoder) number() (any, error) {
 	start := d.pos
+	if err := d.numberText(); err != nil {
+		return nil, err
+	}
+	text := string(d.data[start:d.pos])
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return nil, d.fail(start, "number %s is too large for a 64-bit floating-point number", text)
+	}
+	return f, nil
+}
+
+// numberText skips the number at d.pos, held to JSON's grammar:
+// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (d *decoder) numberText() error {
 	if d.data[d.pos] == '-' {
 		d.pos++
 	}
 	if d.pos < len(d.data) && d.data[d.pos] == '0' {
 		d.pos++
 	} else if d.digits() == 0 {
-		return nil, errSyntax
+		return errSyntax
 	}
 	if d.pos < len(d.data) && d.data[d.pos] == '.' {
 		d.pos++
 		if d.digits() == 0 {
-			return nil, errSyntax
+			return errSyntax
 		}
 	}
 	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
@@ -287,15 +304,10 @@ func (d *decoder) number() (any, error) {
 			d.pos++
 		}
 		if d.digits() == 0 {
-			return nil, errSyntax
+			return errSyntax
 		}
 	}
-	text := string(d.data[start:d.pos])
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil {
-		return nil, d.fail(start, "number %s is too large for a 64-bit floating-point number", text)
-	}
-	return f, nil
+	return nil
 }
 
 // digits skips the decimal digits at d.pos and returns how many.

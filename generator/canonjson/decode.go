@@ -110,7 +110,8 @@ type decoder struct {
 	pos        int
 	lim        Limits
 	properties int
-	outline    int // when above 0, the depth below which objects and arrays are skipped (see Outline)
+	outline    int   // when above 0, the depth below which objects and arrays are skipped (see Outline)
+	form       *Form // when not nil, where each object and array is recorded (see DecodeForm)
 }
 
 // errSyntax is the decoder's word for a document encoding/json rejects too.
@@ -169,6 +170,9 @@ func (d *decoder) value(depth int) (any, error) {
 		}
 		if d.outline > 0 && depth >= d.outline {
 			return d.skip(c)
+		}
+		if d.form != nil {
+			return d.container(c, depth+1)
 		}
 		if c == '{' {
 			return d.object(depth + 1)

@@ -1,6 +1,9 @@
 package canonjson
 
-import "sort"
+import (
+	"bytes"
+	"sort"
+)
 
 // A Form is a canonical form decoded, with where each of its objects and
 // arrays is in it: what DecodeForm needs to decode the next version of a
@@ -32,14 +35,10 @@ func DecodeForm(canonical []byte, like *Form) (*Form, error) {
 	f := &Form{text: canonical, like: like}
 	if like != nil {
 		a, b := canonical, like.text
-		for f.prefix < min(len(a), len(b)) && a[f.prefix] == b[f.prefix] {
-			f.prefix++
-		}
+		f.prefix = commonPrefix(a, b)
 		// The two parts do not overlap in either version, so no value of
 		// like is shared twice.
-		for f.suffix < min(len(a), len(b))-f.prefix && a[len(a)-1-f.suffix] == b[len(b)-1-f.suffix] {
-			f.suffix++
-		}
+		f.suffix = commonSuffix(a[f.prefix:], b[f.prefix:])
 	}
 	d := decoder{data: canonical, form: f}
 	v, err := d.document()
@@ -94,4 +93,32 @@ func (f *Form) share(p int) (v any, end int, ok bool) {
 		f.spans = append(f.spans, span{s.start + shift, s.end + shift, s.value})
 	}
 	return spans[k].value, spans[k].end + shift, true
+}
+
+// commonPrefix returns the length of the longest prefix a and b share,
+// comparing them a block at a time (bytes.Equal is vectorised) before the
+// bytes of the block that differs.
+func commonPrefix(a, b []byte) int {
+	const block = 64
+	n, i := min(len(a), len(b)), 0
+	for i+block <= n && bytes.Equal(a[i:i+block], b[i:i+block]) {
+		i += block
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix returns the length of the longest suffix a and b share.
+func commonSuffix(a, b []byte) int {
+	const block = 64
+	n, i := min(len(a), len(b)), 0
+	for i+block <= n && bytes.Equal(a[len(a)-i-block:len(a)-i], b[len(b)-i-block:len(b)-i]) {
+		i += block
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -21,6 +22,9 @@ func transform(t *testing.T, data []byte) []byte {
 	if err != nil {
 		t.Fatalf("Canonical(%q): %v", data, err)
 	}
+	if direct, err := Transform(data, Limits{}); err != nil || !bytes.Equal(direct, out) {
+		t.Errorf("Transform(%q) = %q, %v; Canonical after Decode: %q", data, direct, err, out)
+	}
 	return out
 }
 
@@ -37,6 +41,8 @@ func TestCanonical(t *testing.T) {
 		// first differ in a continuation byte.
 		{`{"x\uffff":1,"x\ud83d\ude00":2,"\u00ea":3,"\u00e9":4}`, "{\"x\U0001F600\":2,\"x\uffff\":1,\"\u00e9\":4,\"\u00ea\":3}"},
 		{`[]`, `[]`}, {`{}`, `{}`}, {` 1 `, `1`},
+		{"{ \"b\" : [ 1 , { \"d\" : 1, \"c\" : 2 } ] ,\n \"a\" : \"\\u0041\" }", `{"a":"A","b":[1,{"c":2,"d":1}]}`},
+		{`[-0, 0, -1, 123456789012345, 1234567890123456, 12345678901234567890, 1.0, 10e2]`, `[0,0,-1,123456789012345,1234567890123456,12345678901234567000,1,1000]`},
 	} {
 		if got := transform(t, []byte(tc.in)); string(got) != tc.want {
 			t.Errorf("canonical form of %s\n got %s\nwant %s", tc.in, got, tc.want)
@@ -84,6 +90,21 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+// Decode reads a document in one pass that checks the grammar itself: each
+// of these is a syntax error, worded by encoding/json.
+func TestDecodeSyntaxErrors(t *testing.T) {
+	for _, in := range []string{
+		`{"a": 1 "b": 2}`, `[1 2]`, `[1,]`, `[,1]`, `{,}`, `{"a" 1}`, `{"a": 1}x`, `{"a": 1}}`,
+		`01`, `1.`, `.5`, `-`, `+1`, `1e`, `1e+`, `-x`, `tru`, `nul`, `[true false]`,
+		"\"a\tb\"", "\"a\nb\"", `"\x"`, `"\u12g4"`, `{"a": [}`, ``, ` `,
+	} {
+		var syntax *json.SyntaxError
+		if _, err := Decode([]byte(in), Limits{}); !errors.As(err, &syntax) {
+			t.Errorf("Decode(%q) = %v, want encoding/json's SyntaxError", in, err)
+		}
+	}
+}
+
 // Decode agrees with encoding/json on every document both accept.
 func TestDecodeMatchesEncodingJSON(t *testing.T) {
 	in := `{"s": "a\u00e9\ud83d\ude00\n", "n": [0, -1.5, 2e10, 123456789012345678], "o": {"t": true, "f": false, "z": null}}`
@@ -105,7 +126,7 @@ func TestDecodeMatchesEncodingJSON(t *testing.T) {
 // On any document both gowebpki/jcs (the reference this replaces) and
 // Decode accept, both give the same bytes; Decode accepts every valid UTF-8
 // document the reference does, bar a lone surrogate (which the reference
-// turns into another character).
+// turns into another character), and nothing encoding/json rejects.
 func FuzzCanonicalMatchesJCS(f *testing.F) {
 	for _, s := range []string{
 		`{"b":1,"a":[true,false,null]}`, `[1e21,1e-7,0.1,-0,5e-324,1.7976931348623157e308]`,
@@ -122,6 +143,9 @@ func FuzzCanonicalMatchesJCS(f *testing.F) {
 			}
 			return
 		}
+		if !json.Valid(data) {
+			t.Fatalf("Decode accepts %q, which is not JSON", data)
+		}
 		got, err := Canonical(v)
 		if err != nil {
 			t.Fatalf("Canonical after Decode: %v", err)
@@ -132,4 +156,49 @@ func FuzzCanonicalMatchesJCS(f *testing.F) {
 			t.Fatalf("canonical form of %q\n got %q\nwant %q", data, got, want)
 		}
 	})
+}
+
+// Transform gives what Decode and Canonical give, errors included, for
+// any document and limits.
+func FuzzTransformMatchesDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"b":1,"a":[true,false,null]}`, `{"a":1,"\u0061":2}`, `{"b":{"y":1,"x":2},"a":[1e400]}`,
+		`[-0,1.5e3,"\ud800"]`, `{"a":{"b":{"c":[{}]}}}`, "\xEF\xBB\xBF{}", `{"a" 1}`,
+	} {
+		f.Add([]byte(s), 3, 4)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, depth, properties int) {
+		lim := Limits{Depth: depth, Properties: properties}
+		got, gotErr := Transform(data, lim)
+		v, wantErr := Decode(data, lim)
+		var want []byte
+		if wantErr == nil {
+			want, wantErr = Canonical(v)
+		}
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !bytes.Equal(got, want) {
+			t.Fatalf("Transform(%q, %+v) = %q, %v; Decode and Canonical: %q, %v", data, lim, got, gotErr, want, wantErr)
+		}
+		if gotErr != nil {
+			return
+		}
+		// With no depth cut, Outline is Decode.
+		outline, err := Outline(got, 0)
+		if again, _ := Canonical(outline); err != nil || !bytes.Equal(again, got) {
+			t.Fatalf("Outline(%q, 0) = %v, %v", got, outline, err)
+		}
+	})
+}
+
+// Outline decodes the outer members of a canonical form, and the objects
+// and arrays nested deeper empty.
+func TestOutline(t *testing.T) {
+	data := []byte(`{"a":{"b":{"c":[1,"]\"}"]},"d":"e","f":[[1]]},"g":[{"h":1}],"i":1}`)
+	v, err := Outline(data, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := Canonical(v)
+	if want := `{"a":{"b":{},"d":"e","f":[]},"g":[{}],"i":1}`; string(got) != want {
+		t.Errorf("Outline(%s, 2) = %s, want %s", data, got, want)
+	}
 }

@@ -61,6 +61,14 @@ func Decode(data []byte, lim Limits) (any, error) {
 	if !utf8.Valid(data) {
 		return nil, &Error{Line: lineAt(data, invalidUTF8At(data)), Msg: "is not valid UTF-8"}
 	}
+	// One strict pass decodes a well-formed document. Anything it finds
+	// wrong is decided again by the checks below, in their order: a
+	// document with both a duplicate key and a syntax error further on is
+	// reported for its syntax.
+	d := decoder{data: data, lim: lim}
+	if v, err := d.document(); err == nil {
+		return v, nil
+	}
 	// encoding/json's scanner checks the syntax without building values, and
 	// words its errors as every other JSON input of the build does.
 	if !json.Valid(data) {
@@ -74,12 +82,8 @@ func Decode(data []byte, lim Limits) (any, error) {
 		}
 		return nil, err
 	}
-	d := decoder{data: data, lim: lim}
-	v, err := d.value(0)
-	if err != nil {
-		return nil, err
-	}
-	return v, nil
+	d = decoder{data: data, lim: lim}
+	return d.value(0)
 }
 
 func invalidUTF8At(data []byte) int {
@@ -98,13 +102,24 @@ func lineAt(data []byte, off int) int {
 	return bytes.Count(data[:min(off, len(data))], []byte("\n")) + 1
 }
 
-// decoder walks a document that encoding/json has found well-formed.
+// decoder walks a document. It checks the grammar itself, so that a
+// well-formed document is read in one pass; what it rejects as errSyntax
+// is worded by encoding/json instead (see Decode).
 type decoder struct {
 	data       []byte
 	pos        int
 	lim        Limits
 	properties int
+	outline    int   // when above 0, the depth below which objects and arrays are skipped (see Outline)
+	form       *Form // when not nil, where each object and array is recorded (see DecodeForm)
 }
+
+// errSyntax is the decoder's word for a document encoding/json rejects too.
+var errSyntax = errors.New("invalid JSON")
+
+// maxNesting is encoding/json's limit on objects and arrays nested in one
+// another: a document over it is a syntax error there.
+const maxNesting = 10_000
 
 func (d *decoder) fail(at int, format string, args ...any) error {
 	return &Error{Line: lineAt(d.data, at), Msg: fmt.Sprintf(format, args...)}
@@ -112,6 +127,19 @@ func (d *decoder) fail(at int, format string, args ...any) error {
 
 func (d *decoder) overLimit(at int, format string, args ...any) error {
 	return &Error{Line: lineAt(d.data, at), Msg: fmt.Sprintf(format, args...), limit: true}
+}
+
+// document decodes the whole document: one value, and nothing after it
+// but white space.
+func (d *decoder) document() (any, error) {
+	v, err := d.value(0)
+	if err != nil {
+		return nil, err
+	}
+	if d.skipSpace(); d.pos != len(d.data) {
+		return nil, errSyntax
+	}
+	return v, nil
 }
 
 func (d *decoder) skipSpace() {
@@ -137,6 +165,15 @@ func (d *decoder) value(depth int) (any, error) {
 		if d.lim.Depth > 0 && depth >= d.lim.Depth {
 			return nil, d.overLimit(d.pos, "objects and arrays nest more than %d deep (the limit)", d.lim.Depth)
 		}
+		if depth >= maxNesting {
+			return nil, errSyntax
+		}
+		if d.outline > 0 && depth >= d.outline {
+			return d.skip(c)
+		}
+		if d.form != nil {
+			return d.container(c, depth+1)
+		}
 		if c == '{' {
 			return d.object(depth + 1)
 		}
@@ -149,8 +186,10 @@ func (d *decoder) value(depth int) (any, error) {
 		return false, d.literal("false")
 	case c == 'n':
 		return nil, d.literal("null")
-	default:
+	case c == '-' || '0' <= c && c <= '9':
 		return d.number()
+	default:
+		return nil, errSyntax
 	}
 }
 
@@ -162,21 +201,35 @@ func (d *decoder) literal(word string) error {
 	return nil
 }
 
+// next skips white space and the comma between two members or elements,
+// and reports whether the closing byte ends the object or array instead.
+// first is true before the first one, where no comma goes.
+func (d *decoder) next(closing byte, first bool) (end bool, err error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return false, d.fail(d.pos, "unexpected end of JSON")
+	}
+	switch c := d.data[d.pos]; {
+	case c == closing:
+		d.pos++
+		return true, nil
+	case first:
+		return false, nil
+	case c == ',':
+		d.pos++
+		d.skipSpace()
+		return false, nil
+	default:
+		return false, errSyntax
+	}
+}
+
 func (d *decoder) object(depth int) (any, error) {
 	d.pos++ // {
 	obj := map[string]any{}
-	for {
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return nil, d.fail(d.pos, "unexpected end of JSON")
-		}
-		switch d.data[d.pos] {
-		case '}':
-			d.pos++
-			return obj, nil
-		case ',':
-			d.pos++
-			d.skipSpace()
+	for first := true; ; first = false {
+		if end, err := d.next('}', first); end || err != nil {
+			return obj, err
 		}
 		at := d.pos
 		key, err := d.string()
@@ -206,17 +259,9 @@ func (d *decoder) object(depth int) (any, error) {
 func (d *decoder) array(depth int) (any, error) {
 	d.pos++ // [
 	arr := []any{}
-	for {
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return nil, d.fail(d.pos, "unexpected end of JSON")
-		}
-		switch d.data[d.pos] {
-		case ']':
-			d.pos++
-			return arr, nil
-		case ',':
-			d.pos++
+	for first := true; ; first = false {
+		if end, err := d.next(']', first); end || err != nil {
+			return arr, err
 		}
 		v, err := d.value(depth)
 		if err != nil {
@@ -226,10 +271,11 @@ func (d *decoder) array(depth int) (any, error) {
 	}
 }
 
+// number decodes the number at d.pos.
 func (d *decoder) number() (any, error) {
 	start := d.pos
-	for d.pos < len(d.data) && strings.IndexByte("+-.0123456789eE", d.data[d.pos]) >= 0 {
-		d.pos++
+	if err := d.numberText(); err != nil {
+		return nil, err
 	}
 	text := string(d.data[start:d.pos])
 	f, err := strconv.ParseFloat(text, 64)
@@ -239,6 +285,44 @@ func (d *decoder) number() (any, error) {
 	return f, nil
 }
 
+// numberText skips the number at d.pos, held to JSON's grammar:
+// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (d *decoder) numberText() error {
+	if d.data[d.pos] == '-' {
+		d.pos++
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '0' {
+		d.pos++
+	} else if d.digits() == 0 {
+		return errSyntax
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		d.pos++
+		if d.digits() == 0 {
+			return errSyntax
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if d.digits() == 0 {
+			return errSyntax
+		}
+	}
+	return nil
+}
+
+// digits skips the decimal digits at d.pos and returns how many.
+func (d *decoder) digits() int {
+	start := d.pos
+	for d.pos < len(d.data) && '0' <= d.data[d.pos] && d.data[d.pos] <= '9' {
+		d.pos++
+	}
+	return d.pos - start
+}
+
 // string decodes the string at d.pos, its opening quote included.
 func (d *decoder) string() (string, error) {
 	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
@@ -246,7 +330,7 @@ func (d *decoder) string() (string, error) {
 	}
 	d.pos++
 	start := d.pos
-	for d.pos < len(d.data) && d.data[d.pos] != '"' && d.data[d.pos] != '\\' {
+	for d.pos < len(d.data) && d.data[d.pos] != '"' && d.data[d.pos] != '\\' && d.data[d.pos] >= 0x20 {
 		d.pos++
 	}
 	if d.pos < len(d.data) && d.data[d.pos] == '"' {
@@ -260,6 +344,8 @@ func (d *decoder) string() (string, error) {
 		case c == '"':
 			d.pos++
 			return string(buf), nil
+		case c < 0x20:
+			return "", errSyntax // a control character must be escaped
 		case c != '\\':
 			buf = append(buf, c)
 			d.pos++

@@ -102,13 +102,14 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// compareUTF16 orders strings by their UTF-16 code units (RFC 8785 §3.2.3).
+// compareUTF16 orders strings, or their bytes, by their UTF-16 code units
+// (RFC 8785 §3.2.3).
 // Their UTF-8 bytes are in code point order, which is that order except
 // that a character beyond U+FFFF (lead byte F0–F4; a surrogate pair, D800–
 // DBFF first) sorts before U+E000–U+FFFF (lead byte EE or EF). Two strings
 // first differ either in two continuation bytes of characters of one
 // length or at the start of a character in each, so that byte decides.
-func compareUTF16(a, b string) int {
+func compareUTF16[S string | []byte](a, b S) int {
 	i, n := 0, min(len(a), len(b))
 	for i < n && a[i] == b[i] {
 		i++

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/wellknown-dev/wellknown/generator/canonjson"
 	"github.com/wellknown-dev/wellknown/generator/schemadiff"
 	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/tools"
@@ -28,8 +29,16 @@ type comparisons struct {
 	mu sync.Mutex
 	// last holds, by file, the newer version of its last comparison,
 	// decoded: the older version of its next one, which is then not
-	// decoded a second time. One object per file, not per version.
-	last map[fileAt]tools.Tool
+	// decoded a second time, and from which the version after it takes
+	// every value it did not change (see canonjson.DecodeForm). One
+	// object per file, not per version.
+	last map[fileAt]decoded
+}
+
+// decoded is a version of a tool file decoded.
+type decoded struct {
+	sha256 string
+	form   *canonjson.Form
 }
 
 // fileAt is a tool file of repository repo.
@@ -44,7 +53,7 @@ type fileAt struct {
 // waits for a comparison under way, and makes one not started yet or not
 // planned itself; stop ends the work.
 func (h *historyReader) compareAhead(steps []step) *comparisons {
-	c := &comparisons{index: map[[2]string]int{}, last: map[fileAt]tools.Tool{}}
+	c := &comparisons{index: map[[2]string]int{}, last: map[fileAt]decoded{}}
 	last := make([]map[string]tools.Tool, len(h.repos)) // by repository, the last version at each path
 	for i := range last {
 		last[i] = map[string]tools.Tool{}
@@ -99,16 +108,21 @@ func (c *comparisons) make(i int) {
 		return
 	}
 	// The versions were kept without their objects (see parse): each
-	// comparison decodes what c.last does not hold.
-	file, before, after := c.files[i], c.pairs[i][0], decode(c.pairs[i][1])
+	// comparison decodes what c.last does not hold, and the newer version
+	// as far as it differs from the older.
+	file, before, after := c.files[i], c.pairs[i][0], c.pairs[i][1]
 	c.mu.Lock()
-	if kept := c.last[file]; kept.SHA256 == before.SHA256 {
-		before = kept
-	}
+	kept := c.last[file]
 	c.mu.Unlock()
-	c.results[i] = timeline.CompareObjects(decode(before), after)
+	if kept.sha256 != before.SHA256 {
+		kept = decoded{before.SHA256, decodeForm(before.Canonical, nil)}
+	}
+	next := decoded{after.SHA256, decodeForm(after.Canonical, kept.form)}
+	before.Object, _ = kept.form.Value.(map[string]any)
+	after.Object, _ = next.form.Value.(map[string]any)
+	c.results[i] = timeline.CompareObjects(before, after)
 	c.mu.Lock()
-	c.last[file] = after
+	c.last[file] = next
 	c.mu.Unlock()
 	c.pairs[i] = [2]tools.Tool{}
 	close(c.done[i])
@@ -123,6 +137,17 @@ func (c *comparisons) compare(before, after tools.Tool) schemadiff.Result {
 		return c.results[i]
 	}
 	return compareDecoded(before, after)
+}
+
+// decodeForm decodes a canonical form like an earlier one (see
+// canonjson.DecodeForm). The form was made by parse from a decoded object
+// held to the limits, so decoding it cannot fail.
+func decodeForm(canonical []byte, like *canonjson.Form) *canonjson.Form {
+	f, err := canonjson.DecodeForm(canonical, like)
+	if err != nil {
+		return &canonjson.Form{}
+	}
+	return f
 }
 
 // compareDecoded compares two versions, decoding those kept without their

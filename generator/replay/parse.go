@@ -101,12 +101,11 @@ func (e *earlyParse) finish() map[string]parsedAt {
 }
 
 // parse parses a blob of history as a tool file, keeping its canonical form
-// but not its decoded object: a long history's objects, all held until the
-// replay reaches them, would cost several times the files' size, where the
-// replay needs one at a time (decode makes it again from the canonical
-// form).
+// but not its decoded object, which it does not build: a long history's
+// objects, all held until the replay reaches them, would cost several times
+// the files' size, where the replay needs one at a time (decode makes it
+// again from the canonical form).
 func parse(p string, data []byte) parsedTool {
-	t, err := tools.Parse(p, data)
-	t.Object = nil
+	t, err := tools.ParseCanonical(p, data)
 	return parsedTool{t, err}
 }

@@ -50,6 +50,9 @@ func sameJSON(a, b any) bool {
 		if !ok || len(x) != len(y) {
 			return false
 		}
+		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+			return true // one object: two versions share what did not change
+		}
 		for k, xv := range x {
 			if yv, ok := y[k]; !ok || !sameJSON(xv, yv) {
 				return false
@@ -61,12 +64,26 @@ func sameJSON(a, b any) bool {
 		if !ok || len(x) != len(y) {
 			return false
 		}
+		if len(x) > 0 && &x[0] == &y[0] {
+			return true
+		}
 		for i := range x {
 			if !sameJSON(x[i], y[i]) {
 				return false
 			}
 		}
 		return true
+	// The scalars of decoded JSON are compared without reflection: most
+	// of a comparison is spent on members that did not change.
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
 	default:
 		return reflect.DeepEqual(a, b)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -33,7 +34,8 @@ const pageGrowth = 48
 // canonical form, a diff against a previous version and its page. An
 // accepted file's canonical form is RFC 8785 (as the reference transformer
 // writes it) and stable; a refused one gets one located line naming the
-// file; the page grows linearly with the file.
+// file; ParseCanonical reads either as Parse does; the page grows linearly
+// with the file.
 func FuzzToolFile(f *testing.F) {
 	for _, seed := range []string{
 		previous,
@@ -65,6 +67,10 @@ func FuzzToolFile(f *testing.F) {
 	frame := len(toolPage(f, cfg, before))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tool, err := tools.Parse("t.json", data)
+		lean, leanErr := tools.ParseCanonical("t.json", data)
+		if fmt.Sprint(leanErr) != fmt.Sprint(err) || lean.Name != tool.Name || lean.File != tool.File || lean.SHA256 != tool.SHA256 || !bytes.Equal(lean.Canonical, tool.Canonical) || lean.Object != nil {
+			t.Fatalf("ParseCanonical(%q) = %+v, %v; Parse: %+v, %v", data, lean, leanErr, tool, err)
+		}
 		if err != nil {
 			if msg := err.Error(); !strings.HasPrefix(msg, "t.json") || strings.Contains(msg, "\n") {
 				t.Fatalf("the error for %q is not one line naming the file: %q", data, msg)

@@ -63,6 +63,8 @@ const (
 	MaxProperties = 10_000  // members of all objects in the file together
 )
 
+var limits = canonjson.Limits{Depth: MaxDepth, Properties: MaxProperties}
+
 // ErrLimit matches (errors.Is) the error of a tool file over a limit.
 var ErrLimit = errors.New("tool file over a limit")
 
@@ -91,7 +93,7 @@ func Parse(file string, data []byte) (Tool, error) {
 	if len(data) > MaxFileBytes {
 		return Tool{}, Oversized(file, len(data))
 	}
-	v, err := canonjson.Decode(data, canonjson.Limits{Depth: MaxDepth, Properties: MaxProperties})
+	v, err := canonjson.Decode(data, limits)
 	if err != nil {
 		return Tool{}, decodeError(file, data, err)
 	}
@@ -109,6 +111,27 @@ func Parse(file string, data []byte) (Tool, error) {
 	}
 	sum := sha256.Sum256(canonical)
 	return Tool{Name: obj["name"].(string), File: file, Object: obj, Canonical: canonical, SHA256: hex.EncodeToString(sum[:])}, nil
+}
+
+// ParseCanonical is Parse, errors included, without the decoded object:
+// the tool's name, file, canonical form and its hash. It reads a file in
+// one pass that builds no tree (canonjson.Transform), for a reader of many
+// versions that keeps their canonical forms and decodes few of them.
+func ParseCanonical(file string, data []byte) (Tool, error) {
+	if len(data) <= MaxFileBytes {
+		canonical, err := canonjson.Transform(data, limits)
+		if err == nil {
+			// The checks read the tool's members and theirs, no deeper.
+			v, _ := canonjson.Outline(canonical, 2)
+			if obj, ok := v.(map[string]any); ok && check(obj) == nil {
+				sum := sha256.Sum256(canonical)
+				return Tool{Name: obj["name"].(string), File: file, Canonical: canonical, SHA256: hex.EncodeToString(sum[:])}, nil
+			}
+		}
+	}
+	t, err := Parse(file, data) // worded as Parse words it
+	t.Object = nil
+	return t, err
 }
 
 // decodeError locates a decoding error in file.

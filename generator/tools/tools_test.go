@@ -99,6 +99,32 @@ func TestParse(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Parse(%q) = %v, want an error containing %q", tc.data, err, tc.want)
 		}
+		if _, leanErr := ParseCanonical("t.json", []byte(tc.data)); fmt.Sprint(leanErr) != fmt.Sprint(err) {
+			t.Errorf("ParseCanonical(%q) = %v, Parse %v", tc.data, leanErr, err)
+		}
+	}
+}
+
+// ParseCanonical is Parse without the decoded object.
+func TestParseCanonical(t *testing.T) {
+	files, err := filepath.Glob("../../content/servers/*/tools/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example tool files (%v)", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Parse(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Object = nil
+		got, err := ParseCanonical(f, data)
+		if err != nil || got.Name != want.Name || got.File != want.File || got.SHA256 != want.SHA256 || !bytes.Equal(got.Canonical, want.Canonical) || got.Object != nil {
+			t.Errorf("ParseCanonical(%s) = %+v, %v; want %+v", f, got, err, want)
+		}
 	}
 }
 

@@ -1,0 +1,58 @@
+package canonjson
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+)
+
+// DecodeForm decodes what Decode decodes, whatever the earlier version.
+func FuzzDecodeForm(f *testing.F) {
+	f.Add([]byte(`{"a":{"x":[1,{"y":2}]},"b":{"z":3}}`), []byte(`{"a":{"x":[1,{"y":2}]},"b":{"z":4}}`))
+	f.Add([]byte(`[{"a":1},{"a":1},{"a":1}]`), []byte(`[{"a":1},{"a":1}]`))
+	f.Add([]byte(`{"k":{"x":1}}`), []byte(`{"j":{"x":1},"k":{"x":1}}`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		ca, errA := Transform(a, Limits{})
+		cb, errB := Transform(b, Limits{})
+		if errA != nil || errB != nil {
+			return
+		}
+		before, err := DecodeForm(ca, nil)
+		if err != nil {
+			t.Fatalf("DecodeForm(%q): %v", ca, err)
+		}
+		for _, like := range []*Form{before, nil} {
+			after, err := DecodeForm(cb, like)
+			if err != nil {
+				t.Fatalf("DecodeForm(%q) like %q: %v", cb, ca, err)
+			}
+			if got, _ := Canonical(after.Value); !bytes.Equal(got, cb) {
+				t.Fatalf("DecodeForm(%q) like %q = %q", cb, ca, got)
+			}
+			// And again from the form just made, as a history goes on.
+			again, err := DecodeForm(ca, after)
+			if got, _ := Canonical(again.Value); err != nil || !bytes.Equal(got, ca) {
+				t.Fatalf("DecodeForm(%q) like %q = %q, %v", ca, cb, got, err)
+			}
+		}
+	})
+}
+
+// The values a change did not touch are the earlier version's own.
+func TestDecodeFormShares(t *testing.T) {
+	before, err := DecodeForm([]byte(`{"a":{"x":[1,{"y":2}]},"b":{"z":3},"c":{"w":[]}}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := DecodeForm([]byte(`{"a":{"x":[1,{"y":2}]},"b":{"z":4},"c":{"w":[]}}`), before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, a := before.Value.(map[string]any), after.Value.(map[string]any)
+	same := func(k string) bool {
+		return reflect.ValueOf(b[k]).UnsafePointer() == reflect.ValueOf(a[k]).UnsafePointer()
+	}
+	if !same("a") || !same("c") || same("b") {
+		t.Errorf("shared a %v, b %v, c %v; want a and c only", same("a"), same("b"), same("c"))
+	}
+}

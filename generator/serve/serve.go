@@ -256,7 +256,9 @@ func (s *Server) rebuildLoop() {
 }
 
 // rebuild builds the site again and swaps the result in, or keeps the last
-// good build with the errors; then open pages are told.
+// good build with the errors; then open pages are told. The watch list is
+// brought up to date after that, off the way from a save to the reload: a
+// change made meanwhile to a path watched before is seen all the same.
 func (s *Server) rebuild(changed []string) {
 	start := time.Now()
 	res, err := generator.Build(s.build)
@@ -264,10 +266,13 @@ func (s *Server) rebuild(changed []string) {
 		s.state.Store(newState(s.state.Load(), s.good, err))
 	} else {
 		s.setGood(res)
-		s.watcher.Watch(inputs(res.Config, s.build.KeyFile))
 	}
 	s.events.publish(s.state.Load().version)
-	s.report(Build{Result: res, Err: err, Changed: changed, Elapsed: time.Since(start)})
+	elapsed := time.Since(start)
+	if err == nil {
+		s.watcher.Watch(inputs(res.Config, s.build.KeyFile))
+	}
+	s.report(Build{Result: res, Err: err, Changed: changed, Elapsed: elapsed})
 }
 
 func (s *Server) setGood(res *generator.Result) {

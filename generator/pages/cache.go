@@ -48,6 +48,10 @@ type Cache struct {
 	nextModels   map[[sha256.Size]byte][sha256.Size]byte
 	rendered     int
 	files        *inputfile.Files // what the Markdown and templates are read through
+	// templates are the last rendering's, parsed from the files whose
+	// bytes templatesKey identifies.
+	templates    *templateSet
+	templatesKey [sha256.Size]byte
 }
 
 // converted is Markdown converted for a page.
@@ -105,6 +109,37 @@ func (c *Cache) end() {
 	c.markdown, c.pages, c.models = c.nextMarkdown, c.nextPages, c.nextModels
 	c.nextMarkdown, c.nextPages, c.nextModels = nil, nil, nil
 	c.files.Sweep()
+}
+
+// parsed returns the templates in tfs, parsed, or parsed by an earlier
+// rendering from the same bytes: html/template parses them and checks
+// their escaping once, not at every rebuild.
+func (c *Cache) parsed(tfs fs.FS) (*templateSet, error) {
+	if c == nil {
+		return parseTemplates(tfs)
+	}
+	h := sha256.New()
+	for _, kind := range kinds {
+		for _, name := range templateFiles(kind) {
+			body, err := fs.ReadFile(tfs, name)
+			if err != nil {
+				c.templates = nil
+				return parseTemplates(tfs) // which says what is wrong
+			}
+			writeBytes(h, name, body)
+		}
+	}
+	key := [sha256.Size]byte(h.Sum(nil))
+	if c.templates != nil && c.templatesKey == key {
+		return c.templates, nil
+	}
+	set, err := parseTemplates(tfs)
+	if err != nil {
+		c.templates = nil
+		return nil, err
+	}
+	c.templates, c.templatesKey = set, key
+	return set, nil
 }
 
 // convert converts Markdown for a page (see markdown.parse), or returns what

@@ -143,6 +143,13 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 		{"tool edit under it", func() {
 			editFile(t, filepath.Join(tools, "get_current_conditions.json"), `"description": "`, `"description": "Edited. `)
 		}, tools, nil},
+		// The default template back: the templates kept parsed since the
+		// first build are not those.
+		{"the site's template removed", func() {
+			if err := os.Remove(filepath.Join(templates, "tool.html")); err != nil {
+				t.Fatal(err)
+			}
+		}, templates, nil},
 	}
 	for _, step := range steps {
 		t.Logf("step: %s", step.name)

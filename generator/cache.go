@@ -39,6 +39,8 @@ type Cache struct {
 	replay  replayRun
 	feed    feedRun
 	parsed  int // tool files parsed by the builds before
+	// watched and moved: see Watched.
+	watched, moved bool
 }
 
 // replayRun is the last replay: its inputs' identity and its output.
@@ -71,6 +73,19 @@ type Reuse struct {
 	ToolFiles     int  // tool files parsed (the others were reused)
 	PagesRendered int  // pages rendered (the others were reused)
 }
+
+// Watched tells the Cache that its user watches the repositories the
+// builds read (their HEAD, refs, shallow file and config, as serve does)
+// and calls Moved after any of them changed: a build then reuses the last
+// replay, when its other inputs are the same, without running git to
+// compare the repositories' states, unless Moved was called since they
+// were last compared. The next build compares them: the watch may have
+// begun after the last comparison.
+func (c *Cache) Watched() { c.watched, c.moved = true, true }
+
+// Moved tells a Watched Cache that a repository changed: the next build
+// compares the repositories' states.
+func (c *Cache) Moved() { c.moved = true }
 
 func (c *Cache) toolFiles() *tools.Cache {
 	if c == nil {
@@ -112,8 +127,13 @@ func (c *Cache) readHistory(in replay.Input, config [sha256.Size]byte) (*replay.
 		return out, false, err
 	}
 	key := replayKey(in, config)
+	unmoved := c.watched && !c.moved
+	c.moved = false // the states are compared below, or were and have not changed
 	if c.replay.out != nil && c.replay.key == key {
-		states, ok := replay.States(c.replay.sources)
+		states, ok := c.replay.states, true
+		if !unmoved {
+			states, ok = replay.States(c.replay.sources)
+		}
 		if ok && slices.Equal(states, c.replay.states) {
 			c.replay.out.ApplyTo(in.Config)
 			out := *c.replay.out

@@ -60,6 +60,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -127,6 +128,7 @@ type Server struct {
 	state    atomic.Pointer[state]
 	unused   unusedConns
 	good     *generator.Result // the last good build; owned by the rebuild loop
+	repos    watch.Targets     // the files of its repositories (see repositories); owned by the rebuild loop
 	events   *hub
 	watcher  *watch.Watcher
 	listener net.Listener
@@ -162,6 +164,9 @@ func New(opt Options) (_ *Server, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// A rebuild asks git whether a repository moved only when one of its
+	// files did: four git commands fewer for an edit.
+	s.build.Cache.Watched()
 	s.http = &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -261,6 +266,9 @@ func (s *Server) rebuildLoop() {
 // change made meanwhile to a path watched before is seen all the same.
 func (s *Server) rebuild(changed []string) {
 	start := time.Now()
+	if slices.ContainsFunc(changed, func(p string) bool { return moves(s.repos, p) }) {
+		s.build.Cache.Moved()
+	}
 	res, err := generator.Build(s.build)
 	if err != nil {
 		s.state.Store(newState(s.state.Load(), s.good, err))
@@ -276,7 +284,7 @@ func (s *Server) rebuild(changed []string) {
 }
 
 func (s *Server) setGood(res *generator.Result) {
-	s.good = res
+	s.good, s.repos = res, repositories(res.Config)
 	s.state.Store(newState(s.state.Load(), res, nil))
 }
 

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/wellknown-dev/wellknown/generator/timeline"
@@ -119,15 +120,18 @@ func (c *Cache) parsed(tfs fs.FS) (*templateSet, error) {
 		return parseTemplates(tfs)
 	}
 	h := sha256.New()
+	var names []string
 	for _, kind := range kinds {
-		for _, name := range templateFiles(kind) {
-			body, err := fs.ReadFile(tfs, name)
-			if err != nil {
-				c.templates = nil
-				return parseTemplates(tfs) // which says what is wrong
-			}
-			writeBytes(h, name, body)
+		names = append(names, templateFiles(kind)...)
+	}
+	slices.Sort(names)
+	for _, name := range slices.Compact(names) {
+		body, err := fs.ReadFile(tfs, name)
+		if err != nil {
+			c.templates = nil
+			return parseTemplates(tfs) // which says what is wrong
 		}
+		writeBytes(h, name, body)
 	}
 	key := [sha256.Size]byte(h.Sum(nil))
 	if c.templates != nil && c.templatesKey == key {
@@ -287,9 +291,12 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 		fmt.Fprintf(h, "server %q %q\x00", s.Config.Name, s.ReservedCards)
 	}
 	fmt.Fprintf(h, "repos %q\x00key %x\x00", in.CommitRepos, in.Key)
+	var line []byte // what fmt.Fprintf would write, without its cost per call: thousands of lines
 	for _, f := range in.Files {
 		if shown(f) {
-			fmt.Fprintf(h, "file %q %q\x00", f.Path, f.ContentType)
+			line = strconv.AppendQuote(append(line[:0], "file "...), f.Path)
+			line = append(strconv.AppendQuote(append(line, ' '), f.ContentType), 0)
+			h.Write(line)
 		}
 	}
 	if err := json.NewEncoder(h).Encode(in.Attestations); err != nil {
@@ -300,7 +307,9 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 		writeBytes(h, "docs "+slug, content.ServerDocs[slug])
 	}
 	for _, m := range content.Pages {
-		fmt.Fprintf(h, "page %q %q\x00", m.Name, m.Title)
+		line = strconv.AppendQuote(append(line[:0], "page "...), m.Name)
+		line = append(strconv.AppendQuote(append(line, ' '), m.Title), 0)
+		h.Write(line)
 	}
 	var hashTemplate fs.WalkDirFunc
 	hashTemplate = func(p string, d fs.DirEntry, err error) error {
@@ -335,10 +344,11 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 		for _, t := range s.Tools {
 			// The file's name and the hash of its canonical bytes, which
 			// tools.Parse made: a thousand tools are not hashed again.
-			sum := fmt.Appendf(nil, "%q %s", t.File, t.SHA256)
-			f.tools[ToolPath(s.Config.Slug, t.Name)] = sha256.Sum256(append(f.history[:], sum...))
-			server.Write(sum)
-			all.Write(sum)
+			line = append(strconv.AppendQuote(line[:0], t.File), ' ')
+			line = append(line, t.SHA256...)
+			f.tools[ToolPath(s.Config.Slug, t.Name)] = sha256.Sum256(append(f.history[:], line...))
+			server.Write(line)
+			all.Write(line)
 		}
 		f.servers[ServerPath(s.Config.Slug)] = [sha256.Size]byte(server.Sum(nil))
 	}

@@ -358,7 +358,7 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 	}
 	f.all = [sha256.Size]byte(all.Sum(nil))
 	for kind := range reach {
-		f.narrow[kind] = defaultTemplates(tfs, "layout.html", "partials.html", kind+".html")
+		f.narrow[kind] = defaultTemplates(tfs, templateFiles(kind)...)
 	}
 	return f, nil
 }

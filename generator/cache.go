@@ -39,3 +39,7 @@ type Reuse struct {
 	ToolFiles     int  // tool files parsed (the others were reused)
 	PagesRendered int  // pages rendered (the others were reused)
 }
+
+// Watched and Moved: see replay.Cache.Watched.
+func (c *Cache) Watched() { c.replay.Watched() }
+func (c *Cache) Moved()   { c.replay.Moved() }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/wellknown-dev/wellknown/generator/timeline"
@@ -48,6 +49,10 @@ type Cache struct {
 	nextModels   map[[sha256.Size]byte][sha256.Size]byte
 	rendered     int
 	files        *inputfile.Files // what the Markdown and templates are read through
+	// templates are the last rendering's, parsed from the files whose
+	// bytes templatesKey identifies.
+	templates    *templateSet
+	templatesKey [sha256.Size]byte
 }
 
 // converted is Markdown converted for a page.
@@ -92,11 +97,46 @@ func (c *Cache) end() {
 	c.files.Sweep()
 }
 
+// parsed returns the templates in tfs, parsed, or parsed by an earlier
+// rendering from the same bytes: html/template parses them and checks
+// their escaping once, not at every rebuild.
+func (c *Cache) parsed(tfs fs.FS) (*templateSet, error) {
+	h := sha256.New()
+	var names []string
+	for _, kind := range kinds {
+		names = append(names, templateFiles(kind)...)
+	}
+	slices.Sort(names)
+	for _, name := range slices.Compact(names) {
+		body, err := fs.ReadFile(tfs, name)
+		if err != nil {
+			c.templates = nil
+			return parseTemplates(tfs) // which says what is wrong
+		}
+		writeBytes(h, name, body)
+	}
+	key := [sha256.Size]byte(h.Sum(nil))
+	if c.templates != nil && c.templatesKey == key {
+		return c.templates, nil
+	}
+	set, err := parseTemplates(tfs)
+	if err != nil {
+		c.templates = nil
+		return nil, err
+	}
+	c.templates, c.templatesKey = set, key
+	return set, nil
+}
+
 // convert converts Markdown for a page (see markdown.parse), or returns what
 // an earlier conversion of the same bytes for the same place made.
 func (c *Cache) convert(md *markdown, src []byte, root string, reserved []string, top int) (converted, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%q %q %d\x00", root, reserved, top)
+	place := strconv.AppendQuote(nil, root) // fmt costs more than the rest for thousands of pages
+	for _, id := range reserved {
+		place = strconv.AppendQuote(append(place, ' '), id)
+	}
+	h.Write(append(strconv.AppendInt(append(place, ' '), int64(top), 10), 0))
 	sum := c.files.Sum(src)
 	h.Write(sum[:])
 	key := [sha256.Size]byte(h.Sum(nil))
@@ -129,7 +169,7 @@ func (c *Cache) page(f *frames, j job, render func() ([]byte, error)) ([]byte, e
 	frame := c.frameOf(f, j.page)
 	h := sha256.New()
 	h.Write(frame[:])
-	fmt.Fprintf(h, "%q\x00", j.file)
+	h.Write(append(strconv.AppendQuote(nil, j.file), 0))
 	if j.converted != nil {
 		h.Write(j.converted.key[:]) // the Markdown's, hashed once
 	} else {
@@ -198,7 +238,7 @@ func (c *Cache) frameOf(f *frames, p *Page) [sha256.Size]byte {
 	default:
 		return f.site
 	}
-	from = sha256.Sum256(fmt.Appendf(from[:], "%q", p.Path))
+	from = sha256.Sum256(strconv.AppendQuote(from[:], p.Path))
 	c.mu.Lock()
 	key, ok := c.models[from]
 	c.mu.Unlock()
@@ -229,9 +269,12 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 		fmt.Fprintf(h, "server %q %q\x00", s.Config.Name, s.ReservedCards)
 	}
 	fmt.Fprintf(h, "repos %q\x00key %x\x00", in.CommitRepos, in.Key)
+	var line []byte // what fmt.Fprintf would write, without its cost per call: thousands of lines
 	for _, f := range in.Files {
 		if shown(f) {
-			fmt.Fprintf(h, "file %q %q\x00", f.Path, f.ContentType)
+			line = strconv.AppendQuote(append(line[:0], "file "...), f.Path)
+			line = append(strconv.AppendQuote(append(line, ' '), f.ContentType), 0)
+			h.Write(line)
 		}
 	}
 	if err := json.NewEncoder(h).Encode(in.Attestations); err != nil {
@@ -242,7 +285,9 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 		writeBytes(h, "docs "+slug, content.ServerDocs[slug])
 	}
 	for _, m := range content.Pages {
-		fmt.Fprintf(h, "page %q %q\x00", m.Name, m.Title)
+		line = strconv.AppendQuote(append(line[:0], "page "...), m.Name)
+		line = append(strconv.AppendQuote(append(line, ' '), m.Title), 0)
+		h.Write(line)
 	}
 	var hashTemplate fs.WalkDirFunc
 	hashTemplate = func(p string, d fs.DirEntry, err error) error {
@@ -277,16 +322,17 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 		for _, t := range s.Tools {
 			// The file's name and the hash of its canonical bytes, which
 			// tools.Parse made: a thousand tools are not hashed again.
-			sum := fmt.Appendf(nil, "%q %s", t.File, t.SHA256)
-			f.tools[ToolPath(s.Config.Slug, t.Name)] = sha256.Sum256(append(f.history[:], sum...))
-			server.Write(sum)
-			all.Write(sum)
+			line = append(strconv.AppendQuote(line[:0], t.File), ' ')
+			line = append(line, t.SHA256...)
+			f.tools[ToolPath(s.Config.Slug, t.Name)] = sha256.Sum256(append(f.history[:], line...))
+			server.Write(line)
+			all.Write(line)
 		}
 		f.servers[ServerPath(s.Config.Slug)] = [sha256.Size]byte(server.Sum(nil))
 	}
 	f.all = [sha256.Size]byte(all.Sum(nil))
 	for kind := range reach {
-		f.narrow[kind] = defaultTemplates(tfs, "layout.html", "partials.html", kind+".html")
+		f.narrow[kind] = defaultTemplates(tfs, templateFiles(kind)...)
 	}
 	return f, nil
 }

@@ -1,7 +1,9 @@
 package pages
 
 import (
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/wellknown-dev/wellknown/templates"
 )
@@ -77,5 +79,41 @@ func checkUnchanged(t *testing.T, before, after map[string]string, unchanged []s
 	}
 	if changed == 0 {
 		t.Error("no page changed")
+	}
+}
+
+// A Cache parses the templates once for as long as the bytes of the files
+// they are parsed from stay the same, and again when one changes, site
+// template or default; a template error is reported every time.
+func TestCacheKeepsParsedTemplates(t *testing.T) {
+	site := fstest.MapFS{"tool.html": {Data: []byte(`{{define "main"}}<h1>{{.Tool.Name}}</h1>{{end}}`)}}
+	tfs := Templates(site, templates.FS)
+	c := NewCache()
+	parsed := func() *templateSet {
+		t.Helper()
+		set, err := c.parsed(tfs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return set
+	}
+	first := parsed()
+	if parsed() != first {
+		t.Error("the templates were parsed again, though none changed")
+	}
+	site["tool.html"] = &fstest.MapFile{Data: []byte(`{{define "main"}}<h2>{{.Tool.Name}}</h2>{{end}}`)}
+	second := parsed()
+	if second == first {
+		t.Error("a changed template of the site's own was not parsed again")
+	}
+	delete(site, "tool.html")
+	if parsed() == second {
+		t.Error("the default template, back in place of the site's, was not parsed again")
+	}
+	site["layout.html"] = &fstest.MapFile{Data: []byte(`{{define "layout"}}{{end`)}
+	for range 2 {
+		if _, err := c.parsed(tfs); err == nil || !strings.Contains(err.Error(), "layout.html") {
+			t.Errorf("err = %v, want the unparsable layout.html named", err)
+		}
 	}
 }

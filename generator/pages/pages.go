@@ -466,7 +466,7 @@ func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
 			t.inputs = sync.OnceValue(func() []Param { return Params(t.Object["inputSchema"]) })
 		}
 	}
-	r, err := newRenderer(s, tfs)
+	r, err := newRenderer(s, tfs, c)
 	if err != nil {
 		return nil, err
 	}
@@ -487,7 +487,7 @@ func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
 type renderer struct {
 	site      *Site
 	tfs       fs.FS
-	templates map[string]*template.Template // by kind
+	templates *templateSet
 	markdown  *markdown
 	nav       []Link
 	cache     *Cache
@@ -503,16 +503,15 @@ type sharedKey struct {
 	inline                 bool // the page inlines its style
 }
 
-func newRenderer(s *Site, tfs fs.FS) (*renderer, error) {
-	r := &renderer{site: s, tfs: tfs, templates: map[string]*template.Template{}, markdown: newMarkdown(), shared: map[sharedKey]template.HTML{}}
-	for _, kind := range []string{KindHome, KindServer, KindTool, KindChangelog, KindVerify, KindPage, KindNotFound} {
-		t, err := template.New(kind).Funcs(funcs).Funcs(template.FuncMap{"shared": r.executeShared}).
-			ParseFS(tfs, "layout.html", "partials.html", kind+".html")
-		if err != nil {
-			return nil, fmt.Errorf("templates: %v", err)
-		}
-		r.templates[kind] = t
+// newRenderer starts a rendering with the templates in tfs, parsed, or
+// as the cache parsed them from the same bytes.
+func newRenderer(s *Site, tfs fs.FS, c *Cache) (*renderer, error) {
+	r := &renderer{site: s, tfs: tfs, markdown: newMarkdown(), shared: map[sharedKey]template.HTML{}}
+	var err error
+	if r.templates, err = c.parsed(tfs); err != nil {
+		return nil, err
 	}
+	r.templates.renderer = r
 	r.nav = []Link{{Title: "Changelog", Path: ChangelogPath}, {Title: "Verify", Path: "verify/"}}
 	for _, m := range s.Content.Pages {
 		if m.TopLevel() {
@@ -520,6 +519,36 @@ func newRenderer(s *Site, tfs fs.FS) (*renderer, error) {
 		}
 	}
 	return r, nil
+}
+
+// kinds are the kinds of page, each with its own template.
+var kinds = []string{KindHome, KindServer, KindTool, KindChangelog, KindVerify, KindPage, KindNotFound}
+
+// templateSet is the templates of every kind of page, parsed. Their
+// function "shared" runs in the renderer that executes them, which a
+// rendering sets as it starts: a set is used by one rendering at a time.
+type templateSet struct {
+	byKind   map[string]*template.Template
+	renderer *renderer
+}
+
+// templateFiles are the files the templates of a kind of page are parsed
+// from.
+func templateFiles(kind string) []string {
+	return []string{"layout.html", "partials.html", kind + ".html"}
+}
+
+func parseTemplates(tfs fs.FS) (*templateSet, error) {
+	set := &templateSet{byKind: map[string]*template.Template{}}
+	shared := func(name string, p *Page) (template.HTML, error) { return set.renderer.executeShared(name, p) }
+	for _, kind := range kinds {
+		t, err := template.New(kind).Funcs(funcs).Funcs(template.FuncMap{"shared": shared}).ParseFS(tfs, templateFiles(kind)...)
+		if err != nil {
+			return nil, fmt.Errorf("templates: %v", err)
+		}
+		set.byKind[kind] = t
+	}
+	return set, nil
 }
 
 // job is one page to render, with its Markdown (if any).
@@ -592,7 +621,7 @@ func (r *renderer) executeShared(name string, p *Page) (template.HTML, error) {
 	}
 	data := &Page{Site: r.site, Kind: key.kind, Nav: r.nav, Root: key.root, Path: key.path, Style: p.Style}
 	var b strings.Builder
-	if err := r.templates[p.Kind].ExecuteTemplate(&b, name, data); err != nil {
+	if err := r.templates.byKind[p.Kind].ExecuteTemplate(&b, name, data); err != nil {
 		return "", err
 	}
 	html = template.HTML(b.String()) // safe: the output of html/template
@@ -653,7 +682,7 @@ func (r *renderer) execute(j job) ([]byte, error) {
 		p.Content = cv.html
 	}
 	var b bytes.Buffer
-	if err := r.templates[p.Kind].ExecuteTemplate(&b, "layout", p); err != nil {
+	if err := r.templates.byKind[p.Kind].ExecuteTemplate(&b, "layout", p); err != nil {
 		return nil, fmt.Errorf("rendering %s: %v", j.file, err)
 	}
 	// A copy the size of the page: the buffer has grown to up to twice

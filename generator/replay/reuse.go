@@ -23,7 +23,22 @@ type Cache struct {
 	sources []source          // the repositories the last replay read
 	states  []string          // their states, when out may be reused
 	out     *Output           // nil when it may not
+
+	watched, moved bool // see Watched
 }
+
+// Watched tells the Cache that its user watches the repositories the
+// replays read (their HEAD, refs, shallow file and config, as serve does)
+// and calls Moved after any of them changed: a replay whose other inputs
+// are the same is then reused without running git to compare the
+// repositories' states, unless Moved was called since they were last
+// compared. The next Read compares them: the watch may have begun after
+// the last comparison.
+func (c *Cache) Watched() { c.watched, c.moved = true, true }
+
+// Moved tells a Watched Cache that a repository changed: the next Read
+// compares the repositories' states.
+func (c *Cache) Moved() { c.moved = true }
 
 // Read is the package's Read, or the last replay's output (reused) when
 // its inputs are the same, or that replay resumed with the commits since
@@ -33,8 +48,13 @@ type Cache struct {
 // not kept.
 func (c *Cache) Read(in Input) (out *Output, reused bool, err error) {
 	key := inputKey(in)
+	unmoved := c.watched && !c.moved
+	c.moved = false // the states are compared below, or were and have not changed
 	if c.out != nil && c.key == key {
-		states, ok := statesOf(c.sources)
+		states, ok := c.states, true
+		if !unmoved {
+			states, ok = statesOf(c.sources)
+		}
 		if ok && slices.Equal(states, c.states) {
 			c.out.applyTo(in.Config)
 			out := *c.out
@@ -59,10 +79,10 @@ func (c *Cache) Read(in Input) (out *Output, reused bool, err error) {
 	before, known := statesOf(sources)
 	out, err = Read(in)
 	if err != nil {
-		*c = Cache{}
+		*c = Cache{watched: c.watched}
 		return nil, false, err
 	}
-	*c = Cache{key: key, sources: out.sources}
+	*c = Cache{key: key, sources: out.sources, watched: c.watched}
 	if known && slices.Equal(sources, out.sources) {
 		c.keep(out, before)
 	}

@@ -128,6 +128,22 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 			commit("third")
 		}, dotgit, resumed},
 		{"checkout of an older commit", func() { git(t, dir, "checkout", "-q", "HEAD~2") }, dotgit, replayedWhole},
+		// A remote, which the pages link commits to, changes the
+		// repository's state though no ref moved.
+		{"a remote added", func() { git(t, dir, "remote", "add", "origin", "https://github.com/example/weather.git") }, dotgit,
+			func(r generator.Reuse) error {
+				if r.Replay {
+					return fmt.Errorf("reused %+v after a remote was added, want the replay not reused", r)
+				}
+				return nil
+			}},
+		{"Markdown edit after it", func() { appendFile(t, connecting, "\nAnd another.\n") }, connecting,
+			func(r generator.Reuse) error {
+				if !r.Replay || r.PagesRendered != 1 {
+					return fmt.Errorf("reused %+v, want the replay reused and one page rendered", r)
+				}
+				return nil
+			}},
 		{"site.toml edit", func() { editFile(t, config, `title = "Example Weather Co."`, `title = "Example Weather Company"`) }, config,
 			func(r generator.Reuse) error {
 				if r.Replay || r.Feed {
@@ -143,6 +159,13 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 		{"tool edit under it", func() {
 			editFile(t, filepath.Join(tools, "get_current_conditions.json"), `"description": "`, `"description": "Edited. `)
 		}, tools, nil},
+		// The default template back: the templates kept parsed since the
+		// first build are not those.
+		{"the site's template removed", func() {
+			if err := os.Remove(filepath.Join(templates, "tool.html")); err != nil {
+				t.Fatal(err)
+			}
+		}, templates, nil},
 	}
 	for _, step := range steps {
 		t.Logf("step: %s", step.name)

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wellknown-dev/wellknown/generator/serve/watch"
@@ -16,32 +17,19 @@ import (
 // content and templates directories, each server's tool directory and
 // import file, the signing key file, the entity card's attestation files
 // (token and provider key), what the symlinks in those directories lead
-// to (see addLinked), and the refs of every git repository whose history
-// feeds the build (a commit, checkout or rebase moves them) and its
-// shallow file (a fetch that deepens a shallow clone moves no ref). Git's
-// object store is left alone: objects change only along with a ref or the
-// shallow file. A directory not in a repository yet has its .git/HEAD and
-// .git/refs watched, so that a git init and first commit made while
-// serving fill the feed.
+// to (see addLinked), and the repositories' files (see repositories).
 func inputs(cfg *site.Config, keyFile string) watch.Targets {
 	t := watch.Targets{
 		Trees: []string{cfg.Path(cfg.ContentDir), cfg.Path(cfg.TemplatesDir)},
 		Files: []string{cfg.File},
 	}
-	repos := []string{cfg.Dir}
 	for _, s := range cfg.Servers {
 		if s.Import != "" {
 			t.Files = append(t.Files, cfg.Path(s.Import))
 		}
-		if s.Tools == "" {
-			continue
+		if s.Tools != "" {
+			t.Trees = append(t.Trees, filepath.Join(toolsRoot(cfg, s), filepath.FromSlash(tools.Dir(s.Tools))))
 		}
-		root := cfg.Dir
-		if s.Repo != "" {
-			root = cfg.Path(s.Repo)
-			repos = append(repos, root)
-		}
-		t.Trees = append(t.Trees, filepath.Join(root, filepath.FromSlash(tools.Dir(s.Tools))))
 	}
 	addLinked(&t)
 	files := []string{keyFile, cfg.Path(cfg.Signing.KeyFile)}
@@ -57,16 +45,59 @@ func inputs(cfg *site.Config, keyFile string) watch.Targets {
 			t.Files = append(t.Files, f)
 		}
 	}
+	git := repositories(cfg)
+	t.Files = append(t.Files, git.Files...)
+	t.Trees = append(t.Trees, git.Trees...)
+	return t
+}
+
+// toolsRoot is the directory the tools pattern of server s is under.
+func toolsRoot(cfg *site.Config, s site.Server) string {
+	if s.Repo != "" {
+		return cfg.Path(s.Repo)
+	}
+	return cfg.Dir
+}
+
+// repositories are the files of every git repository whose history feeds
+// a build of cfg that tell its state (what replay.States compares): its
+// refs (a commit, checkout or rebase moves them), its shallow file (a
+// fetch that deepens a shallow clone moves no ref) and its config (the
+// remotes commits are linked to). Git's object store is left alone:
+// objects change only along with a ref or the shallow file. A directory
+// not in a repository yet has its .git/HEAD and .git/refs watched, so that
+// a git init and first commit made while serving fill the feed.
+func repositories(cfg *site.Config) watch.Targets {
+	var t watch.Targets
+	repos := []string{cfg.Dir}
+	for _, s := range cfg.Servers {
+		if s.Tools != "" && s.Repo != "" {
+			repos = append(repos, toolsRoot(cfg, s))
+		}
+	}
 	for _, r := range repos {
 		head, common, ok := gitDirs(r)
 		if !ok {
 			head = filepath.Join(r, ".git")
 			common = head
 		}
-		t.Files = append(t.Files, filepath.Join(head, "HEAD"), filepath.Join(common, "packed-refs"), filepath.Join(common, "shallow"))
+		t.Files = append(t.Files, filepath.Join(head, "HEAD"), filepath.Join(common, "packed-refs"),
+			filepath.Join(common, "shallow"), filepath.Join(common, "config"))
 		t.Trees = append(t.Trees, filepath.Join(common, "refs"))
 	}
 	return t
+}
+
+// moves reports whether a change at the absolute path p may move one of
+// the repositories whose files are t (see repositories): p is one of them,
+// lies in one of them, or holds one (a .git directory made or removed).
+func moves(t watch.Targets, p string) bool {
+	for _, f := range append(slices.Clone(t.Files), t.Trees...) {
+		if f, err := filepath.Abs(f); err == nil && (inputfile.Within(f, p) || inputfile.Within(p, f)) {
+			return true
+		}
+	}
+	return false
 }
 
 // addLinked adds to t what the symlinks in its trees lead to inside their

@@ -67,9 +67,11 @@ repo = "../linked"
 		filepath.Join(siteGit, "HEAD"),
 		filepath.Join(siteGit, "packed-refs"),
 		filepath.Join(siteGit, "shallow"),
+		filepath.Join(siteGit, "config"),
 		filepath.Join(linkedGit, "HEAD"),
 		filepath.Join(mainGit, "packed-refs"),
 		filepath.Join(mainGit, "shallow"),
+		filepath.Join(mainGit, "config"),
 	}
 	if !slices.Equal(got.Trees, wantTrees) {
 		t.Errorf("trees:\n%q\nwant:\n%q", got.Trees, wantTrees)

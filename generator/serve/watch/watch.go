@@ -12,9 +12,10 @@
 // dropped; see Ignored) and batched: a batch is delivered once no event has
 // arrived for the debounce window, or at the latest a second after its first
 // event, so a long checkout still yields progress. Before a batch is
-// delivered the watch list is brought up to date, so a directory created in
-// the batch is watched before anyone rebuilds from it: a file written into it
-// later is an event, one written earlier is read by that rebuild.
+// delivered the watch list is brought up to date (unless every path of the
+// batch is a file), so a directory created in the batch is watched before
+// anyone rebuilds from it: a file written into it later is an event, one
+// written earlier is read by that rebuild.
 //
 // With Options.Poll the Watcher polls instead, for file systems that deliver
 // no events (network shares, some container bind mounts, WSL2's /mnt): at
@@ -38,9 +39,11 @@ import (
 )
 
 // DefaultDebounce is the quiet time that ends a batch: long enough to join
-// the several events of one save or one git command, short enough to go
-// unnoticed.
-const DefaultDebounce = 100 * time.Millisecond
+// the several events of one save (they come within a millisecond or two)
+// or one git command (within tens), short enough to go unnoticed, since it
+// is most of the time from a save to the reload. A batch closed early costs
+// one more rebuild, which reuses what did not change.
+const DefaultDebounce = 50 * time.Millisecond
 
 // maxBatchDelay bounds how long a steady stream of events defers its batch.
 const maxBatchDelay = time.Second
@@ -158,6 +161,18 @@ func (b *batch) add(p string, debounce time.Duration) time.Duration {
 	return max(0, min(debounce, maxBatchDelay-now.Sub(b.first)))
 }
 
+// filesOnly reports whether every path of the batch is a regular file
+// now: then no directory was created, removed or renamed, and the watch
+// list, which walking the trees again would rebuild, stands as it is.
+func (b *batch) filesOnly() bool {
+	for p := range b.paths {
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
 // take empties the batch into ready (a batch not yet received).
 func (b *batch) take(ready []string) []string {
 	for p := range b.paths {
@@ -231,8 +246,10 @@ func (w *Watcher) loop() {
 				}
 			}
 		case <-quiet.C:
-			if err := w.sync(); err != nil {
-				problems = append(problems, err)
+			if !pending.filesOnly() {
+				if err := w.sync(); err != nil {
+					problems = append(problems, err)
+				}
 			}
 			ready = pending.take(ready)
 		case out <- ready:

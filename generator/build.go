@@ -76,8 +76,7 @@ type Options struct {
 	// Key, when set, signs instead of a key loaded from the sources above: a
 	// build that publishes nothing (wellknown check) then needs no secret.
 	Key *didweb.SigningKey
-	// Progress, when set, is told each stage as it starts ("signing the
-	// feed" for Sign), for a person watching a long build.
+	// Progress, when set, is told each stage as it starts ("signing the feed").
 	Progress func(stage string)
 	// IgnoreUncommitted skips comparing the working tree with the history:
 	// for a build of another revision's feed, which the working tree differs

@@ -10,12 +10,9 @@ import (
 
 // Cache carries the stages' caches from one build to the next given it
 // (Options.Cache; serve's rebuilds): each stage reuses what it made from
-// inputs that are what they were (tools.Cache, replay.Cache, feed.Cache,
-// pages.Cache, keyguard.Scanned), and makes the same bytes. The documents,
-// attestations and deploy files cost little and are made every time.
-// Build holds a stage's cache only until the stage has run, so that a
-// build no other follows frees what the stage kept (the replay's state,
-// the feed's files). A Cache serves one build at a time.
+// the same inputs and makes the same bytes; documents and deploy files are
+// made every time. Build holds a stage's cache only until the stage has
+// run, so a build no other follows frees it. One build at a time.
 type Cache struct {
 	tools   *tools.Cache
 	replay  *replay.Cache

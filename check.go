@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wellknown-dev/wellknown/generator/check"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/command/check"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/english"
 )
 
@@ -145,12 +145,12 @@ func (c *cli) printEntries(res *check.Result) {
 // describeBase names the revision a repository is compared at.
 func describeBase(b check.Base) string {
 	if b.AtHead {
-		return fmt.Sprintf("the merge base of HEAD and %s (%s), which is HEAD itself", b.Ref, history.Short(b.Commit))
+		return fmt.Sprintf("the merge base of HEAD and %s (%s), which is HEAD itself", b.Ref, gitlog.Short(b.Commit))
 	}
 	if b.MergeBase {
-		return fmt.Sprintf("the merge base of HEAD and %s (%s)", b.Ref, history.Short(b.Commit))
+		return fmt.Sprintf("the merge base of HEAD and %s (%s)", b.Ref, gitlog.Short(b.Commit))
 	}
-	return fmt.Sprintf("%s (%s)", b.Ref, history.Short(b.Commit))
+	return fmt.Sprintf("%s (%s)", b.Ref, gitlog.Short(b.Commit))
 }
 
 // annotate prints err as a GitHub Actions workflow command, which the

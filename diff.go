@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/history"
-	"github.com/wellknown-dev/wellknown/generator/schemadiff"
-	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/schemadiff"
+	"github.com/wellknown-dev/wellknown/format/tools"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/english"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
@@ -124,7 +124,7 @@ func readToolFile(name string) (tools.Tool, error) {
 
 // openRepoOf opens the git repository holding file and returns file's
 // path in it, slash-separated, as git names it in a revision.
-func openRepoOf(file string) (*history.Repo, string, error) {
+func openRepoOf(file string) (*gitlog.Repo, string, error) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return nil, "", err
@@ -136,7 +136,7 @@ func openRepoOf(file string) (*history.Repo, string, error) {
 	if err != nil {
 		return nil, "", diag.Errorf(file, 0, "%v", diag.Cause(err))
 	}
-	repo, err := history.Open(dir)
+	repo, err := gitlog.Open(dir)
 	if err != nil {
 		return nil, "", diag.Errorf(file, 0, "%v", err).WithHint("--rev reads the file from the git repository that holds it")
 	}
@@ -149,7 +149,7 @@ func openRepoOf(file string) (*history.Repo, string, error) {
 
 // readToolAt reads and parses the tool file at path as it is at rev; ref
 // names it in errors.
-func readToolAt(repo *history.Repo, rev, path string, ref versionRef) (tools.Tool, error) {
+func readToolAt(repo *gitlog.Repo, rev, path string, ref versionRef) (tools.Tool, error) {
 	commit, err := repo.Resolve(rev)
 	if err != nil {
 		return tools.Tool{}, err
@@ -159,10 +159,10 @@ func readToolAt(repo *history.Repo, rev, path string, ref versionRef) (tools.Too
 			WithHint("name a branch, tag or commit; a branch of the remote may need fetching first (git fetch origin)")
 	}
 	data, err := repo.ReadBlob(commit+":"+path, tools.MaxFileBytes)
-	var oversized *history.BlobTooLarge
+	var oversized *gitlog.BlobTooLarge
 	switch {
-	case errors.Is(err, history.ErrMissing):
-		return tools.Tool{}, diag.Errorf(ref.String(), 0, "no such file at %s (%s)", rev, history.Short(commit)).
+	case errors.Is(err, gitlog.ErrMissing):
+		return tools.Tool{}, diag.Errorf(ref.String(), 0, "no such file at %s (%s)", rev, gitlog.Short(commit)).
 			WithHint("a tool file added or removed between the revisions is a new or removed tool: there is no other version to compare")
 	case errors.As(err, &oversized):
 		return tools.Tool{}, tools.Oversized(ref.String(), oversized.Size)

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/format/didweb"
 )
 
 // Hostile input: what anyone who can commit to the repository (or a server,

@@ -8,13 +8,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wellknown-dev/wellknown/command/scaffold"
+	"github.com/wellknown-dev/wellknown/format/didweb"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/didweb"
-	"github.com/wellknown-dev/wellknown/generator/history"
 	"github.com/wellknown-dev/wellknown/generator/keyguard"
-	"github.com/wellknown-dev/wellknown/generator/scaffold"
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/english"
 	"github.com/wellknown-dev/wellknown/internal/version"
 )
@@ -136,7 +136,7 @@ func (c *cli) reportTools(tools []string, opt scaffold.Options) {
 // commitStep is the next step that commits the site: in an existing
 // repository, only the files init wrote; otherwise a new repository.
 func commitStep(dir string, files []scaffold.File, existing bool) string {
-	if _, err := history.Open(dir); err != nil || !existing {
+	if _, err := gitlog.Open(dir); err != nil || !existing {
 		return "git init -b main && git add -A && git commit -m \"the site\"   (the change feed is derived from commits)"
 	}
 	var top []string

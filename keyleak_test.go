@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/format/didweb"
 	"github.com/wellknown-dev/wellknown/internal/leaktest"
 )
 

@@ -25,11 +25,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/format/didweb"
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/keyguard"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/english"
 	"github.com/wellknown-dev/wellknown/internal/suggest"
 	"github.com/wellknown-dev/wellknown/internal/version"

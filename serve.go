@@ -10,9 +10,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/serve"
-	"github.com/wellknown-dev/wellknown/generator/serve/watch"
+	"github.com/wellknown-dev/wellknown/command/serve"
+	"github.com/wellknown-dev/wellknown/command/serve/watch"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/english"
 )
 

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/generator/sync"
+	"github.com/wellknown-dev/wellknown/command/sync"
+	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/english"
 )
 

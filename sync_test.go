@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/wellknown-dev/wellknown/generator/sync/testdata/toolserver"
+	"github.com/wellknown-dev/wellknown/command/sync/testdata/toolserver"
 )
 
 const (

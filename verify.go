@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"strings"
 
-	"github.com/wellknown-dev/wellknown/generator/verify"
+	"github.com/wellknown-dev/wellknown/command/verify"
 	"github.com/wellknown-dev/wellknown/internal/english"
 )
 

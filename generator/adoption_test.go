@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/agentfeed"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/paths"
-	"github.com/wellknown-dev/wellknown/generator/verify"
+	"github.com/wellknown-dev/wellknown/command/verify"
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
+	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 

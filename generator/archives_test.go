@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/agentfeed"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/paths"
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
+	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/cards"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/didweb"
-	"github.com/wellknown-dev/wellknown/generator/paths"
+	"github.com/wellknown-dev/wellknown/format/cards"
+	"github.com/wellknown-dev/wellknown/format/didweb"
+	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/edptest"
 	"github.com/wellknown-dev/wellknown/internal/upstream"
 )

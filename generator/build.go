@@ -27,21 +27,21 @@ package generator
 import (
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/agentfeed"
-	"github.com/wellknown-dev/wellknown/generator/attestation"
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
+	"github.com/wellknown-dev/wellknown/format/attestation"
+	"github.com/wellknown-dev/wellknown/format/didweb"
+	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/didweb"
 	"github.com/wellknown-dev/wellknown/generator/documents"
 	"github.com/wellknown-dev/wellknown/generator/feed"
 	"github.com/wellknown-dev/wellknown/generator/keyguard"
 	"github.com/wellknown-dev/wellknown/generator/pages"
-	"github.com/wellknown-dev/wellknown/generator/paths"
 	"github.com/wellknown-dev/wellknown/generator/replay"
-	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/generator/timeline"
 	"github.com/wellknown-dev/wellknown/generator/worktree"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
 // Options are the inputs of a build besides the files it reads.

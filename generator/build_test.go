@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/cards"
-	"github.com/wellknown-dev/wellknown/generator/didweb"
-	"github.com/wellknown-dev/wellknown/generator/paths"
+	"github.com/wellknown-dev/wellknown/format/cards"
+	"github.com/wellknown-dev/wellknown/format/didweb"
+	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 	"github.com/wellknown-dev/wellknown/internal/upstream"
 )

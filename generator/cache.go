@@ -1,11 +1,11 @@
 package generator
 
 import (
+	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/feed"
 	"github.com/wellknown-dev/wellknown/generator/keyguard"
 	"github.com/wellknown-dev/wellknown/generator/pages"
 	"github.com/wellknown-dev/wellknown/generator/replay"
-	"github.com/wellknown-dev/wellknown/generator/tools"
 )
 
 // Cache carries the stages' caches from one build to the next given it

@@ -20,10 +20,10 @@ import (
 
 	"github.com/mmcdole/gofeed/atom"
 
-	"github.com/wellknown-dev/wellknown/generator/agentfeed"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/paths"
-	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
+	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/format/tools"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 

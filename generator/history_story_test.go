@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/agentfeed"
-	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 

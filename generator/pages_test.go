@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/generator/pages"
-	"github.com/wellknown-dev/wellknown/generator/paths"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 

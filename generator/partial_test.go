@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/paths"
+	"github.com/wellknown-dev/wellknown/format/paths"
 )
 
 // PreviousLive compares with the feed at the site's base_url: the one

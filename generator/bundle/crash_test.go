@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/command/verify"
+	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/generator"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/paths"
-	"github.com/wellknown-dev/wellknown/generator/verify"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/wellknown-dev/wellknown/generator/paths"
+	"github.com/wellknown-dev/wellknown/format/paths"
 )
 
 // Spool keeps the bytes of a bundle's immutable files (archived tool

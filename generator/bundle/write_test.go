@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/paths"
+	"github.com/wellknown-dev/wellknown/format/paths"
 )
 
 // sampleSite is a site of n files in nested directories; version v changes

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
 func config(t *testing.T, extra string) *site.Config {

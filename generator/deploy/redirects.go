@@ -6,9 +6,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
 // placeholder is a ":name" in a rule's target.

@@ -3,7 +3,7 @@ package deploy
 import (
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/format/site"
 )
 
 func TestMatchRedirect(t *testing.T) {

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/attestation"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/format/attestation"
+	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/attestation"
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/format/attestation"
+	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/internal/edptest"
 )
 

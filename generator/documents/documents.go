@@ -13,12 +13,12 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/wellknown-dev/wellknown/format/cards"
+	"github.com/wellknown-dev/wellknown/format/didweb"
+	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/cards"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/didweb"
-	"github.com/wellknown-dev/wellknown/generator/paths"
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/prettyjson"
 )
 

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/paths"
-	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
 // weatherSite is a site of one server whose remote is on the site's own

@@ -3,8 +3,8 @@ package feed
 import (
 	"crypto/sha256"
 
+	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/timeline"
 )
 
 // Cache keeps the last feed stage's files and output for the next (a

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
 // A Cache adds the last feed's files again while the timeline, the config

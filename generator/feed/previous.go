@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/agentfeed"
-	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/httpget"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 )

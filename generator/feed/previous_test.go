@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/paths"
+	"github.com/wellknown-dev/wellknown/format/paths"
 )
 
 // A URL where nothing can have been published yet is a notice; any other

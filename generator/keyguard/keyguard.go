@@ -13,11 +13,11 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/wellknown-dev/wellknown/format/didweb"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/didweb"
-	"github.com/wellknown-dev/wellknown/generator/history"
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
@@ -59,7 +59,7 @@ func refuseTracked(path string) error {
 	if err != nil {
 		return err
 	}
-	repo, err := history.Open(filepath.Dir(real))
+	repo, err := gitlog.Open(filepath.Dir(real))
 	if err != nil {
 		return nil // not in a repository, or no git: nothing to refuse
 	}

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/format/didweb"
+	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
-	"github.com/wellknown-dev/wellknown/generator/didweb"
-	"github.com/wellknown-dev/wellknown/generator/site"
 )
 
 // siteWithKey is a site directory with content/ and templates/ and a key

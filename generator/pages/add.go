@@ -5,7 +5,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/deploy"
-	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
 // Add renders the pages (see RenderBuild) into b, each with the type a

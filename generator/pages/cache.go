@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/internal/inputfile"
 	"github.com/wellknown-dev/wellknown/templates"
 )

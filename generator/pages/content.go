@@ -20,7 +20,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
 func display(rel string) string { return "content/" + rel }

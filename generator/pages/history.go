@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
 )
 
 // Commit names the commit a step of a tool's life was made in.
@@ -80,7 +80,7 @@ func (h HistoryItem) time() time.Time {
 // GitHub, GitLab, Codeberg and other Gitea or Forgejo hosts, Bitbucket.
 func CommitLink(repository, hash string) Commit {
 	// Seven digits, as git and the forges show a commit among others.
-	c := Commit{Short: history.Abbrev(hash, 7)}
+	c := Commit{Short: gitlog.Abbrev(hash, 7)}
 	u, err := url.Parse(strings.TrimSuffix(strings.TrimSuffix(repository, "/"), ".git"))
 	if err != nil || u.Scheme != "https" || strings.Count(strings.Trim(u.Path, "/"), "/") < 1 || u.RawQuery != "" || u.Fragment != "" {
 		return c

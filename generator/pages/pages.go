@@ -69,8 +69,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/linediff"
-	"github.com/wellknown-dev/wellknown/generator/paths"
+	"github.com/wellknown-dev/wellknown/format/linediff"
+	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 

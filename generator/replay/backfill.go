@@ -5,9 +5,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/history"
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
 // Adopting an existing repository: a server's history starts
@@ -32,7 +32,7 @@ type backfill struct {
 	committed bool
 	// configuredAt is, by server name, the commit of the site's
 	// repository that first configured it.
-	configuredAt map[string]history.Commit
+	configuredAt map[string]gitlog.Commit
 }
 
 // backfill returns the servers as each was first configured, and resolves
@@ -43,8 +43,8 @@ func (h *historyReader) backfill() (*backfill, error) {
 	if err := h.wholeHistory(); err != nil {
 		return nil, err
 	}
-	tree := history.Tree{}
-	bf := &backfill{configuredAt: map[string]history.Commit{}}
+	tree := gitlog.Tree{}
+	bf := &backfill{configuredAt: map[string]gitlog.Commit{}}
 	for _, c := range h.repos[0].commits {
 		tree.Apply(c)
 		if !changesPath(c, h.configPath) {
@@ -108,10 +108,10 @@ func (h *historyReader) backfillReleases(bf *backfill) error {
 		}
 		if rh.tags != nil {
 			h.out.Notices = append(h.out.Notices, fmt.Sprintf("server %s: before commit %s configures it, its versions are the release tags of %s; its version %s is announced from that commit on",
-				srv.Name, history.Short(at.Hash), repo, srv.Version))
+				srv.Name, gitlog.Short(at.Hash), repo, srv.Version))
 		} else {
 			h.out.Notices = append(h.out.Notices, fmt.Sprintf("server %s: %s has no release tags, so the server is announced at commit %s, which configures it with version %s; its tools' earlier history is replayed without a server version",
-				srv.Name, repo, history.Short(at.Hash), srv.Version))
+				srv.Name, repo, gitlog.Short(at.Hash), srv.Version))
 		}
 	}
 	return nil
@@ -119,19 +119,19 @@ func (h *historyReader) backfillReleases(bf *backfill) error {
 
 // toolsBefore reports whether repository i changed one of the files f
 // matches before commit at of the site's repository.
-func (h *historyReader) toolsBefore(i int, f *serverFiles, at history.Commit) bool {
+func (h *historyReader) toolsBefore(i int, f *serverFiles, at gitlog.Commit) bool {
 	for _, c := range h.repos[i].commits {
 		if c.Hash == at.Hash || !c.Time.Before(at.Time) && i != 0 {
 			return false
 		}
-		if slices.ContainsFunc(c.Changes, func(ch history.Change) bool { return f.matches(ch.Path) }) {
+		if slices.ContainsFunc(c.Changes, func(ch gitlog.Change) bool { return f.matches(ch.Path) }) {
 			return true
 		}
 	}
 	return false
 }
 
-func changesPath(c history.Commit, p string) bool {
+func changesPath(c gitlog.Commit, p string) bool {
 	for _, ch := range c.Changes {
 		if ch.Path == p {
 			return true

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
 // clash is two or more live files of one server declaring one tool name,
@@ -15,14 +15,14 @@ import (
 type clash struct {
 	server, tool string
 	paths        []string
-	from         history.Commit
+	from         gitlog.Commit
 }
 
 // judge settles, once a commit's changes are all applied, which file
 // declares each tool the commit touched, and follows clashes: each one is
 // reported once, when it ends or at the end of history. It returns the
 // names of the tools touched.
-func (st *replayState) judge(server string, f *serverFiles, c history.Commit) []string {
+func (st *replayState) judge(server string, f *serverFiles, c gitlog.Commit) []string {
 	touched := slices.Sorted(maps.Keys(f.touched))
 	for _, name := range touched {
 		f.changed = true
@@ -56,10 +56,10 @@ func (st *replayState) reportOpenClashes() {
 
 // reportClash warns about a clash that ended at commit until (nil: still
 // there), with the fix.
-func (st *replayState) reportClash(cl *clash, until *history.Commit) {
-	when := "since commit " + history.Short(cl.from.Hash)
+func (st *replayState) reportClash(cl *clash, until *gitlog.Commit) {
+	when := "since commit " + gitlog.Short(cl.from.Hash)
 	if until != nil {
-		when = fmt.Sprintf("from commit %s until commit %s", history.Short(cl.from.Hash), history.Short(until.Hash))
+		when = fmt.Sprintf("from commit %s until commit %s", gitlog.Short(cl.from.Hash), gitlog.Short(until.Hash))
 	}
 	st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0,
 		"server %s: tool %q is declared by both %s %s; the feed uses %s",

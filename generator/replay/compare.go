@@ -5,10 +5,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/wellknown-dev/wellknown/generator/canonjson"
-	"github.com/wellknown-dev/wellknown/generator/schemadiff"
-	"github.com/wellknown-dev/wellknown/generator/timeline"
-	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/format/canonjson"
+	"github.com/wellknown-dev/wellknown/format/schemadiff"
+	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
 )
 
 // comparisons are the schema comparisons a replay will ask for, made on

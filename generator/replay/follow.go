@@ -4,8 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/history"
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/site"
 )
 
 // follow is a server the replay follows under one configuration (the
@@ -52,7 +52,7 @@ func (st *replayState) refollow() {
 
 // serversAt returns the servers followed at commit c: those of the
 // configuration in force, less those whose history_from is still to come.
-func (st *replayState) serversAt(c history.Commit) []*follow {
+func (st *replayState) serversAt(c gitlog.Commit) []*follow {
 	notYet := func(f *follow) bool { return c.Time.Before(f.start) }
 	if !slices.ContainsFunc(st.following, notYet) {
 		return st.following

@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/format/tools"
 )
 
 // earlyParse parses tool files as git cat-file hands them over, while git

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 

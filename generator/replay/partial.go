@@ -3,7 +3,7 @@ package replay
 import (
 	"fmt"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
 // fetchMissingBlobs fetches, in one batch, those of the blobs ids that a

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/history"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
 )
 
 func TestDirectoriesReadGlobsByTheirLiteralDirectory(t *testing.T) {
@@ -19,9 +19,9 @@ func TestDirectoriesReadGlobsByTheirLiteralDirectory(t *testing.T) {
 // (other extensions, subdirectories, neighbours of a literal path) are left
 // out again, as the glob and literal pathspecs themselves would have.
 func TestMatchingKeepsWhatGitWouldHave(t *testing.T) {
-	var changes []history.Change
+	var changes []gitlog.Change
 	for _, p := range []string{"other/z.json", "site.toml", "site.toml.bak", "tools/a/b/y.json", "tools/a/notes.md", "tools/a/x.json", "tools/a2/x.json"} {
-		changes = append(changes, history.Change{Path: p, Blob: "b"})
+		changes = append(changes, gitlog.Change{Path: p, Blob: "b"})
 	}
 	var got []string
 	for _, ch := range matching(changes, []string{":(glob)tools/a/*.json", ":(literal)site.toml"}) {

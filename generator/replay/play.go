@@ -9,12 +9,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wellknown-dev/wellknown/generator/canonjson"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/history"
-	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/generator/timeline"
-	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/format/canonjson"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
 // replay walks the commits of all repositories in time order (each
@@ -31,12 +31,12 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		return nil, err
 	}
 	steps := h.merged()
-	st := &replayState{h: h, trees: make([]history.Tree, len(h.repos)), servers: map[string]*serverFiles{},
+	st := &replayState{h: h, trees: make([]gitlog.Tree, len(h.repos)), servers: map[string]*serverFiles{},
 		backfill: backfill, configured: map[string]bool{}, started: map[string]bool{}, clashes: map[string]*clash{},
 		versions: map[string]string{}, unrecordable: map[string]site.Server{}, releases: make([][]release, len(h.repos)),
 		fromTags: map[string]bool{}, startedAt: map[string]int{}}
 	for i := range st.trees {
-		st.trees[i] = history.Tree{}
+		st.trees[i] = gitlog.Tree{}
 	}
 	st.refollow()
 	ahead := h.compareAhead(steps)
@@ -72,7 +72,7 @@ func (st *replayState) play(tl *timeline.Builder, steps []step) error {
 
 type step struct {
 	repo   int
-	commit history.Commit
+	commit gitlog.Commit
 }
 
 // merged interleaves the repositories' commits by commit time, keeping each
@@ -101,7 +101,7 @@ func (h *historyReader) merged() []step {
 // replayState is the state of the inputs at one point of the replay.
 type replayState struct {
 	h       *historyReader
-	trees   []history.Tree
+	trees   []gitlog.Tree
 	config  *site.Config
 	servers map[string]*serverFiles // by server name
 	err     error                   // a tool file over the limits: the replay stops
@@ -139,7 +139,7 @@ type serverFiles struct {
 	forgotten bool              // no longer the server's: it was not followed for a while
 }
 
-func (st *replayState) touchesConfig(c history.Commit) bool {
+func (st *replayState) touchesConfig(c gitlog.Commit) bool {
 	for _, ch := range c.Changes {
 		if ch.Path == st.h.configPath || st.isImport(ch.Path) {
 			return true
@@ -162,10 +162,10 @@ func (st *replayState) isImport(p string) bool {
 
 // loadConfig parses site.toml as of commit c; a version that does not parse
 // is skipped with a warning, and the previous one stays in force.
-func (st *replayState) loadConfig(c history.Commit) {
+func (st *replayState) loadConfig(c gitlog.Commit) {
 	cfg, err := st.h.configAt(st.trees[0])
 	if err != nil {
-		st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0, "commit %s: %s is left out of the feed, and the version before it stays in force: %v", history.Short(c.Hash), st.h.configPath, err))
+		st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0, "commit %s: %s is left out of the feed, and the version before it stays in force: %v", gitlog.Short(c.Hash), st.h.configPath, err))
 		return
 	}
 	st.config = cfg
@@ -177,7 +177,7 @@ func (st *replayState) loadConfig(c history.Commit) {
 
 // configAt parses site.toml as it is in the site repository's tree; nil
 // when the tree has none.
-func (h *historyReader) configAt(tree history.Tree) (*site.Config, error) {
+func (h *historyReader) configAt(tree gitlog.Tree) (*site.Config, error) {
 	blobs := h.repos[0].blobs
 	id, ok := tree[h.configPath]
 	if !ok {
@@ -311,7 +311,7 @@ func (st *replayState) renamedTools(f *serverFiles, s step) map[string]string {
 // update applies one file change to a server's files. A file that is not a
 // valid tool keeps its previous state. The tools it names are judged once
 // the whole commit is applied, so a file moved is not a clash.
-func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) {
+func (st *replayState) update(f *serverFiles, p, blob string, c gitlog.Commit) {
 	if !f.matches(p) {
 		return
 	}
@@ -321,12 +321,12 @@ func (st *replayState) update(f *serverFiles, p, blob string, c history.Commit) 
 		if errors.Is(parsed.err, tools.ErrLimit) && st.err == nil {
 			// Refused, not skipped: the limits bound what every build costs,
 			// and history is as open to a hostile commit as the working tree.
-			st.err = diag.Errorf("", 0, "commit %s: %v", history.Short(c.Hash), parsed.err).
+			st.err = diag.Errorf("", 0, "commit %s: %v", gitlog.Short(c.Hash), parsed.err).
 				WithHint("tool files in history are held to the same limits (wellknown's docs/limits.md); rewrite history to drop this version")
 			return
 		}
 		if parsed.err != nil {
-			st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0, "commit %s: %v; this change of the file is left out of the feed", history.Short(c.Hash), parsed.err))
+			st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0, "commit %s: %v; this change of the file is left out of the feed", gitlog.Short(c.Hash), parsed.err))
 			return
 		}
 		t = parsed.tool

@@ -16,11 +16,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/history"
-	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/generator/timeline"
-	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
@@ -91,9 +91,9 @@ func Read(in Input) (*Output, error) {
 func (h *historyReader) read() (*timeline.Timeline, error) {
 	start := time.Now()
 	cfg := h.cfg
-	siteRepo, err := history.Open(cfg.Dir)
+	siteRepo, err := gitlog.Open(cfg.Dir)
 	if err != nil {
-		if errors.Is(err, history.ErrNotRepository) {
+		if errors.Is(err, gitlog.ErrNotRepository) {
 			return h.emptyHistory(diag.Errorf("", 0, "%s is not in a git repository, so the change feed has no history", dirName(cfg.Dir)).
 				WithHint("the feed is derived from commits: git init -b main && git add -A && git commit"))
 		}
@@ -102,7 +102,7 @@ func (h *historyReader) read() (*timeline.Timeline, error) {
 	if err := h.addRepo(siteRepo); err != nil {
 		return nil, err
 	}
-	if _, err := siteRepo.Head(); errors.Is(err, history.ErrNoCommits) {
+	if _, err := siteRepo.Head(); errors.Is(err, gitlog.ErrNoCommits) {
 		return h.emptyHistory(diag.Errorf("", 0, "the repository of %s has no commits yet, so the change feed is empty", dirName(cfg.Dir)).
 			WithHint("commit the site (git add -A && git commit); its first commit is enough for the feed to replay every tool's history, also in a repo = repository"))
 	} else if err != nil {
@@ -150,7 +150,7 @@ func (h *historyReader) findCommitLinks() error {
 			}
 			remotesOf[i] = remotes
 		}
-		if slices.ContainsFunc(remotes, func(u string) bool { return history.SameRepository(u, s.Repository.URL) }) {
+		if slices.ContainsFunc(remotes, func(u string) bool { return gitlog.SameRepository(u, s.Repository.URL) }) {
 			h.out.CommitRepos[s.Name] = s.Repository.URL
 		}
 	}
@@ -193,10 +193,10 @@ type historyReader struct {
 
 // repoHistory is one repository's part of the history.
 type repoHistory struct {
-	repo    *history.Repo
+	repo    *gitlog.Repo
 	paths   []string       // the pathspecs commits were read for
 	globs   []*serverFiles // the servers' globs its blobs were parsed for
-	commits []history.Commit
+	commits []gitlog.Commit
 	blobs   map[string][]byte     // blob id → content, for every blob the commits name
 	parsed  map[string]parsedTool // blob id → the tool file it holds
 	tags    map[string][]string   // commit → the release tags on it, sorted (see readReleaseTags)
@@ -207,7 +207,7 @@ type repoHistory struct {
 }
 
 // addRepo adds a repository (once) and checks it is not shallow.
-func (h *historyReader) addRepo(repo *history.Repo) error {
+func (h *historyReader) addRepo(repo *gitlog.Repo) error {
 	for _, known := range h.repos {
 		if known.repo.Root() == repo.Root() {
 			return nil
@@ -333,7 +333,7 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 	if err != nil {
 		return err
 	}
-	rh.commits, rh.paths, rh.globs = history.Landings(commits), paths, globs
+	rh.commits, rh.paths, rh.globs = gitlog.Landings(commits), paths, globs
 	at := firstPaths(commits)
 	rh.keepBlobs(at, globs, contents, parsed)
 	return rh.recordSkipped(at, skipped, globs)
@@ -346,7 +346,7 @@ func (h *historyReader) openRepos(configs []*site.Config) error {
 			if s.Repo == "" {
 				continue
 			}
-			repo, err := history.Open(h.cfg.Path(s.Repo))
+			repo, err := gitlog.Open(h.cfg.Path(s.Repo))
 			if err != nil {
 				return h.repoError(c, i, err)
 			}
@@ -372,7 +372,7 @@ func (h *historyReader) repoError(c *site.Config, i int, err error) error {
 	if !past {
 		return diag.Errorf(h.cfg.File, line, "server %s: repo %s: %v", s.Name, s.Repo, err)
 	}
-	return diag.Errorf(h.cfg.File, line, "at commit %s: server %s: repo %s: %v", history.Short(commit), s.Name, s.Repo, err).
+	return diag.Errorf(h.cfg.File, line, "at commit %s: server %s: repo %s: %v", gitlog.Short(commit), s.Name, s.Repo, err).
 		WithHint("the feed replays every committed %s, so each repository one of them names must be there: put a clone of it at %s (resolved against the site directory)", filepath.Base(h.cfg.File), s.Repo)
 }
 
@@ -397,7 +397,7 @@ func (h *historyReader) prefetcher(rh *repoHistory) (func(ids []string) error, e
 // they are asked for, prefetch (when not nil) gets the ids of every blob to
 // read first, and they are asked for only once it has fetched them in one
 // batch. early is told of every blob asked for and read.
-func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) ([]history.Commit, map[string][]byte, map[string]int, error) {
+func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) ([]gitlog.Commit, map[string][]byte, map[string]int, error) {
 	b, err := rh.repo.Blobs()
 	if err != nil {
 		return nil, nil, nil, err
@@ -417,9 +417,9 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 		})
 	}()
 	requested := map[string]bool{}
-	var commits []history.Commit
+	var commits []gitlog.Commit
 	var held []string // the names asked for after prefetch, when there is one
-	logErr := rh.repo.LogEach(rev, directories(pathspecs), func(c history.Commit) error {
+	logErr := rh.repo.LogEach(rev, directories(pathspecs), func(c gitlog.Commit) error {
 		if c.Changes = matching(c.Changes, pathspecs); len(c.Changes) == 0 {
 			return nil
 		}
@@ -462,7 +462,7 @@ func (rh *repoHistory) holds(blob string) bool {
 
 // firstPaths maps each blob the commits (oldest first) name to the first
 // path they show it at: the path it is read as.
-func firstPaths(commits []history.Commit) map[string]string {
+func firstPaths(commits []gitlog.Commit) map[string]string {
 	at := map[string]string{}
 	for _, c := range commits {
 		for _, ch := range c.Changes {
@@ -583,8 +583,8 @@ func directories(pathspecs []string) []string {
 
 // matching returns the changes of paths one of pathspecs matches: what git
 // log would have returned for the pathspecs themselves.
-func matching(changes []history.Change, pathspecs []string) []history.Change {
-	return slices.DeleteFunc(changes, func(ch history.Change) bool {
+func matching(changes []gitlog.Change, pathspecs []string) []gitlog.Change {
+	return slices.DeleteFunc(changes, func(ch gitlog.Change) bool {
 		return !slices.ContainsFunc(pathspecs, func(spec string) bool { return matchesPathspec(spec, ch.Path) })
 	})
 }

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/history"
-	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/generator/timeline"
-	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
 )
 
 // Release-stamped versions: a server with version_tags takes its
@@ -55,11 +55,11 @@ func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 	if err != nil {
 		return err
 	}
-	logged := map[string]history.Commit{}
+	logged := map[string]gitlog.Commit{}
 	for _, c := range rh.commits {
 		logged[c.Hash] = c
 	}
-	var commits []history.Commit
+	var commits []gitlog.Commit
 	for _, c := range line {
 		if lc, ok := logged[c.Hash]; ok {
 			commits = append(commits, lc)

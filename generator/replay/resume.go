@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/history"
-	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/timeline"
 )
 
 // resumable is a replay that can go on with later commits: its state after
@@ -55,7 +55,7 @@ func decodeLatest(tl *timeline.Timeline) {
 // which moved forward along its first-parent line; the new commits change
 // neither site.toml nor an import, and come after the others when the
 // repositories' histories are merged by time, and the first does not land
-// with the last commit replayed (see history.Landings); and no repository
+// with the last commit replayed (see gitlog.Landings); and no repository
 // has release tags a server takes its versions from, and no server starts
 // its history at history_from, which a new commit or tag could move; no
 // repository is a partial clone, whose fetches the notices count, and no
@@ -110,8 +110,8 @@ func resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 // be replayed on top of them (see resume). In the site's repository, a
 // commit may not change site.toml or an import: a literal pathspec.
 func (rh *repoHistory) readOn(was, now string, site bool, h *historyReader) (ok bool) {
-	old, rest := history.SplitState(was)
-	rev, nowRest := history.SplitState(now)
+	old, rest := gitlog.SplitState(was)
+	rev, nowRest := gitlog.SplitState(now)
 	if rest != nowRest || rh.tags != nil {
 		return false
 	}
@@ -130,7 +130,7 @@ func (rh *repoHistory) readOn(was, now string, site bool, h *historyReader) (ok 
 	if err != nil || site && changesLiteral(commits, rh.paths) || continuesLanding(rh.commits, commits) {
 		return false
 	}
-	commits = history.Landings(commits)
+	commits = gitlog.Landings(commits)
 	at := firstPaths(commits)
 	rh.keepBlobs(at, rh.globs, contents, parsed)
 	if err := rh.recordSkipped(at, skipped, rh.globs); err != nil {
@@ -142,7 +142,7 @@ func (rh *repoHistory) readOn(was, now string, site bool, h *historyReader) (ok 
 
 // changesLiteral reports whether a commit changes a path a literal pathspec
 // names.
-func changesLiteral(commits []history.Commit, pathspecs []string) bool {
+func changesLiteral(commits []gitlog.Commit, pathspecs []string) bool {
 	for _, c := range commits {
 		for _, ch := range c.Changes {
 			if slices.ContainsFunc(pathspecs, func(spec string) bool {
@@ -158,11 +158,11 @@ func changesLiteral(commits []history.Commit, pathspecs []string) bool {
 // continuesLanding reports whether the first of the commits read on lands
 // with the last of those replayed (one "rebase and merge" whose commits
 // arrived apart): the step replayed would have to be replayed again, joined.
-func continuesLanding(replayed, more []history.Commit) bool {
+func continuesLanding(replayed, more []gitlog.Commit) bool {
 	if len(replayed) == 0 || len(more) == 0 {
 		return false
 	}
-	return len(history.Landings([]history.Commit{replayed[len(replayed)-1], more[0]})) == 1
+	return len(gitlog.Landings([]gitlog.Commit{replayed[len(replayed)-1], more[0]})) == 1
 }
 
 func sameStep(a, b step) bool { return a.repo == b.repo && a.commit.Hash == b.commit.Hash }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/agentfeed"
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 

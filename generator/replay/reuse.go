@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/wellknown-dev/wellknown/generator/history"
-	"github.com/wellknown-dev/wellknown/generator/site"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/site"
 )
 
 // Cache keeps the last replay for the next (a development server's
@@ -16,7 +16,7 @@ import (
 // inputs are identified whole: the config (site.Config.Fingerprint), the
 // Input's options (Rev, Revs, AllowShallow, Strict) and the state of every
 // repository it read (the commit read, shallowness, tags, remotes: see
-// history.Repo.State), so that a checkout replays again. The zero Cache
+// gitlog.Repo.State), so that a checkout replays again. The zero Cache
 // is empty. A Cache serves one build at a time.
 type Cache struct {
 	key     [sha256.Size]byte // the Input's identity but for the repositories' states
@@ -125,14 +125,14 @@ func (h *historyReader) sources() []source {
 // first of Output.sources, known before the replay; ok is false when the
 // site is not in a repository.
 func siteSource(in Input) (src source, ok bool) {
-	repo, err := history.Open(in.Config.Dir)
+	repo, err := gitlog.Open(in.Config.Dir)
 	if err != nil {
 		return source{}, false
 	}
 	return source{root: repo.Root(), rev: cmp.Or(in.Rev, "HEAD")}, true
 }
 
-// statesOf returns the state (history.Repo.State) of each repository: a
+// statesOf returns the state (gitlog.Repo.State) of each repository: a
 // replay of the same Input whose repositories (Output.sources) are all in
 // the same states reads the same history, so its Output may be reused. ok
 // is false when there is nothing to compare, as for a site outside git.
@@ -141,7 +141,7 @@ func statesOf(sources []source) (states []string, ok bool) {
 		return nil, false
 	}
 	for _, s := range sources {
-		repo, err := history.Open(s.root)
+		repo, err := gitlog.Open(s.root)
 		if err != nil {
 			return nil, false
 		}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/format/timeline"
 )
 
 // A server version stamped at release ("version": "${VERSION}" in

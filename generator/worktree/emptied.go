@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/agentfeed"
-	"github.com/wellknown-dev/wellknown/generator/diag"
-	"github.com/wellknown-dev/wellknown/generator/history"
-	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/generator/timeline"
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
 // Emptied is a landing at which a server that stays on the site lost every
@@ -32,7 +32,7 @@ func (e Emptied) Problem(cfg *site.Config) *diag.Error {
 		_, names[i], _ = strings.Cut(id, "#")
 	}
 	msg := fmt.Sprintf("commit %s (%s) removes every tool of %s at once (%s): the feed would sign the removal of each",
-		history.Short(e.Commit), e.Time.UTC().Format(time.DateOnly), e.Server, strings.Join(names, ", "))
+		gitlog.Short(e.Commit), e.Time.UTC().Format(time.DateOnly), e.Server, strings.Join(names, ", "))
 	for i, s := range cfg.Servers {
 		if s.Name == e.Server {
 			return cfg.Errorf(fmt.Sprintf("servers.%d.tools", i), "%s", msg).WithHint("%s", e.Hint())

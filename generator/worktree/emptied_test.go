@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/generator/timeline"
-	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
 )
 
 // A landing that removes every tool of a server is reported unless

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wellknown-dev/wellknown/generator/history"
-	"github.com/wellknown-dev/wellknown/generator/paths"
-	"github.com/wellknown-dev/wellknown/generator/site"
-	"github.com/wellknown-dev/wellknown/generator/tools"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/internal/suggest"
 )
 
@@ -68,7 +68,7 @@ var errFound = errors.New("found")
 // it cannot tell (no repository, no commit yet), so that only a glob
 // known to match nothing is reported.
 func inHistory(root, g string) bool {
-	repo, err := history.Open(root)
+	repo, err := gitlog.Open(root)
 	if err != nil {
 		return true
 	}
@@ -77,7 +77,7 @@ func inHistory(root, g string) bool {
 		return true
 	}
 	spec := ":(glob)" + path.Join(prefix, g)
-	err = repo.LogEach("HEAD", []string{spec}, func(history.Commit) error { return errFound })
+	err = repo.LogEach("HEAD", []string{spec}, func(gitlog.Commit) error { return errFound })
 	return err != nil
 }
 

@@ -17,7 +17,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/wellknown-dev/wellknown/generator/diag"
+	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
 // MaxSize is the cap for an input no other limit applies to: far above any

@@ -3,7 +3,7 @@ package leaktest
 import (
 	"testing"
 
-	"github.com/wellknown-dev/wellknown/generator/didweb"
+	"github.com/wellknown-dev/wellknown/format/didweb"
 )
 
 // Every encoding is one the key loader reads as the key.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 13, row 5, and issue 21: wellknown serve, from saving a file to the
 # reload event (the debounce window included), beside the rebuild's own
-# time: the Go benchmarks of generator/serve, RUNS rounds. They edit a tool
+# time: the Go benchmarks of command/serve, RUNS rounds. They edit a tool
 # file of the example site, of a site of 1,000 tools, and of
 # internal/benchsite's site (2,000 Markdown pages, 1,000 tools), save one
 # Markdown page of the latter, and commit a tool edit there (the edit's own
@@ -18,8 +18,8 @@ trap 'rm -rf "$out"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(go version | cut -d' ' -f3)"
 for _ in $(seq "$runs"); do
-  go test ./generator/serve/ -run '^$' -bench "$bench" -benchtime 10x -count 1 >>"$out/now"
-  [ -z "${BEFORE:-}" ] || (cd "$BEFORE" && go test ./generator/serve/ -run '^$' -bench "$bench" -benchtime 10x -count 1) >>"$out/before"
+  go test ./command/serve/ -run '^$' -bench "$bench" -benchtime 10x -count 1 >>"$out/now"
+  [ -z "${BEFORE:-}" ] || (cd "$BEFORE" && go test ./command/serve/ -run '^$' -bench "$bench" -benchtime 10x -count 1) >>"$out/before"
 done
 echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 # report FILE LABEL prints the medians of the benchmarks in FILE.

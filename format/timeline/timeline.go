@@ -1,0 +1,606 @@
+// Package timeline derives the change feed's events from the history of a
+// site's inputs. It knows nothing about git: it replays a sequence of
+// states, one per commit, oldest first, and decides what each step means.
+//
+// The rules:
+//
+//   - A server is an endpoint (protocol "mcp") whose id is its card name. It is
+//     announced when it appears, and again when its version or endpoint URL
+//     changes. A server that disappears is deprecated, with the commit time as
+//     announcement and sunset. Releases tagged before the server took its
+//     versions from tags are announced when it starts to, at their own
+//     commits' times; a release's announcement lists the tool versions
+//     tagged with it (x-tools).
+//   - A tool is an endpoint (protocol "mcp-tool") whose id is
+//     "<server name>#<tool name>" and whose endpoint is its server's. It is
+//     announced, at version 1.0.0, when it first appears, and again when its
+//     server's endpoint moves. Each commit that changes its canonical JSON
+//     (RFC 8785; a reformatted file changes nothing) is a schema-change whose
+//     version bump follows the structural diff: breaking → major, compatible →
+//     minor, cosmetic → patch. A tool that disappears is deprecated; one that
+//     reappears is announced again, at its last version when its schema is the
+//     same, else at the next version, after the schema-change that leads there
+//     (so that each schema-change leaves from the version a reader holds).
+//     A tool removed because its file was renamed to one declaring another
+//     tool names that tool as its replacement.
+//   - A [[deprecations]] entry of site.toml is announced at the commit that
+//     first contains it, with its own dates.
+//
+// Within one commit, events are ordered announcements, then schema changes,
+// then the announcements that follow a schema-change (a tool that returns or
+// moves with a new schema), then deprecations; servers before tools, tools by endpoint id. Timestamps
+// are commit times. Each event carries a key that, with its type and
+// endpoint id, names it uniquely and stably: derived from versions and
+// dates, never from commit hashes, so a rebase that keeps the content keeps
+// the ids.
+package timeline
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/schemadiff"
+	"github.com/wellknown-dev/wellknown/format/tools"
+)
+
+// Protocols of the endpoints.
+const (
+	ProtocolServer = "mcp"
+	ProtocolTool   = "mcp-tool"
+)
+
+// FirstVersion is a tool's version when it first appears.
+const FirstVersion = "1.0.0"
+
+// Commit is the state of the inputs after one commit.
+type Commit struct {
+	Hash         string
+	Time         time.Time
+	Servers      []Server      // the servers configured at this commit
+	Deprecations []Deprecation // the deprecations configured at this commit
+}
+
+// Server is one server's state at a commit.
+type Server struct {
+	Name     string
+	Slug     string
+	Version  string
+	Endpoint string                // its remote URL (or its card's URL when it has none)
+	Tools    map[string]tools.Tool // by tool name
+	// Unchanged vouches that Tools holds the same tools as at the previous
+	// commit, so they need not be looked at: that keeps a long history cheap
+	// to replay when each commit touches a few files.
+	Unchanged bool
+	// Touched, when not nil, vouches that only the tools it names (in Tools
+	// or gone from it) may differ from the previous commit, so that a commit
+	// that changes one tool of a large server looks at that one only.
+	Touched []string
+	// Release is the version a release tag on this commit gives the
+	// server's repository ("" when none): the tools as they are after the
+	// commit are what that release ships.
+	Release string
+	// Releases are releases tagged at earlier commits, oldest first, to be
+	// announced now with their own dates: the server took its versions
+	// from a pinned version then, and takes them from tags now.
+	Releases []Release
+	// Renamed maps a tool gone at this commit to the tool now declared by
+	// the file git sees its file renamed to.
+	Renamed map[string]string
+}
+
+// Release is a release tag's version and the commit it is on.
+type Release struct {
+	Version string
+	Commit  string
+	Time    time.Time
+}
+
+// Deprecation is a [[deprecations]] entry of site.toml.
+type Deprecation struct {
+	Endpoint, AnnouncedAt, Sunset, Replacement, Reason string
+}
+
+// Event is one future feed entry.
+type Event struct {
+	Type       string // agentfeed.Type*
+	EndpointID string
+	Key        string // with Type and EndpointID, names the event uniquely
+	Commit     string
+	Time       time.Time
+	Title      string // one human line for feed readers: what happened, to which version
+	Summary    string
+	Payload    any // agentfeed.Announcement, SchemaChange or Deprecation
+}
+
+// Timeline is the result of a replay.
+type Timeline struct {
+	Events  []Event
+	Servers []*ServerHistory // every server ever seen, in order of first appearance
+}
+
+// Versions counts the versions of every tool of every server.
+func (tl *Timeline) Versions() (n int) {
+	for _, s := range tl.Servers {
+		for _, t := range s.Tools {
+			n += len(t.Versions)
+		}
+	}
+	return n
+}
+
+// ServerHistory is what happened to one server.
+type ServerHistory struct {
+	Name    string
+	Last    Server // its state when last seen
+	Removed bool   // absent at the last commit
+	Tools   []*ToolHistory
+}
+
+// Tool returns the history of the named tool.
+func (s *ServerHistory) Tool(name string) *ToolHistory {
+	for _, t := range s.Tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// ToolHistory is the version history of one tool.
+type ToolHistory struct {
+	Server   string // server name
+	Name     string
+	Versions []*Version // distinct versions, oldest first
+	Removed  bool       // absent at the last commit
+}
+
+// Latest returns the tool's newest version.
+func (t *ToolHistory) Latest() *Version { return t.Versions[len(t.Versions)-1] }
+
+// EndpointID returns the tool's endpoint id.
+func (t *ToolHistory) EndpointID() string { return ToolEndpointID(t.Server, t.Name) }
+
+// Version is one published version of a tool. Only a tool's latest
+// version keeps Tool.Object (the decoded schema, needed to diff the next
+// change); earlier versions keep Tool.Canonical, their archived bytes
+// (until ForgetArchived), and Change, how they differ from the version
+// before. A long history would otherwise hold every decoded schema in
+// memory.
+type Version struct {
+	Version string
+	Slug    string // the server's slug when it was published (its archive's folder)
+	Commit  string
+	Time    time.Time
+	Tool    tools.Tool
+	SHA256  string             // hex SHA-256 of Tool.Canonical (Tool.SHA256)
+	From    string             // the version it replaced ("" for the first)
+	Change  *schemadiff.Result // how it differs from From (nil for the first)
+	Release string             // the version of the first release that shipped it; "" before one
+}
+
+// ForgetArchived drops the canonical bytes (Tool.Canonical) of every
+// tool's versions but its newest keep: for a build that no longer needs
+// the older ones once the schema archive holds them outside memory (see
+// bundle.Spool), so that what it holds does not grow with history.
+func (tl *Timeline) ForgetArchived(keep int) {
+	for _, s := range tl.Servers {
+		for _, t := range s.Tools {
+			for _, v := range t.Versions[:max(len(t.Versions)-keep, 0)] {
+				v.Tool.Canonical = nil
+			}
+		}
+	}
+}
+
+// ToolEndpointID is the endpoint id of a tool: "<server name>#<tool name>".
+func ToolEndpointID(server, tool string) string { return server + "#" + tool }
+
+// Compare compares two versions of a tool, as schemadiff.Compare compares
+// their objects.
+type Compare func(before, after tools.Tool) schemadiff.Result
+
+// CompareObjects is schemadiff.Compare of the two versions' objects.
+func CompareObjects(before, after tools.Tool) schemadiff.Result {
+	return schemadiff.Compare(before.Object, after.Object)
+}
+
+// NewBuilder starts a Timeline to which commits are given one at a time,
+// so a caller can reuse its maps from one commit to the next. compare
+// compares a tool's versions: CompareObjects, or what returns its result
+// from a comparison made beforehand.
+func NewBuilder(compare Compare) *Builder {
+	return &Builder{compare: compare, servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
+}
+
+// SetCompare makes compare what compares a tool's versions from the next
+// commit on.
+func (r *Builder) SetCompare(compare Compare) { r.compare = compare }
+
+// Commit replays the next commit. It reads c during the call only.
+func (r *Builder) Commit(c Commit) error {
+	if err := r.commit(c); err != nil {
+		return fmt.Errorf("commit %s: %w", gitlog.Short(c.Hash), err)
+	}
+	return nil
+}
+
+// Timeline returns the result of the commits replayed so far. The Builder
+// may go on: the histories it returns then change with the commits after.
+func (r *Builder) Timeline() *Timeline {
+	return &Timeline{Events: r.events, Servers: r.histories()}
+}
+
+// Builder builds a Timeline commit by commit: the state carried from one
+// commit to the next.
+type Builder struct {
+	compare          Compare
+	commits          int            // replayed so far
+	order            []*serverState // in order of first appearance
+	servers          map[string]*serverState
+	seenDeprecations map[Deprecation]bool
+	keys             map[string]int // uses of each event name, to keep names unique
+	events           []Event
+}
+
+type serverState struct {
+	history *ServerHistory
+	present bool
+	seenAt  int // the last commit (Builder.commits) that configured it
+	current Server
+	tools   map[string]*toolState
+	shipped map[string]string // by release version: the x-tools of the release
+	// announced holds the "version endpoint" of each announcement made,
+	// so a release announced late is not announced twice.
+	announced map[string]bool
+}
+
+type toolState struct {
+	history *ToolHistory
+	present bool
+	current *Version
+}
+
+// batch collects one commit's events by kind, so they can be ordered.
+// reannounce holds the announcements of tools that return or move with a
+// new schema: they follow that schema-change, so that a reader applying the
+// feed in order sees each schema-change leave from the version it holds.
+type batch struct {
+	announce, change, reannounce, deprecate []Event
+}
+
+func (r *Builder) commit(c Commit) error {
+	var b batch
+	r.commits++
+	for _, srv := range c.Servers {
+		if err := r.server(c, srv, &b); err != nil {
+			return err
+		}
+	}
+	for _, s := range r.order {
+		if s.present && s.seenAt != r.commits {
+			r.removeServer(c, s, &b)
+		}
+	}
+	for _, d := range c.Deprecations {
+		if !r.seenDeprecations[d] {
+			r.seenDeprecations[d] = true
+			b.deprecate = append(b.deprecate, r.configuredDeprecation(c, d))
+		}
+	}
+	for _, group := range [][]Event{b.announce, b.change, b.reannounce, b.deprecate} {
+		sort.SliceStable(group, func(i, j int) bool { return endpointOrder(group[i]) < endpointOrder(group[j]) })
+		r.events = append(r.events, group...)
+	}
+	return nil
+}
+
+// endpointOrder sorts servers before tools, then by endpoint id.
+func endpointOrder(e Event) string {
+	if strings.Contains(e.EndpointID, "#") {
+		return "1" + e.EndpointID
+	}
+	return "0" + e.EndpointID
+}
+
+func (r *Builder) server(c Commit, srv Server, b *batch) error {
+	s, known := r.servers[srv.Name]
+	if !known {
+		s = &serverState{history: &ServerHistory{Name: srv.Name}, tools: map[string]*toolState{}, shipped: map[string]string{}, announced: map[string]bool{}}
+		r.servers[srv.Name] = s
+		r.order = append(r.order, s)
+	}
+	if s.seenAt == r.commits {
+		return fmt.Errorf("server %s is configured twice", srv.Name)
+	}
+	s.seenAt = r.commits
+	if s.present && srv.Unchanged && srv.Version == s.current.Version && srv.Endpoint == s.current.Endpoint && srv.Releases == nil {
+		s.current, s.history.Last = srv, srv
+		r.ship(s, srv.Release)
+		return nil
+	}
+	moved := s.present && srv.Endpoint != s.current.Endpoint
+	// A server without a version (none the feed can record yet) is not
+	// announced until it has one; its tools are. Its announcement is made
+	// once the tools are replayed, so that it can list what a release
+	// tagged on this commit ships. A version that is the last release
+	// announced late is announced at that release's commit only.
+	announce := srv.Version != "" && (!s.present || moved || srv.Version != s.current.Version) &&
+		(moved || len(srv.Releases) == 0 || srv.Version != srv.Releases[len(srv.Releases)-1].Version)
+	versioned := s.present && srv.Version == s.current.Version
+	s.present, s.current = true, srv
+	s.history.Last = srv
+	if err := r.serverTools(c, s, srv, versioned && !moved, moved, b); err != nil {
+		return err
+	}
+	// Releases are announced once this commit has shipped its own, so
+	// that one tagged on the commit itself lists its tools too.
+	r.ship(s, srv.Release)
+	r.announceReleases(s, b)
+	if announce {
+		b.announce = append(b.announce, r.announceServer(c, s, srv.Version))
+	}
+	return nil
+}
+
+// serverTools replays a server's tools; only the touched ones when
+// touchedOnly and the server says which those are.
+func (r *Builder) serverTools(c Commit, s *serverState, srv Server, touchedOnly, moved bool, b *batch) error {
+	if touchedOnly && srv.Touched != nil {
+		return r.tools(c, s, srv.Touched, b)
+	}
+	// Map order is fine here: each tool is independent, and commit sorts
+	// the events of the commit.
+	for _, tool := range srv.Tools {
+		if err := r.tool(c, s, tool, moved, b); err != nil {
+			return err
+		}
+	}
+	for name, t := range s.tools {
+		if _, still := srv.Tools[name]; !still && t.present {
+			b.deprecate = append(b.deprecate, r.removeTool(c, s, t))
+		}
+	}
+	return nil
+}
+
+// announceReleases announces, each at its own commit, the earlier releases
+// the server did not announce.
+func (r *Builder) announceReleases(s *serverState, b *batch) {
+	for _, rel := range s.current.Releases {
+		if !s.announced[rel.Version+" "+s.current.Endpoint] {
+			b.announce = append(b.announce, r.announceServer(Commit{Hash: rel.Commit, Time: rel.Time}, s, rel.Version))
+		}
+	}
+}
+
+// ship records what a release tagged on the current commit ships: the
+// tools present, at their versions, each of which it is the first release
+// of unless an earlier one shipped it.
+func (r *Builder) ship(s *serverState, release string) {
+	if release == "" {
+		return
+	}
+	var shipped []string
+	for _, name := range slices.Sorted(maps.Keys(s.tools)) {
+		t := s.tools[name]
+		if !t.present {
+			continue
+		}
+		shipped = append(shipped, name+"@"+t.current.Version)
+		if t.current.Release == "" {
+			t.current.Release = release
+		}
+	}
+	s.shipped[release] = strings.Join(shipped, " ")
+}
+
+// tools replays the named tools of a server that neither moved nor changed
+// its version: the others are as they were.
+func (r *Builder) tools(c Commit, s *serverState, names []string, b *batch) error {
+	for _, name := range names {
+		if tool, ok := s.current.Tools[name]; ok {
+			if err := r.tool(c, s, tool, false, b); err != nil {
+				return err
+			}
+		} else if t := s.tools[name]; t != nil && t.present {
+			b.deprecate = append(b.deprecate, r.removeTool(c, s, t))
+		}
+	}
+	return nil
+}
+
+func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *batch) error {
+	t, known := s.tools[tool.Name]
+	if !known {
+		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name}}
+		s.tools[tool.Name] = t
+	}
+	switch {
+	case t.current == nil: // first appearance
+		t.current = t.add(c, s.current.Slug, tool, FirstVersion, "", nil)
+		b.announce = append(b.announce, r.announceTool(c, s.current, t))
+	case string(t.current.Tool.Canonical) == string(tool.Canonical):
+		if !t.present || moved {
+			b.announce = append(b.announce, r.announceTool(c, s.current, t))
+		}
+	default:
+		diff := r.compare(t.current.Tool, tool)
+		next, err := schemadiff.NextVersion(t.current.Version, diff.Class)
+		if err != nil {
+			return fmt.Errorf("tool %s: %v", tool.Name, err)
+		}
+		from := t.current.Version
+		t.current.Tool.Object = nil
+		t.current = t.add(c, s.current.Slug, tool, next, from, &diff)
+		b.change = append(b.change, r.schemaChange(c, s.current, t))
+		if !t.present || moved {
+			b.reannounce = append(b.reannounce, r.announceTool(c, s.current, t))
+		}
+	}
+	t.present = true
+	return nil
+}
+
+// add records a new version of the tool and returns it.
+func (t *toolState) add(c Commit, slug string, tool tools.Tool, version, from string, diff *schemadiff.Result) *Version {
+	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, SHA256: tool.SHA256, From: from, Change: diff}
+	t.history.Versions = append(t.history.Versions, v)
+	return v
+}
+
+func (r *Builder) removeServer(c Commit, s *serverState, b *batch) {
+	s.present = false
+	for _, t := range s.tools {
+		if t.present {
+			b.deprecate = append(b.deprecate, r.removeTool(c, s, t))
+		}
+	}
+	b.deprecate = append(b.deprecate, r.deprecation(c, s.current.Name, "removed "+s.current.Version,
+		s.current.Name+" removed", fmt.Sprintf("server %s removed", s.current.Name), nil, "removed from the site"))
+}
+
+func (r *Builder) removeTool(c Commit, s *serverState, t *toolState) Event {
+	t.present = false
+	var replacement *string
+	summary := fmt.Sprintf("%s %s removed from %s", t.history.Name, t.current.Version, s.current.Name)
+	if next, ok := s.current.Renamed[t.history.Name]; ok {
+		id := ToolEndpointID(s.current.Name, next)
+		replacement = &id
+		summary += "; renamed to " + next
+	}
+	return r.deprecation(c, t.history.EndpointID(), "removed "+t.current.Version,
+		t.history.Name+" removed", summary, replacement, "removed from the server")
+}
+
+// announceServer announces the server at a version: a release's
+// announcement lists the tools it shipped.
+func (r *Builder) announceServer(c Commit, s *serverState, version string) Event {
+	srv := s.current
+	s.announced[version+" "+srv.Endpoint] = true
+	return r.event(c, agentfeed.TypeAnnouncement, srv.Name, version+" "+srv.Endpoint,
+		srv.Name+" "+version+" announced", fmt.Sprintf("%s %s at %s", srv.Name, version, srv.Endpoint),
+		agentfeed.Announcement{EndpointID: srv.Name, Endpoint: srv.Endpoint, Protocol: ProtocolServer, Version: version,
+			AssertedAt: agentfeed.FormatTime(c.Time), Tools: s.shipped[version]})
+}
+
+func (r *Builder) announceTool(c Commit, srv Server, t *toolState) Event {
+	id := t.history.EndpointID()
+	return r.event(c, agentfeed.TypeAnnouncement, id, t.current.Version+" "+srv.Endpoint,
+		t.history.Name+" "+t.current.Version+" published", fmt.Sprintf("%s %s on %s", t.history.Name, t.current.Version, srv.Name),
+		agentfeed.Announcement{EndpointID: id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
+			AssertedAt: agentfeed.FormatTime(c.Time), SchemaSHA256: t.current.SHA256})
+}
+
+func (r *Builder) schemaChange(c Commit, srv Server, t *toolState) Event {
+	v := t.current
+	return r.event(c, agentfeed.TypeSchemaChange, t.history.EndpointID(), v.From+" -> "+v.Version,
+		changeTitle(t.history.Name, v), fmt.Sprintf("%s %s → %s (%s): %s", t.history.Name, v.From, v.Version, v.Change.Class, describe(v.Change)),
+		agentfeed.SchemaChange{EndpointID: t.history.EndpointID(), FromVersion: v.From, ToVersion: v.Version,
+			EffectiveAt: agentfeed.FormatTime(c.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256})
+}
+
+func (r *Builder) configuredDeprecation(c Commit, d Deprecation) Event {
+	var replacement *string
+	if d.Replacement != "" {
+		replacement = &d.Replacement
+	}
+	summary := fmt.Sprintf("%s deprecated; sunset %s", d.Endpoint, d.Sunset)
+	if d.Reason != "" {
+		summary += ": " + d.Reason
+	}
+	title := fmt.Sprintf("%s deprecated, sunset %s", DisplayName(d.Endpoint), day(d.Sunset))
+	return r.deprecationAt(c, d.Endpoint, "configured "+d.AnnouncedAt+" "+d.Sunset, title, summary, replacement, d.Reason, d.AnnouncedAt, d.Sunset)
+}
+
+func (r *Builder) deprecation(c Commit, endpoint, key, title, summary string, replacement *string, reason string) Event {
+	return r.deprecationAt(c, endpoint, key, title, summary, replacement, reason, agentfeed.FormatTime(c.Time), agentfeed.FormatTime(c.Time))
+}
+
+func (r *Builder) deprecationAt(c Commit, endpoint, key, title, summary string, replacement *string, reason, announced, sunset string) Event {
+	var why *string
+	if reason != "" {
+		why = &reason
+	}
+	return r.event(c, agentfeed.TypeDeprecation, endpoint, key, title, summary,
+		agentfeed.Deprecation{EndpointID: endpoint, AnnouncedAt: announced, Sunset: sunset, Replacement: replacement, Reason: why})
+}
+
+// event builds an Event whose (type, endpoint, key) is unique: a name used
+// before (a tool re-announced at the same version) gets an occurrence suffix.
+func (r *Builder) event(c Commit, typ, endpoint, key, title, summary string, payload any) Event {
+	name := typ + "\x00" + endpoint + "\x00" + key
+	if n := r.keys[name]; n > 0 {
+		key = fmt.Sprintf("%s #%d", key, n+1)
+	}
+	r.keys[name]++
+	return Event{Type: typ, EndpointID: endpoint, Key: key, Commit: c.Hash, Time: c.Time, Title: title, Summary: summary, Payload: payload}
+}
+
+func (r *Builder) histories() []*ServerHistory {
+	var out []*ServerHistory
+	for _, s := range r.order {
+		s.history.Removed = !s.present
+		s.history.Tools = nil
+		for _, tn := range slices.Sorted(maps.Keys(s.tools)) {
+			t := s.tools[tn]
+			t.history.Removed = !t.present || !s.present
+			s.history.Tools = append(s.history.Tools, t.history)
+		}
+		out = append(out, s.history)
+	}
+	return out
+}
+
+// describe joins the first few change texts of a diff, the most serious
+// first.
+func describe(d *schemadiff.Result) string {
+	const shown = 3
+	var texts []string
+	for i, c := range d.MostSeriousFirst() {
+		if i == shown {
+			texts = append(texts, fmt.Sprintf("and %d more", len(d.Changes)-shown))
+			break
+		}
+		texts = append(texts, c.Text)
+	}
+	return strings.Join(texts, "; ")
+}
+
+// changeTitle is a schema change in one line, led by its most serious
+// change: "get_me 2.0.0: parameter `reason` removed (breaking)".
+func changeTitle(tool string, v *Version) string {
+	d := v.Change
+	i := slices.IndexFunc(d.Changes, func(c schemadiff.Change) bool { return c.Class == d.Class })
+	if i < 0 {
+		return fmt.Sprintf("%s %s (%s)", tool, v.Version, d.Class)
+	}
+	text := d.Changes[i].Text
+	if more := len(d.Changes) - 1; more > 0 {
+		text += fmt.Sprintf(", and %d more", more)
+	}
+	return fmt.Sprintf("%s %s: %s (%s)", tool, v.Version, text, d.Class)
+}
+
+// DisplayName is what people call an endpoint: a tool's name, or a
+// server's.
+func DisplayName(endpoint string) string {
+	if _, tool, ok := strings.Cut(endpoint, "#"); ok {
+		return tool
+	}
+	return endpoint
+}
+
+// day is the date of an RFC 3339 time, or the text itself when it is not one.
+func day(rfc3339 string) string {
+	t, err := time.Parse(time.RFC3339, rfc3339)
+	if err != nil {
+		return rfc3339
+	}
+	return t.Format(time.DateOnly)
+}

@@ -1,0 +1,291 @@
+package timeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
+	"github.com/wellknown-dev/wellknown/format/tools"
+)
+
+func tool(t *testing.T, src string) tools.Tool {
+	t.Helper()
+	tl, err := tools.Parse("t.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+const (
+	v1        = `{"name":"get_forecast","description":"Forecast.","inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}`
+	v1spaced  = "{\n  \"name\": \"get_forecast\",\n  \"inputSchema\": {\"type\": \"object\", \"required\": [\"city\"], \"properties\": {\"city\": {\"type\": \"string\"}}},\n  \"description\": \"Forecast.\"\n}\n"
+	v2        = `{"name":"get_forecast","description":"Forecast.","inputSchema":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}}`
+	v3        = `{"name":"get_forecast","description":"Forecast.","inputSchema":{"type":"object","properties":{"location":{"type":"string"},"days":{"type":"integer"}},"required":["location"]}}`
+	v4        = `{"name":"get_forecast","description":"Daily forecast.","inputSchema":{"type":"object","properties":{"location":{"type":"string"},"days":{"type":"integer"}},"required":["location"]}}`
+	alertsSrc = `{"name":"list_alerts","inputSchema":{"type":"object"}}`
+)
+
+// A short history with every kind of step gives the expected events, in order.
+func TestDerive(t *testing.T) {
+	at := func(day int) time.Time { return time.Date(2026, 4, day, 12, 0, 0, 0, time.UTC) }
+	server := func(version, endpoint string, ts ...tools.Tool) Server {
+		m := map[string]tools.Tool{}
+		for _, tl := range ts {
+			m[tl.Name] = tl
+		}
+		return Server{Name: "com.example/weather", Slug: "weather", Version: version, Endpoint: endpoint, Tools: m}
+	}
+	const ep, moved = "https://example.com/mcp", "https://mcp.example.com/"
+	commits := []Commit{
+		{Hash: "c1", Time: at(1), Servers: []Server{server("1.0.0", ep, tool(t, v1))}},
+		{Hash: "c2", Time: at(2), Servers: []Server{server("1.0.0", ep, tool(t, v1spaced))}}, // reformatted: nothing
+		{Hash: "c3", Time: at(3), Servers: []Server{server("1.0.0", ep, tool(t, v2))}},       // optional param: minor
+		{Hash: "c4", Time: at(4), Servers: []Server{server("1.1.0", ep, tool(t, v3), tool(t, alertsSrc))}},
+		{Hash: "c5", Time: at(5), Servers: []Server{server("1.1.0", moved, tool(t, v4), tool(t, alertsSrc))}},
+		{Hash: "c6", Time: at(6), Servers: []Server{server("1.1.0", moved, tool(t, alertsSrc))}}, // removed
+		{Hash: "c7", Time: at(7), Servers: []Server{server("1.1.0", moved, tool(t, v4), tool(t, alertsSrc))},
+			Deprecations: []Deprecation{{Endpoint: "com.example/weather#list_alerts", AnnouncedAt: "2026-04-07T00:00:00Z", Sunset: "2026-12-31T00:00:00Z", Replacement: "com.example/weather#get_forecast"}}},
+		{Hash: "c8", Time: at(8), Servers: []Server{server("1.1.0", moved, tool(t, v2), tool(t, alertsSrc))},
+			Deprecations: []Deprecation{{Endpoint: "com.example/weather#list_alerts", AnnouncedAt: "2026-04-07T00:00:00Z", Sunset: "2026-12-31T00:00:00Z", Replacement: "com.example/weather#get_forecast"}}},
+		{Hash: "c9", Time: at(9)}, // the server is gone
+	}
+	tl, err := derive(commits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each event names itself, and has one line a feed reader shows as the
+	// entry's title.
+	var got []string
+	for _, e := range tl.Events {
+		got = append(got, fmt.Sprintf("%s %s %s | %s | %s", e.Commit, e.Type, e.EndpointID, e.Key, e.Title))
+	}
+	want := []string{
+		"c1 endpoint-announcement com.example/weather | 1.0.0 " + ep + " | com.example/weather 1.0.0 announced",
+		"c1 endpoint-announcement com.example/weather#get_forecast | 1.0.0 " + ep + " | get_forecast 1.0.0 published",
+		"c3 schema-change com.example/weather#get_forecast | 1.0.0 -> 1.1.0 | get_forecast 1.1.0: new optional parameter `days` (compatible)",
+		"c4 endpoint-announcement com.example/weather | 1.1.0 " + ep + " | com.example/weather 1.1.0 announced",
+		"c4 endpoint-announcement com.example/weather#list_alerts | 1.0.0 " + ep + " | list_alerts 1.0.0 published",
+		"c4 schema-change com.example/weather#get_forecast | 1.1.0 -> 2.0.0 | get_forecast 2.0.0: parameter `city` renamed to `location` (breaking)",
+		"c5 endpoint-announcement com.example/weather | 1.1.0 " + moved + " | com.example/weather 1.1.0 announced",
+		"c5 endpoint-announcement com.example/weather#list_alerts | 1.0.0 " + moved + " | list_alerts 1.0.0 published",
+		"c5 schema-change com.example/weather#get_forecast | 2.0.0 -> 2.0.1 | get_forecast 2.0.1: description changed (cosmetic)",
+		"c5 endpoint-announcement com.example/weather#get_forecast | 2.0.1 " + moved + " | get_forecast 2.0.1 published",
+		"c6 deprecation com.example/weather#get_forecast | removed 2.0.1 | get_forecast removed",
+		"c7 endpoint-announcement com.example/weather#get_forecast | 2.0.1 " + moved + " #2 | get_forecast 2.0.1 published",
+		"c7 deprecation com.example/weather#list_alerts | configured 2026-04-07T00:00:00Z 2026-12-31T00:00:00Z | list_alerts deprecated, sunset 2026-12-31",
+		"c8 schema-change com.example/weather#get_forecast | 2.0.1 -> 3.0.0 | get_forecast 3.0.0: parameter `location` renamed to `city`, and 1 more (breaking)",
+		"c9 deprecation com.example/weather | removed 1.1.0 | com.example/weather removed",
+		"c9 deprecation com.example/weather#get_forecast | removed 3.0.0 | get_forecast removed",
+		"c9 deprecation com.example/weather#list_alerts | removed 1.0.0 | list_alerts removed",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Payloads carry the spec's fields, commit times and the archive hash.
+	var change agentfeed.SchemaChange
+	for _, e := range tl.Events {
+		if e.Commit == "c4" && e.Type == agentfeed.TypeSchemaChange {
+			change = e.Payload.(agentfeed.SchemaChange)
+		}
+	}
+	data, _ := json.Marshal(change.Migration)
+	if string(data) != `{"rename":{"/inputSchema/properties/city":"/inputSchema/properties/location"}}` || change.Compat != "breaking" ||
+		change.EffectiveAt != "2026-04-04T12:00:00Z" || len(change.SchemaSHA256) != 64 {
+		t.Errorf("c4 schema change = %+v (migration %s)", change, data)
+	}
+
+	srv := tl.Servers[0]
+	if !srv.Removed || srv.Last.Version != "1.1.0" {
+		t.Errorf("server history = %+v", srv)
+	}
+	fc := srv.Tool("get_forecast")
+	var versions []string
+	for _, v := range fc.Versions {
+		versions = append(versions, v.From+">"+v.Version)
+	}
+	if strings.Join(versions, " ") != ">1.0.0 1.0.0>1.1.0 1.1.0>2.0.0 2.0.0>2.0.1 2.0.1>3.0.0" || !fc.Removed {
+		t.Errorf("get_forecast versions = %v removed=%v", versions, fc.Removed)
+	}
+}
+
+func TestDeriveIsDeterministic(t *testing.T) {
+	commits := []Commit{{Hash: "a", Time: time.Unix(0, 0), Servers: []Server{
+		{Name: "b/two", Version: "1", Endpoint: "https://x", Tools: map[string]tools.Tool{"z": tool(t, `{"name":"z","inputSchema":{"type":"object"}}`), "a": tool(t, `{"name":"a","inputSchema":{"type":"object"}}`)}},
+		{Name: "a/one", Version: "1", Endpoint: "https://y", Tools: map[string]tools.Tool{"m": tool(t, `{"name":"m","inputSchema":{"type":"object"}}`)}},
+	}}}
+	first, _ := derive(commits)
+	for i := 0; i < 20; i++ {
+		again, _ := derive(commits)
+		if fmt.Sprint(again.Events) != fmt.Sprint(first.Events) {
+			t.Fatal("Derive is not deterministic")
+		}
+	}
+	var order []string
+	for _, e := range first.Events {
+		order = append(order, e.EndpointID)
+	}
+	if strings.Join(order, " ") != "a/one b/two a/one#m b/two#a b/two#z" {
+		t.Errorf("order = %v", order)
+	}
+}
+
+func TestDuplicateServerIsAnError(t *testing.T) {
+	s := Server{Name: "a/b", Version: "1", Endpoint: "https://x"}
+	if _, err := derive([]Commit{{Hash: "abc", Servers: []Server{s, s}}}); err == nil || !strings.Contains(err.Error(), "commit abc: server a/b is configured twice") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// derive replays commits, oldest first.
+func derive(commits []Commit) (*Timeline, error) {
+	r := NewBuilder(CompareObjects)
+	for _, c := range commits {
+		if err := r.Commit(c); err != nil {
+			return nil, err
+		}
+	}
+	return r.Timeline(), nil
+}
+
+// A summary cut short keeps the change that made the version breaking: many
+// cosmetic and compatible changes come before it in walk order.
+func TestSummaryListsTheMostSeriousChangeFirst(t *testing.T) {
+	before := `{"name":"f","description":"a","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"a"},"b":{"type":"string","description":"b"},"c":{"type":"string","description":"c"},"d":{"type":"string"}}}}`
+	after := `{"name":"f","description":"b","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"x"},"b":{"type":"string","description":"y"},"c":{"type":"string","description":"z"},"d":{"type":"string"},"e":{"type":"string"}},"required":["d"]}}`
+	srv := func(src string) Server {
+		return Server{Name: "a/b", Version: "1", Endpoint: "https://x", Tools: map[string]tools.Tool{"f": tool(t, src)}}
+	}
+	tl, err := derive([]Commit{{Hash: "c1", Servers: []Server{srv(before)}}, {Hash: "c2", Servers: []Server{srv(after)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := tl.Events[len(tl.Events)-1]
+	head, _, _ := strings.Cut(last.Summary, "; ")
+	if !strings.Contains(last.Summary, "(breaking)") || !strings.Contains(head, "`d`") || !strings.HasSuffix(last.Summary, "more") {
+		t.Errorf("summary = %q, want the breaking change (d required) first and the rest cut short", last.Summary)
+	}
+}
+
+// A server that names the tools a commit touched is replayed for those
+// only: a tool it does not name is taken as it was, and one it names that
+// is gone is removed.
+func TestTouchedToolsAreTheOnlyOnesLookedAt(t *testing.T) {
+	alerts2 := `{"name":"list_alerts","description":"Alerts.","inputSchema":{"type":"object"}}`
+	server := func(touched []string, ts ...tools.Tool) Server {
+		m := map[string]tools.Tool{}
+		for _, tl := range ts {
+			m[tl.Name] = tl
+		}
+		return Server{Name: "a/b", Version: "1.0.0", Endpoint: "https://x", Tools: m, Touched: touched}
+	}
+	tl, err := derive([]Commit{
+		{Hash: "c1", Servers: []Server{server(nil, tool(t, v1), tool(t, alertsSrc))}},
+		{Hash: "c2", Servers: []Server{server([]string{"get_forecast"}, tool(t, v2), tool(t, alerts2))}},
+		{Hash: "c3", Servers: []Server{server([]string{"list_alerts"}, tool(t, v2))}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tl.Events[3:] {
+		got = append(got, e.Commit+" "+e.Type+" "+e.EndpointID)
+	}
+	want := []string{"c2 " + agentfeed.TypeSchemaChange + " a/b#get_forecast", "c3 " + agentfeed.TypeDeprecation + " a/b#list_alerts"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events after the first commit:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A release tagged on a commit records what it ships; releases tagged
+// before the server took its versions from tags are announced late, each
+// at its own commit and with what it shipped, and the last is not
+// announced again at the switch; a tool whose file was renamed to another
+// tool's names it as its replacement.
+func TestReleasesAndRenames(t *testing.T) {
+	at := func(day int) time.Time { return time.Date(2026, 4, day, 12, 0, 0, 0, time.UTC) }
+	server := func(version string, ts ...tools.Tool) Server {
+		m := map[string]tools.Tool{}
+		for _, tl := range ts {
+			m[tl.Name] = tl
+		}
+		return Server{Name: "com.example/weather", Slug: "weather", Version: version, Endpoint: "https://example.com/mcp", Tools: m}
+	}
+	released := func(s Server, release string) Server { s.Release = release; return s }
+	late := server("1.2.0", tool(t, v2), tool(t, alertsSrc))
+	late.Releases = []Release{{Version: "1.1.0", Commit: "c2", Time: at(2)}, {Version: "1.2.0", Commit: "c3", Time: at(3)}}
+	renamed := server("1.2.0", tool(t, v2), tool(t, strings.Replace(alertsSrc, "list_alerts", "alerts", 1)))
+	renamed.Renamed = map[string]string{"list_alerts": "alerts"}
+	tl, err := derive([]Commit{
+		{Hash: "c1", Time: at(1), Servers: []Server{server("1.0.0", tool(t, v1))}},
+		{Hash: "c2", Time: at(2), Servers: []Server{released(server("1.0.0", tool(t, v2)), "1.1.0")}},
+		{Hash: "c3", Time: at(3), Servers: []Server{released(server("1.0.0", tool(t, v2), tool(t, alertsSrc)), "1.2.0")}},
+		{Hash: "c4", Time: at(4), Servers: []Server{late}},
+		{Hash: "c5", Time: at(5), Servers: []Server{renamed}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tl.Events {
+		line := e.Commit + " " + e.Time.Format(time.DateOnly) + " " + e.Title
+		switch p := e.Payload.(type) {
+		case agentfeed.Announcement:
+			if p.Tools != "" {
+				line += " [" + p.Tools + "]"
+			}
+		case agentfeed.Deprecation:
+			if p.Replacement != nil {
+				line += " → " + *p.Replacement
+			}
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"c1 2026-04-01 com.example/weather 1.0.0 announced",
+		"c1 2026-04-01 get_forecast 1.0.0 published",
+		"c2 2026-04-02 get_forecast 1.1.0: new optional parameter `days` (compatible)",
+		"c3 2026-04-03 list_alerts 1.0.0 published",
+		"c2 2026-04-02 com.example/weather 1.1.0 announced [get_forecast@1.1.0]",
+		"c3 2026-04-03 com.example/weather 1.2.0 announced [get_forecast@1.1.0 list_alerts@1.0.0]",
+		"c5 2026-04-05 alerts 1.0.0 published",
+		"c5 2026-04-05 list_alerts removed → com.example/weather#alerts",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if v := tl.Servers[0].Tool("get_forecast").Versions[1]; v.Release != "1.1.0" {
+		t.Errorf("get_forecast 1.1.0 first shipped in %q, want 1.1.0", v.Release)
+	}
+}
+
+// A release tagged on the very commit that switches the server to release
+// tags lists what it ships, as one tagged on any other commit does.
+func TestReleaseOnTheSwitch(t *testing.T) {
+	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
+	pinned := Server{Name: "com.example/weather", Version: "1.0.0", Endpoint: "https://example.com/mcp", Tools: map[string]tools.Tool{"get_forecast": tool(t, v1)}}
+	switched := pinned
+	switched.Version, switched.Release = "1.1.0", "1.1.0"
+	switched.Tools = map[string]tools.Tool{"get_forecast": tool(t, v2)}
+	switched.Releases = []Release{{Version: "1.1.0", Commit: "c2", Time: at.Add(time.Hour)}}
+	tl, err := derive([]Commit{
+		{Hash: "c1", Time: at, Servers: []Server{pinned}},
+		{Hash: "c2", Time: at.Add(time.Hour), Servers: []Server{switched}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []string
+	for _, e := range tl.Events {
+		if p, ok := e.Payload.(agentfeed.Announcement); ok && p.EndpointID == "com.example/weather" && p.Version == "1.1.0" {
+			tools = append(tools, p.Tools)
+		}
+	}
+	if len(tools) != 1 || tools[0] != "get_forecast@1.1.0" {
+		t.Errorf("announcements of 1.1.0 list %q, want one with get_forecast@1.1.0", tools)
+	}
+}

@@ -1,0 +1,232 @@
+// Package tools reads MCP tool schema files. A tool file holds one JSON
+// object in exactly the shape a server returns in tools/list: name, title?,
+// description, inputSchema, outputSchema?, annotations?, _meta?.
+//
+// A tool's identity is the name inside the file, never the file's path:
+// files may move without breaking a tool's history. Two files that declare
+// the same name for one server is an error naming both.
+package tools
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+
+	"github.com/wellknown-dev/wellknown/format/canonjson"
+	"github.com/wellknown-dev/wellknown/internal/diag"
+)
+
+// namePattern is MCP's tool name rule: 1–128 characters from A–Z a–z 0–9 _ - .
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// Tool is one parsed tool file.
+type Tool struct {
+	Name   string
+	File   string         // where it was read from, for messages
+	Object map[string]any // the whole tool object
+	// Canonical is the RFC 8785 form of the object: equal for two files that
+	// differ only in formatting, and the bytes the schema archive hashes.
+	Canonical []byte
+	// SHA256 is the hex SHA-256 of Canonical, which names a version: worked
+	// out with the parse, which a long history spreads over every core.
+	SHA256 string
+}
+
+// Title returns the tool's title, or its annotations' title, or "".
+func (t Tool) Title() string {
+	if s, ok := t.Object["title"].(string); ok {
+		return s
+	}
+	if a, ok := t.Object["annotations"].(map[string]any); ok {
+		s, _ := a["title"].(string)
+		return s
+	}
+	return ""
+}
+
+// Description returns the tool's description, or "".
+func (t Tool) Description() string {
+	s, _ := t.Object["description"].(string)
+	return s
+}
+
+// The limits of one tool file: far above real tool snapshots (a few KB to a
+// few tens of KB), and low enough to bound what a hostile file (a commit, or
+// a server through sync) costs each build. Within them the canonical form,
+// the diff and the page all grow near-linearly with the file.
+const (
+	MaxFileBytes  = 1 << 20 // 1 MiB
+	MaxDepth      = 64      // objects and arrays nested in one another
+	MaxProperties = 10_000  // members of all objects in the file together
+)
+
+var limits = canonjson.Limits{Depth: MaxDepth, Properties: MaxProperties}
+
+// ErrLimit matches (errors.Is) the error of a tool file over a limit.
+var ErrLimit = errors.New("tool file over a limit")
+
+// limitError is the located error of a tool file over a limit.
+type limitError struct{ err *diag.Error }
+
+func (e limitError) Error() string        { return e.err.Error() }
+func (e limitError) Unwrap() error        { return e.err }
+func (e limitError) Is(target error) bool { return target == ErrLimit }
+
+func overLimit(file string, line int, msg string) error {
+	return limitError{diag.Errorf(file, line, "%s", msg).WithHint("%s", limitsHint)}
+}
+
+var limitsHint = fmt.Sprintf(`a tool file may be at most 1 MiB (%d bytes), nest objects and arrays at most %d deep and hold at most %d properties; see wellknown's docs/limits.md`,
+	MaxFileBytes, MaxDepth, MaxProperties)
+
+// Oversized is Parse's error for a tool file of size bytes, over
+// MaxFileBytes: for a reader that learns the size before reading.
+func Oversized(file string, size int) error {
+	return overLimit(file, 0, fmt.Sprintf("tool file is %d bytes; the limit is %d", size, MaxFileBytes))
+}
+
+// Parse checks and decodes one tool file. file names it in errors.
+func Parse(file string, data []byte) (Tool, error) {
+	if len(data) > MaxFileBytes {
+		return Tool{}, Oversized(file, len(data))
+	}
+	v, err := canonjson.Decode(data, limits)
+	if err != nil {
+		return Tool{}, decodeError(file, data, err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return Tool{}, diag.Errorf(file, 0, "a tool file holds one JSON object (found %s)", kind(v))
+	}
+	if err := check(obj); err != nil {
+		return Tool{}, diag.Errorf(file, 0, "%v", err).
+			WithHint("a tool file holds one tool exactly as tools/list returns it: {\"name\": …, \"description\": …, \"inputSchema\": {\"type\": \"object\", …}}")
+	}
+	canonical, err := canonjson.Canonical(obj)
+	if err != nil {
+		return Tool{}, diag.Errorf(file, 0, "cannot canonicalise: %v", err)
+	}
+	sum := sha256.Sum256(canonical)
+	return Tool{Name: obj["name"].(string), File: file, Object: obj, Canonical: canonical, SHA256: hex.EncodeToString(sum[:])}, nil
+}
+
+// ParseCanonical is Parse, errors included, without the decoded object:
+// the tool's name, file, canonical form and its hash. It reads a file in
+// one pass that builds no tree (canonjson.Transform), for a reader of many
+// versions that keeps their canonical forms and decodes few of them.
+func ParseCanonical(file string, data []byte) (Tool, error) {
+	if len(data) <= MaxFileBytes {
+		canonical, err := canonjson.Transform(data, limits)
+		if err == nil {
+			// The checks read the tool's members and theirs, no deeper.
+			v, _ := canonjson.Outline(canonical, 2)
+			if obj, ok := v.(map[string]any); ok && check(obj) == nil {
+				sum := sha256.Sum256(canonical)
+				return Tool{Name: obj["name"].(string), File: file, Canonical: canonical, SHA256: hex.EncodeToString(sum[:])}, nil
+			}
+		}
+	}
+	t, err := Parse(file, data) // worded as Parse words it
+	t.Object = nil
+	return t, err
+}
+
+// decodeError locates a decoding error in file.
+func decodeError(file string, data []byte, err error) error {
+	var located *canonjson.Error
+	if !errors.As(err, &located) {
+		return diag.JSONError(file, data, err)
+	}
+	if errors.Is(err, canonjson.ErrLimit) {
+		return overLimit(file, located.Line, located.Msg)
+	}
+	return diag.Errorf(file, located.Line, "%s", located.Msg)
+}
+
+// kind names the JSON type of a decoded value, with its article.
+func kind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	default:
+		return "null"
+	}
+}
+
+func check(obj map[string]any) error {
+	name, ok := obj["name"].(string)
+	switch {
+	case obj["name"] == nil:
+		return errors.New(`tool has no "name"`)
+	case !ok:
+		return errors.New(`tool "name" must be a string`)
+	case !namePattern.MatchString(name):
+		return fmt.Errorf("tool name %q must be 1–128 characters from A-Z a-z 0-9 . _ -", name)
+	case name == "." || name == "..":
+		// The name is a path segment of the tool's page and schema archive.
+		return fmt.Errorf("tool name %q is not usable: it names a directory in a path", name)
+	}
+	for _, key := range []string{"title", "description"} {
+		if v, present := obj[key]; present {
+			if _, ok := v.(string); !ok {
+				return fmt.Errorf("tool %s: %q must be a string", name, key)
+			}
+		}
+	}
+	if obj["inputSchema"] == nil {
+		return fmt.Errorf(`tool %s has no "inputSchema"`, name)
+	}
+	for _, key := range []string{"inputSchema", "outputSchema"} {
+		if err := checkSchema(name, key, obj); err != nil {
+			return err
+		}
+	}
+	for _, key := range []string{"annotations", "_meta"} {
+		if v, present := obj[key]; present {
+			if _, ok := v.(map[string]any); !ok {
+				return fmt.Errorf("tool %s: %q must be an object", name, key)
+			}
+		}
+	}
+	return nil
+}
+
+// checkSchema requires an object schema where key is present: MCP tool
+// arguments and structured results are always JSON objects.
+func checkSchema(name, key string, obj map[string]any) error {
+	v, present := obj[key]
+	if !present {
+		return nil
+	}
+	schema, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("tool %s: %q must be a JSON Schema object", name, key)
+	}
+	if schema["type"] != "object" {
+		return fmt.Errorf(`tool %s: %q must have "type": "object"`, name, key)
+	}
+	return nil
+}
+
+// CheckUnique returns an error naming both files for every tool name
+// declared twice. It sorts ts by name.
+func CheckUnique(ts []Tool) error {
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
+	var problems []error
+	for i := 1; i < len(ts); i++ {
+		if ts[i].Name == ts[i-1].Name {
+			problems = append(problems, diag.Errorf(ts[i].File, 0, "tool %q is also declared in %s", ts[i].Name, ts[i-1].File).
+				WithHint("a tool's name is its identity: rename one of them, remove the copy, or leave it out with exclude = [\"…\"] under the server in site.toml"))
+		}
+	}
+	return errors.Join(problems...)
+}

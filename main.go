@@ -322,6 +322,9 @@ func (c *cli) build(args []string) int {
 	opt.Spool = true
 	res, err := generator.Build(opt)
 	if err == nil {
+		if opt.Progress != nil {
+			opt.Progress("write: " + *out)
+		}
 		err = res.Write(*out, *force)
 		defer res.Close()
 	}
@@ -367,7 +370,7 @@ func (c *cli) printBuildTable(n generator.Counts, st generator.Stages, total tim
 		{"servers", strconv.Itoa(n.Servers)}, {"tools", strconv.Itoa(n.Tools)}, {"agents", strconv.Itoa(n.Agents)},
 		{"feed entries", strconv.Itoa(n.Entries)}, {"tool versions", strconv.Itoa(n.Versions)}, {"files", strconv.Itoa(n.Files)},
 		{},
-		{"read", ms(st.Read)}, {"replay history", ms(st.Diff)}, {"sign", ms(st.Sign)},
+		{"read", ms(st.Read)}, {"diff", ms(st.Diff)}, {"sign", ms(st.Sign)},
 		{"render", ms(st.Render)}, {"write", ms(st.Write)}, {"total", ms(total)},
 	}
 	nameW, valueW := 0, 0

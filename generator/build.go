@@ -76,7 +76,7 @@ type Options struct {
 	// Key, when set, signs instead of a key loaded from the sources above: a
 	// build that publishes nothing (wellknown check) then needs no secret.
 	Key *didweb.SigningKey
-	// Progress, when set, is told each stage as it starts ("signing the feed").
+	// Progress, when set, is told each stage but Write as it starts ("sign: the feed").
 	Progress func(stage string)
 	// IgnoreUncommitted skips comparing the working tree with the history:
 	// for a build of another revision's feed, which the working tree differs
@@ -147,7 +147,7 @@ func Build(opt Options) (_ *Result, err error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
-	progress("reading the site definition, tool files and key")
+	progress("read: the site definition, tool files and key")
 	getenv := opt.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -190,9 +190,9 @@ func Build(opt Options) (_ *Result, err error) {
 		r.Warnings = append(r.Warnings, key.Warning)
 	}
 	r.Stages.Read = time.Since(start)
-	progress("reading git history")
+	progress("read: git history")
 	replayed, reused, err := replays.Read(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
-		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: cfg.Endpoint})
+		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: cfg.Endpoint, Progress: progress})
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +210,7 @@ func Build(opt Options) (_ *Result, err error) {
 	}
 	r.Warnings = append(r.Warnings, uncommitted...)
 	start = time.Now()
-	progress("signing the feed")
+	progress("sign: the feed")
 	signed, reused, err := feeds.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private})
 	if err != nil {
 		return nil, err
@@ -234,7 +234,7 @@ func Build(opt Options) (_ *Result, err error) {
 	}
 	r.Stages.Sign = time.Since(start)
 	start = time.Now()
-	progress("rendering documents and pages")
+	progress("render: documents and pages")
 	now := time.Now
 	if opt.Now != nil {
 		now = opt.Now

@@ -345,7 +345,7 @@ func TestProgressNamesEachStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"reading the site definition, tool files and key", "reading git history", "signing the feed", "rendering documents and pages"}
+	want := []string{"read: the site definition, tool files and key", "read: git history", "diff: replaying the history", "sign: the feed", "render: documents and pages"}
 	if strings.Join(stages, "\n") != strings.Join(want, "\n") {
 		t.Errorf("stages = %q, want %q", stages, want)
 	}

@@ -41,6 +41,9 @@ type Input struct {
 	Strict bool
 	// Endpoint is a server's endpoint URL in the feed.
 	Endpoint func(site.Server) string
+	// Progress, when set, is told when the replay starts (the build's
+	// Diff stage), once the history is read.
+	Progress func(stage string)
 }
 
 // Output is a finished replay.
@@ -121,9 +124,17 @@ func (h *historyReader) read() (*timeline.Timeline, error) {
 		return nil, err
 	}
 	h.out.ReadTime = time.Since(start)
+	h.progress()
 	start = time.Now()
 	defer func() { h.out.DiffTime = time.Since(start) }()
 	return h.replay()
+}
+
+// progress tells Input.Progress that the replay starts.
+func (h *historyReader) progress() {
+	if h.in.Progress != nil {
+		h.in.Progress("diff: replaying the history")
+	}
 }
 
 // findCommitLinks records, for each server whose repository URL names the

@@ -88,6 +88,7 @@ func resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 	h.in, h.cfg = in, in.Config
 	h.out = &Output{Warnings: slices.Clip(prev.Warnings[:r.warned]), Notices: slices.Clip(prev.Notices),
 		CommitRepos: prev.CommitRepos, sources: prev.sources, ReadTime: time.Since(start)}
+	h.progress()
 	start = time.Now()
 	if err := r.st.play(r.tl, steps[len(r.steps):]); err != nil {
 		return nil, false

@@ -5,7 +5,7 @@
 // Output rules: results (a build summary, a generated key) go to standard
 // output; everything else goes to standard error as "wellknown: <kind>: …"
 // lines, where kind is error, warning, notice or hint; a build also names
-// each stage as it starts ("wellknown: reading git history…") when standard
+// each stage as it starts ("wellknown: read: git history…") when standard
 // error is a terminal. With --json, standard
 // output holds exactly one JSON object. Exit status: 0 success, 1 a failed
 // build or check, 2 a usage error.

@@ -211,7 +211,7 @@ func (t *transformer) number() error {
 	if text[0] == '-' {
 		digits = text[1:]
 	}
-	if len(digits) <= 15 && bytes.IndexAny(digits, ".eE") < 0 && string(text) != "-0" {
+	if len(digits) <= 15 && !bytes.ContainsAny(digits, ".eE") && string(text) != "-0" {
 		t.out = append(t.out, text...)
 		return nil
 	}

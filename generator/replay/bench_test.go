@@ -43,7 +43,7 @@ func BenchmarkCommitBenchRepo(b *testing.B) {
 	}
 	input := func() Input { return Input{Config: load(b, dir), Endpoint: cardEndpoint} }
 	read := func() *Output {
-		out, err := Read(input())
+		out, err := readAndPlay(input())
 		if err != nil {
 			b.Fatal(err)
 		}

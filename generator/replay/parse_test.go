@@ -46,7 +46,7 @@ func TestBlobIsReadAtItsFirstPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Read(Input{Config: cfg, Endpoint: cardEndpoint})
+	out, err := readAndPlay(Input{Config: cfg, Endpoint: cardEndpoint})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestReadDecodesOnlyTheLatestVersions(t *testing.T) {
 		g.Write("tools/a.json", toolJSON("a", desc))
 		g.Commit("a: " + desc)
 	}
-	out, err := Read(Input{Config: load(t, g.Dir), Endpoint: cardEndpoint})
+	out, err := readAndPlay(Input{Config: load(t, g.Dir), Endpoint: cardEndpoint})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ type Output struct {
 	resume  *resumable // what resume goes on from; nil once it has
 }
 
-// Read replays the committed history of the site's inputs (site.toml,
+// readAndPlay replays the committed history of the site's inputs (site.toml,
 // imported server.json files, and every server's tool files, in whatever
 // local repositories hold them) into a timeline. It runs one git log per
 // repository for the inputs and one git cat-file process per repository
@@ -75,7 +75,7 @@ type Output struct {
 // A site outside git, or without commits, has an empty history: a warning,
 // or an error when strict. A server whose committed version the feed cannot
 // record is an error (see checkRecordable).
-func Read(in Input) (*Output, error) {
+func readAndPlay(in Input) (*Output, error) {
 	h := &historyReader{cfg: in.Config, in: in, out: &Output{}}
 	tl, err := h.read()
 	if err != nil {

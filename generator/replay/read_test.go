@@ -27,7 +27,7 @@ func load(t testing.TB, dir string) *site.Config {
 func TestReadReplaysCommittedSite(t *testing.T) {
 	repo := gittest.ExampleRepo(t)
 	cfg := load(t, repo.Dir)
-	out, err := Read(Input{Config: cfg, Endpoint: cardEndpoint})
+	out, err := readAndPlay(Input{Config: cfg, Endpoint: cardEndpoint})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,14 +48,14 @@ func TestReadOutsideGit(t *testing.T) {
 	if err := gittest.CopyExampleSite(dir, false); err != nil {
 		t.Fatal(err)
 	}
-	out, err := Read(Input{Config: load(t, dir), Endpoint: cardEndpoint})
+	out, err := readAndPlay(Input{Config: load(t, dir), Endpoint: cardEndpoint})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(out.Timeline.Servers) != 0 || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0].Error(), "is not in a git repository") {
 		t.Errorf("timeline %d servers, warnings %q; want an empty timeline and the warning", len(out.Timeline.Servers), out.Warnings)
 	}
-	if _, err := Read(Input{Config: load(t, dir), Endpoint: cardEndpoint, Strict: true}); err == nil || !strings.Contains(err.Error(), "is not in a git repository") {
+	if _, err := readAndPlay(Input{Config: load(t, dir), Endpoint: cardEndpoint, Strict: true}); err == nil || !strings.Contains(err.Error(), "is not in a git repository") {
 		t.Errorf("strict: error %v; want that the site is not in a git repository", err)
 	}
 }

@@ -47,9 +47,9 @@ func decodeLatest(tl *timeline.Timeline) {
 
 // resume replays, on top of prev, only the commits its repositories gained
 // since: was and now are the states (statesOf) of prev.sources then and now.
-// in is the Input of a Read that would read them, prev's but for its
+// in is the Input of a readAndPlay that would read them, prev's but for its
 // Config's own pointer and Endpoint (the same config: the caller compares
-// them). The result is what Read makes.
+// them). The result is what readAndPlay makes.
 //
 // It applies only when each repository is as it was but for its commit,
 // which moved forward along its first-parent line; the new commits change
@@ -60,7 +60,7 @@ func decodeLatest(tl *timeline.Timeline) {
 // its history at history_from, which a new commit or tag could move; no
 // repository is a partial clone, whose fetches the notices count, and no
 // repository is a shallow clone (a fetch may deepen one, which its state
-// does not show). ok is false otherwise, and on any error: a Read then
+// does not show). ok is false otherwise, and on any error: a readAndPlay then
 // replays the whole history, and reports the error.
 //
 // prev is used up: its Timeline may go on changing, and it cannot be

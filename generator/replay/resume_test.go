@@ -38,7 +38,7 @@ func (r *resumer) input() Input {
 // of the repositories it read.
 func (r *resumer) read() (*Output, []string) {
 	r.t.Helper()
-	out, err := Read(r.input())
+	out, err := readAndPlay(r.input())
 	if err != nil {
 		r.t.Fatal(err)
 	}

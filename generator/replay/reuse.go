@@ -40,7 +40,7 @@ func (c *Cache) Watched() { c.watched, c.moved = true, true }
 // compares the repositories' states.
 func (c *Cache) Moved() { c.moved = true }
 
-// Read is the package's Read, or the last replay's output (reused) when
+// Read is readAndPlay, or the last replay's output (reused) when
 // its inputs are the same, or that replay resumed with the commits since
 // when only they differ (see resume). The repositories' states are taken
 // before and after a read (before, of those the last replay read, or else
@@ -77,7 +77,7 @@ func (c *Cache) Read(in Input) (out *Output, reused bool, err error) {
 		}
 	}
 	before, known := statesOf(sources)
-	out, err = Read(in)
+	out, err = readAndPlay(in)
 	if err != nil {
 		*c = Cache{watched: c.watched}
 		return nil, false, err
@@ -154,7 +154,7 @@ func statesOf(sources []source) (states []string, ok bool) {
 	return states, true
 }
 
-// applyTo gives cfg what Read gives its Input.Config: each server that
+// applyTo gives cfg what readAndPlay gives its Input.Config: each server that
 // takes its versions from tags gets the version its history ends with. A
 // build that reuses an Output applies it to its own config.
 func (o *Output) applyTo(cfg *site.Config) {

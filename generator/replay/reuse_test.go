@@ -45,7 +45,7 @@ func TestCacheReusesResumesOrReplays(t *testing.T) {
 			t.Errorf("%s: reused %v, resumed %v; want %v, %v", step.name, reused, out.Resumed, step.reused, step.resumed)
 		}
 		in.Config = load(t, g.Dir)
-		whole, err := Read(in)
+		whole, err := readAndPlay(in)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ type Cache struct {
 	out      *Output
 }
 
-// Add is the package's Add, or the last feed's files and output (reused)
+// Add is add (the feed signed and added to b), or the last feed's files and output (reused)
 // when its inputs are the same. The feed is the first stage to add files
 // to b, so the files b holds after Add are the feed's.
 func (c *Cache) Add(b *bundle.Bundle, in Input) (out *Output, reused bool, err error) {
@@ -38,7 +38,7 @@ func (c *Cache) Add(b *bundle.Bundle, in Input) (out *Output, reused bool, err e
 		return c.out, true, nil
 	}
 	*c = Cache{}
-	if out, err = Add(b, in); err != nil {
+	if out, err = add(b, in); err != nil {
 		return nil, false, err
 	}
 	*c = Cache{timeline: in.Timeline, key: key, out: out}

@@ -46,7 +46,7 @@ func TestCacheReusesTheSameFeed(t *testing.T) {
 			t.Errorf("%s: reused %v, want %v", step.name, reused, step.reused)
 		}
 		whole := bundle.New()
-		want, err := Add(whole, step.in)
+		want, err := add(whole, step.in)
 		if err != nil {
 			t.Fatal(err)
 		}

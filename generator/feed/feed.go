@@ -52,9 +52,9 @@ type stage struct {
 	out *Output
 }
 
-// Add signs the timeline's events into the change feed and adds it to b,
+// add signs the timeline's events into the change feed and adds it to b,
 // with the snapshot replayed from it and the schema archive.
-func Add(b *bundle.Bundle, in Input) (*Output, error) {
+func add(b *bundle.Bundle, in Input) (*Output, error) {
 	s := &stage{in: in, b: b, out: &Output{}}
 	if err := s.addFeed(in.Timeline); err != nil {
 		return nil, err

@@ -42,7 +42,7 @@ func addFeed(t *testing.T, tl *timeline.Timeline) (*bundle.Bundle, *Output) {
 		t.Fatal(err)
 	}
 	b := bundle.New()
-	out, err := Add(b, Input{Config: cfg, Timeline: tl, Key: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))})
+	out, err := add(b, Input{Config: cfg, Timeline: tl, Key: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,9 +20,10 @@ type Cache struct {
 	out      *Output
 }
 
-// Add is add (the feed signed and added to b), or the last feed's files and output (reused)
-// when its inputs are the same. The feed is the first stage to add files
-// to b, so the files b holds after Add are the feed's.
+// Add signs the feed and adds it to b (see add), or adds the last feed's
+// files and returns its output (reused) when its inputs are the same. The
+// feed is the first stage to add files to b, so the files b holds after
+// add are the feed's.
 func (c *Cache) Add(b *bundle.Bundle, in Input) (out *Output, reused bool, err error) {
 	h := sha256.New()
 	config := in.Config.Fingerprint()

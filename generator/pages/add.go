@@ -8,11 +8,11 @@ import (
 	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
-// Add renders the pages (see RenderBuild) into b, each with the type a
+// Add renders the pages (see renderBuild) into b, each with the type a
 // static host sends for it. It runs after every document is in b, since
 // the pages link to them (BuildInput.Files).
 func Add(b *bundle.Bundle, in BuildInput) (warnings []*diag.Error, err error) {
-	files, warnings, err := RenderBuild(in)
+	files, warnings, err := renderBuild(in)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ import (
 // and every page's bytes, by what they are made from. A page is made from
 // the templates, the Site and its own Markdown, and a page's template may
 // show anything of the Site; so a page is reused only when the templates
-// and everything RenderBuild makes the Site from, but other pages' Markdown,
+// and everything renderBuild makes the Site from, but other pages' Markdown,
 // are what they were (see newFrames), except that the default templates
 // of some kinds of page are known to show little of the tools and the
 // history (see reach). A Markdown edit that keeps the page's title

@@ -57,13 +57,13 @@ type BuildServer struct {
 	ReservedCards []string
 }
 
-// RenderBuild renders the human pages: the servers and tools of the working
+// renderBuild renders the human pages: the servers and tools of the working
 // tree with their committed history, a preview of what the next commit
 // adds to the feed, the feed for people, and the site's own Markdown, with
 // the site's templates in place of the defaults they replace. It runs after
 // every document is made, since the pages link to them. The warnings name
 // content that no page shows.
-func RenderBuild(in BuildInput) (files []File, warnings []*diag.Error, err error) {
+func renderBuild(in BuildInput) (files []File, warnings []*diag.Error, err error) {
 	cfg := in.Config
 	in.Cache.begin(in.Timeline)
 	contentDir := cfg.Path(cfg.ContentDir)

@@ -1,5 +1,5 @@
 // Package pages renders a site's human pages: what a developer opens to
-// learn what a server offers and what changed. RenderBuild fills a Site
+// learn what a server offers and what changed. renderBuild fills a Site
 // from what a build made (its config, history, documents and key), which
 // it is handed, never asks the build for, and renders it.
 //

@@ -16,7 +16,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// newRendering returns a new Cache begun for one rendering, as RenderBuild
+// newRendering returns a new Cache begun for one rendering, as renderBuild
 // begins its own; with empty frames (&frames{}) it renders every page.
 func newRendering() *Cache {
 	c := NewCache()

@@ -1,4 +1,4 @@
-package tools_test
+package pages
 
 import (
 	"bytes"
@@ -17,7 +17,6 @@ import (
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/format/tools"
-	"github.com/wellknown-dev/wellknown/generator/pages"
 )
 
 // previous is the version a fuzzed tool file is compared with.
@@ -112,12 +111,12 @@ version = "1.0.0"
 // toolPage renders the pages of a site of one server (cfg) with the tool
 // as a build does, and returns the tool's.
 func toolPage(t testing.TB, cfg *site.Config, tool tools.Tool) []byte {
-	files, _, err := pages.RenderBuild(pages.BuildInput{
+	files, _, err := renderBuild(BuildInput{
 		Config:   cfg,
-		Servers:  []pages.BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{tool}}},
+		Servers:  []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{tool}}},
 		Timeline: &timeline.Timeline{},
 		Key:      ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey),
-		Cache:    pages.NewCache(),
+		Cache:    NewCache(),
 	})
 	if err != nil {
 		t.Fatalf("rendering %s: %v", tool.Canonical, err)

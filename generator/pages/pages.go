@@ -1,7 +1,8 @@
 // Package pages renders a site's human pages: what a developer opens to
-// learn what a server offers and what changed. Add fills a Site
-// from what a build made (its config, history, documents and key), which
-// it is handed, never asks the build for, renders it and adds the pages to the bundle.
+// learn what a server offers and what changed. Add fills a Site from what
+// a build made (its config, history, documents and key), which it is
+// handed, never asks the build for, renders it and adds the pages to the
+// bundle.
 //
 // # Pages
 //

@@ -155,7 +155,7 @@ func Build(opt Options) (_ *Result, err error) {
 	}
 	cache, oneOff := opt.Cache, opt.Cache == nil
 	if oneOff {
-		cache = NewCache()
+		cache = newCacheOnce()
 	}
 	cfg, err := site.LoadWithKey(opt.ConfigPath, opt.Overrides, opt.KeyFile)
 	if err != nil {

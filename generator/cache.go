@@ -31,6 +31,15 @@ func NewCache() *Cache {
 		scanned: keyguard.NewScanned()}
 }
 
+// newCacheOnce returns an empty Cache for a build no other follows, whose
+// pages are rendered without the keys a next build would look them up by
+// (see pages.NewCacheOnce).
+func newCacheOnce() *Cache {
+	c := NewCache()
+	c.pages = pages.NewCacheOnce()
+	return c
+}
+
 // Reuse says what a build did not do again, given the last one's Cache.
 type Reuse struct {
 	Replay        bool // the replay of git history was reused

@@ -155,6 +155,7 @@ func Build(opt Options) (_ *Result, err error) {
 	cache, oneOff := opt.Cache, opt.Cache == nil
 	if oneOff {
 		cache = NewCache()
+		cache.pages = pages.NewCacheOnce() // no build follows to look its pages up
 	}
 	cfg, err := site.LoadWithKey(opt.ConfigPath, opt.Overrides, opt.KeyFile)
 	if err != nil {

@@ -125,6 +125,9 @@ func ParseCanonical(file string, data []byte) (Tool, error) {
 			v, _ := canonjson.Outline(canonical, 2)
 			if obj, ok := v.(map[string]any); ok && check(obj) == nil {
 				sum := sha256.Sum256(canonical)
+				// Made in a buffer the size of the file, the form is shorter:
+				// a reader that keeps many would keep the rest with it.
+				canonical = append(make([]byte, 0, len(canonical)), canonical...)
 				return Tool{Name: obj["name"].(string), File: file, Canonical: canonical, SHA256: hex.EncodeToString(sum[:])}, nil
 			}
 		}

@@ -125,6 +125,10 @@ func TestParseCanonical(t *testing.T) {
 		if err != nil || got.Name != want.Name || got.File != want.File || got.SHA256 != want.SHA256 || !bytes.Equal(got.Canonical, want.Canonical) || got.Object != nil {
 			t.Errorf("ParseCanonical(%s) = %+v, %v; want %+v", f, got, err, want)
 		}
+		// A reader of a long history keeps every version's form.
+		if cap(got.Canonical) != len(got.Canonical) {
+			t.Errorf("ParseCanonical(%s) keeps %d bytes for a form of %d", f, cap(got.Canonical), len(got.Canonical))
+		}
 	}
 }
 

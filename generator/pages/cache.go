@@ -53,6 +53,10 @@ type Cache struct {
 	// bytes templatesKey identifies.
 	templates    *templateSet
 	templatesKey [sha256.Size]byte
+	// once says no rendering follows (NewCacheOnce): a page is rendered
+	// without the key that would find it again, whose encoding of the
+	// page's model would cost a one-off build memory and time for nothing.
+	once bool
 }
 
 // converted is Markdown converted for a page.
@@ -71,6 +75,14 @@ type renderedPage struct {
 func NewCache() *Cache {
 	return &Cache{markdown: map[[sha256.Size]byte]converted{}, pages: map[string]renderedPage{}, models: map[[sha256.Size]byte][sha256.Size]byte{},
 		files: inputfile.NewFiles()}
+}
+
+// NewCacheOnce returns a Cache for a rendering no other follows, which
+// renders every page and keeps none.
+func NewCacheOnce() *Cache {
+	c := NewCache()
+	c.once = true
+	return c
 }
 
 // Rendered returns how many pages the last rendering rendered; the others
@@ -166,6 +178,12 @@ func (c *Cache) keepMarkdown(key [sha256.Size]byte, cv converted) {
 // page returns the page of job j, made from what f identifies for it and
 // its own Markdown, rendering it when the cache has not.
 func (c *Cache) page(f *frames, j job, render func() ([]byte, error)) ([]byte, error) {
+	if c.once {
+		c.mu.Lock()
+		c.rendered++
+		c.mu.Unlock()
+		return render()
+	}
 	frame := c.frameOf(f, j.page)
 	h := sha256.New()
 	h.Write(frame[:])

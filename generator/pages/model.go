@@ -44,7 +44,7 @@ type BuildInput struct {
 	KeyFile      inputfile.Secret
 	Attestations map[string]attestation.Token
 	// Cache keeps this rendering's pages for the next and reuses the last
-	// one's (see Cache): NewCache for a rendering no other follows.
+	// one's (see Cache): NewCacheOnce for a rendering no other follows.
 	Cache *Cache
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -341,5 +342,34 @@ func TestOneHeadingPerPage(t *testing.T) {
 	home := render(t, fixtureSite(t), templates.FS)["/index.html"]
 	if !strings.Contains(home, `<h2 id="example-weather">Example Weather</h2>`) {
 		t.Errorf("the home prose's heading is not an h2:\n%s", home)
+	}
+}
+
+// A Cache for one rendering renders the same pages as one a next rendering
+// reuses, without keys to find them again: it keeps no page.
+func TestCacheOnceKeepsNoPage(t *testing.T) {
+	s := fixtureSite(t)
+	bodies := map[bool]map[string]string{}
+	for _, once := range []bool{false, true} {
+		c := NewCache()
+		if once {
+			c = NewCacheOnce()
+		}
+		c.begin(nil)
+		files, err := renderWith(s, templates.FS, c, &frames{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.end()
+		bodies[once] = map[string]string{}
+		for _, f := range files {
+			bodies[once][f.Path] = string(f.Body)
+		}
+		if kept := len(c.pages); (kept == 0) != once || c.Rendered() == 0 {
+			t.Errorf("once %v: %d pages kept, %d rendered; want pages rendered, and kept only when not once", once, kept, c.Rendered())
+		}
+	}
+	if len(bodies[true]) == 0 || !maps.Equal(bodies[true], bodies[false]) {
+		t.Errorf("rendered %d pages once and %d to keep, not the same bytes", len(bodies[true]), len(bodies[false]))
 	}
 }

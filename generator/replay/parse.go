@@ -10,8 +10,10 @@ import (
 // earlyParse parses tool files as git cat-file hands them over, while git
 // log is still walking the history: on one core (the other is git's) until
 // the walk ends, then on every core. A blob is parsed at the path the log
-// named it at first, its newest; keepBlobs parses it again in the rare case
-// its oldest, the one it is read as, is another.
+// named it at first, its newest; in the rare case its oldest, the one it is
+// read as, is another, readRepo reads it again for keepBlobs to parse. The
+// contents of a blob parsed here are not kept: a long history's tool files,
+// all held until the log ends, would cost as much as their canonical forms.
 type earlyParse struct {
 	globs []*serverFiles
 
@@ -53,16 +55,19 @@ func (e *earlyParse) expect(id, p string) {
 	e.mu.Unlock()
 }
 
-// arrived queues a blob just read for parsing, if it was expected.
-func (e *earlyParse) arrived(id string, data []byte) {
+// arrived queues a blob just read for parsing, if it was expected, and
+// reports whether it was: the parse then holds the blob's contents until
+// it has parsed them, and nothing after.
+func (e *earlyParse) arrived(id string, data []byte) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	p, ok := e.paths[id]
 	if !ok {
-		return
+		return false
 	}
 	e.queue = append(e.queue, blobAt{id, p, data})
 	e.ready.Signal()
+	return true
 }
 
 func (e *earlyParse) work() {
@@ -76,7 +81,7 @@ func (e *earlyParse) work() {
 			return
 		}
 		b := e.queue[0]
-		e.queue[0] = blobAt{} // its contents are the reader's to keep, not the queue's
+		e.queue[0] = blobAt{} // its contents go once parsed
 		e.queue = e.queue[1:]
 		e.mu.Unlock()
 		t := parse(b.path, b.data)

@@ -20,7 +20,9 @@ func TestEarlyParseParsesToolFilesAsTheyArrive(t *testing.T) {
 	e.expect("2", "README.md")
 	e.expect("3", "tools/skip.json")
 	for _, id := range []string{"1", "2", "3", "4"} {
-		e.arrived(id, []byte(toolJSON("t"+id, "T.")))
+		if took := e.arrived(id, []byte(toolJSON("t"+id, "T."))); took != (id == "1") {
+			t.Errorf("blob %s taken to parse: %v", id, took)
+		}
 	}
 	parsed := e.finish()
 	if got := slices.Sorted(maps.Keys(parsed)); !slices.Equal(got, []string{"1"}) {
@@ -53,6 +55,34 @@ func TestBlobIsReadAtItsFirstPath(t *testing.T) {
 	warnings := fmt.Sprintf("%q", out.Warnings)
 	if strings.Count(warnings, "tools/first.json") != 2 || strings.Contains(warnings, "tools/later.json") {
 		t.Errorf("warnings:\n%s\nwant the invalid file reported twice as tools/first.json, the path it was first read at", warnings)
+	}
+}
+
+// A valid tool file moved unchanged is one blob, which the early parse
+// read at its later path and kept no contents of: it is read again, and
+// parsed at the path it first was at.
+func TestMovedToolFileIsReadAgain(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
+	g.Write("tools/first.json", toolJSON("a", "A."))
+	g.Commit("a tool")
+	g.Git("mv", "tools/first.json", "tools/later.json")
+	g.Commit("moved")
+	cfg, err := site.Load(filepath.Join(g.Dir, "site.toml"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := readAndPlay(Input{Config: cfg, Endpoint: cardEndpoint})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Warnings) != 0 || len(out.Timeline.Servers) != 1 || len(out.Timeline.Servers[0].Tools) != 1 {
+		t.Fatalf("warnings %q, timeline %+v; want tool a and no warning", out.Warnings, out.Timeline.Servers)
+	}
+	for _, v := range out.Timeline.Servers[0].Tools[0].Versions {
+		if v.Tool.Name != "a" || v.Tool.File != "tools/first.json" {
+			t.Errorf("version %s read from %s; want tool a from tools/first.json", v.Tool.Name, v.Tool.File)
+		}
 	}
 }
 

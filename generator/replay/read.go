@@ -346,8 +346,38 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 	}
 	rh.commits, rh.paths, rh.globs = gitlog.Landings(commits), paths, globs
 	at := firstPaths(commits)
+	if err := rh.readMoved(at, parsed, contents); err != nil {
+		return err
+	}
 	rh.keepBlobs(at, globs, contents, parsed)
 	return rh.recordSkipped(at, skipped, globs)
+}
+
+// readMoved reads again, into contents, the blobs the early parse read at
+// another path than the one they are read as (firstPaths): it kept no
+// contents, and a blob is parsed, or kept as it is, as that first path
+// decides. Only a file moved unchanged is, which few commits do.
+func (rh *repoHistory) readMoved(at map[string]string, early map[string]parsedAt, contents map[string][]byte) error {
+	ids := make(chan string, len(early))
+	for _, id := range slices.Sorted(maps.Keys(early)) {
+		if early[id].path != at[id] {
+			ids <- id
+		}
+	}
+	close(ids)
+	if len(ids) == 0 {
+		return nil
+	}
+	b, err := rh.repo.Blobs()
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	b.Limit = tools.MaxFileBytes
+	return b.ReadStream(ids, func(id string, data []byte) error {
+		contents[id] = data
+		return nil
+	})
 }
 
 // openRepos adds the repositories the configs' servers name.
@@ -407,7 +437,8 @@ func (h *historyReader) prefetcher(rh *repoHistory) (func(ids []string) error, e
 // In a partial clone, whose missing blobs git would fetch one at a time as
 // they are asked for, prefetch (when not nil) gets the ids of every blob to
 // read first, and they are asked for only once it has fetched them in one
-// batch. early is told of every blob asked for and read.
+// batch. early is told of every blob asked for and read; contents holds
+// those it did not take to parse.
 func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) ([]gitlog.Commit, map[string][]byte, map[string]int, error) {
 	b, err := rh.repo.Blobs()
 	if err != nil {
@@ -422,8 +453,9 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 	read := make(chan error, 1)
 	go func() {
 		read <- b.ReadStream(ids, func(id string, data []byte) error {
-			contents[id] = data
-			early.arrived(id, data)
+			if !early.arrived(id, data) {
+				contents[id] = data
+			}
 			return nil
 		})
 	}()
@@ -490,19 +522,22 @@ func matchesAny(globs []*serverFiles, p string) bool {
 	return slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) })
 }
 
-// keepBlobs keeps the contents of blobs just read: parsed as a tool file
-// when the path it is first seen at (at) is one some server's glob matches,
-// as they are otherwise. A blob early parsed at that path is taken as it is;
-// the others are parsed on every core.
+// keepBlobs keeps the blobs just read: a blob early parsed at the path it
+// is first seen at (at) as it is; those in contents parsed as a tool file
+// when that path is one some server's glob matches, on every core, and as
+// they are otherwise.
 func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, contents map[string][]byte, early map[string]parsedAt) {
 	if rh.parsed == nil {
 		rh.parsed = map[string]parsedTool{}
 	}
+	for id, e := range early {
+		if e.path == at[id] {
+			rh.parsed[id] = e.parsedTool
+		}
+	}
 	var toolBlobs []string
 	for _, id := range slices.Sorted(maps.Keys(contents)) {
-		if e, ok := early[id]; ok && e.path == at[id] {
-			rh.parsed[id] = e.parsedTool
-		} else if matchesAny(globs, at[id]) {
+		if matchesAny(globs, at[id]) {
 			toolBlobs = append(toolBlobs, id)
 		} else {
 			rh.blobs[id] = contents[id]

@@ -37,21 +37,7 @@ func TestEarlyParseParsesToolFilesAsTheyArrive(t *testing.T) {
 // valid tool file is reported at that path, although the log (newest first)
 // names it at its later path first.
 func TestBlobIsReadAtItsFirstPath(t *testing.T) {
-	g := gittest.New(t, t.TempDir())
-	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
-	g.Write("tools/ok.json", toolJSON("ok", "OK."))
-	g.Write("tools/first.json", `{"name": "bad"}`)
-	g.Commit("a tool file without inputSchema")
-	g.Git("mv", "tools/first.json", "tools/later.json")
-	g.Commit("moved")
-	cfg, err := site.Load(filepath.Join(g.Dir, "site.toml"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := readAndPlay(Input{Config: cfg, Endpoint: cardEndpoint})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := readMovedFile(t, `{"name": "bad"}`)
 	warnings := fmt.Sprintf("%q", out.Warnings)
 	if strings.Count(warnings, "tools/first.json") != 2 || strings.Contains(warnings, "tools/later.json") {
 		t.Errorf("warnings:\n%s\nwant the invalid file reported twice as tools/first.json, the path it was first read at", warnings)
@@ -62,24 +48,12 @@ func TestBlobIsReadAtItsFirstPath(t *testing.T) {
 // read at its later path and kept no contents of: it is read again, and
 // parsed at the path it first was at.
 func TestMovedToolFileIsReadAgain(t *testing.T) {
-	g := gittest.New(t, t.TempDir())
-	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
-	g.Write("tools/first.json", toolJSON("a", "A."))
-	g.Commit("a tool")
-	g.Git("mv", "tools/first.json", "tools/later.json")
-	g.Commit("moved")
-	cfg, err := site.Load(filepath.Join(g.Dir, "site.toml"), nil)
-	if err != nil {
-		t.Fatal(err)
+	out := readMovedFile(t, toolJSON("a", "A."))
+	tl := out.Timeline.Servers[0].Tools
+	if len(out.Warnings) != 0 || len(tl) != 2 || tl[0].Name != "a" {
+		t.Fatalf("warnings %q, tools %+v; want tools a and ok, and no warning", out.Warnings, tl)
 	}
-	out, err := readAndPlay(Input{Config: cfg, Endpoint: cardEndpoint})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Warnings) != 0 || len(out.Timeline.Servers) != 1 || len(out.Timeline.Servers[0].Tools) != 1 {
-		t.Fatalf("warnings %q, timeline %+v; want tool a and no warning", out.Warnings, out.Timeline.Servers)
-	}
-	for _, v := range out.Timeline.Servers[0].Tools[0].Versions {
+	for _, v := range tl[0].Versions {
 		if v.Tool.Name != "a" || v.Tool.File != "tools/first.json" {
 			t.Errorf("version %s read from %s; want tool a from tools/first.json", v.Tool.Name, v.Tool.File)
 		}
@@ -141,4 +115,27 @@ func TestReadDecodesOnlyTheLatestVersions(t *testing.T) {
 	if earlier == 0 {
 		t.Error("no earlier version in the timeline")
 	}
+}
+
+// readMovedFile reads the history of a site whose tools/first.json, with
+// the contents given, is moved to tools/later.json in the commit after the
+// one that adds it beside a valid tools/ok.json.
+func readMovedFile(t *testing.T, first string) *Output {
+	t.Helper()
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
+	g.Write("tools/ok.json", toolJSON("ok", "OK."))
+	g.Write("tools/first.json", first)
+	g.Commit("two tool files")
+	g.Git("mv", "tools/first.json", "tools/later.json")
+	g.Commit("moved")
+	cfg, err := site.Load(filepath.Join(g.Dir, "site.toml"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := readAndPlay(Input{Config: cfg, Endpoint: cardEndpoint})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

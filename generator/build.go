@@ -90,7 +90,8 @@ type Options struct {
 	// Cache, for a build that no other follows.
 	Cache *Cache
 	// Spool keeps the immutable outputs in a temporary file until Write
-	// (bundle.Spool), and the timeline only the versions the pages diff:
+	// (bundle.Spool), the tool versions' bytes there from the moment they
+	// are read, and in memory only those of the versions the pages diff:
 	// for a build that writes once. Ignored with a Cache, whose next build
 	// reuses the bytes. Result.Close releases the file.
 	Spool bool
@@ -193,11 +194,16 @@ func Build(opt Options) (_ *Result, err error) {
 	r.Stages.Read = time.Since(start)
 	progress("read: git history")
 	replayed, reused, err := replays.Read(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
-		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: cfg.Endpoint, Progress: progress})
+		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: cfg.Endpoint, Progress: progress, Spool: r.spool})
 	if err != nil {
 		return nil, err
 	}
 	r.Timeline = replayed.Timeline
+	// The versions the pages diff, and the tools the working tree is
+	// compared with; the others' bytes stay in the spool until written.
+	if err := r.Timeline.ReadStored(pages.DiffedVersions + 1); err != nil {
+		return nil, err
+	}
 	commitRepos := replayed.CommitRepos // not replayed: see Cache
 	r.Warnings = append(r.Warnings, replayed.Warnings...)
 	r.Notices = append(r.Notices, replayed.Notices...)
@@ -217,9 +223,6 @@ func Build(opt Options) (_ *Result, err error) {
 		return nil, err
 	}
 	r.Reuse.Feed = reused
-	if r.spool != nil {
-		r.Timeline.ForgetArchived(pages.DiffedVersions + 1)
-	}
 	r.Entries = signed.Entries
 	r.Notices = append(r.Notices, signed.Notices...)
 	if opt.PreviousLive {

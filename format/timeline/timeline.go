@@ -168,34 +168,59 @@ func (t *ToolHistory) EndpointID() string { return ToolEndpointID(t.Server, t.Na
 
 // Version is one published version of a tool. Only a tool's latest
 // version keeps Tool.Object (the decoded schema, needed to diff the next
-// change); earlier versions keep Tool.Canonical, their archived bytes
-// (until ForgetArchived), and Change, how they differ from the version
-// before. A long history would otherwise hold every decoded schema in
-// memory.
+// change); earlier versions keep their archived bytes, in Tool.Canonical
+// or where Tool.Stored says (see ReadStored), and Change, how they differ
+// from the version before. A long history would otherwise hold every
+// decoded schema in memory.
 type Version struct {
 	Version string
 	Slug    string // the server's slug when it was published (its archive's folder)
 	Commit  string
 	Time    time.Time
 	Tool    tools.Tool
-	SHA256  string             // hex SHA-256 of Tool.Canonical (Tool.SHA256)
+	SHA256  string             // hex SHA-256 of its canonical bytes (Tool.SHA256)
 	From    string             // the version it replaced ("" for the first)
 	Change  *schemadiff.Result // how it differs from From (nil for the first)
 	Release string             // the version of the first release that shipped it; "" before one
 }
 
-// ForgetArchived drops the canonical bytes (Tool.Canonical) of every
-// tool's versions but its newest keep: for a build that no longer needs
-// the older ones once the schema archive holds them outside memory (see
-// bundle.Spool), so that what it holds does not grow with history.
-func (tl *Timeline) ForgetArchived(keep int) {
+// ReadStored reads back into memory the canonical bytes (Tool.Canonical)
+// of each tool's newest keep versions, and of each server's tools at its
+// last state, where the replay stored them outside memory (Tool.Stored):
+// those a build reads after the replay, which follow today's tools. The
+// older versions' bytes are read once more only when written.
+func (tl *Timeline) ReadStored(keep int) error {
 	for _, s := range tl.Servers {
 		for _, t := range s.Tools {
-			for _, v := range t.Versions[:max(len(t.Versions)-keep, 0)] {
-				v.Tool.Canonical = nil
+			for _, v := range t.Versions[max(len(t.Versions)-keep, 0):] {
+				if err := readStored(&v.Tool); err != nil {
+					return err
+				}
+			}
+		}
+		for name, t := range s.Last.Tools {
+			if t.Canonical == nil && t.Stored != nil {
+				if err := readStored(&t); err != nil {
+					return err
+				}
+				s.Last.Tools[name] = t
 			}
 		}
 	}
+	return nil
+}
+
+// readStored sets t.Canonical from where it is stored, if it is not held.
+func readStored(t *tools.Tool) error {
+	if t.Canonical != nil || t.Stored == nil {
+		return nil
+	}
+	canonical, err := t.Stored.Read()
+	if err != nil {
+		return fmt.Errorf("reading back tool %s: %v", t.Name, err)
+	}
+	t.Canonical = canonical
+	return nil
 }
 
 // ToolEndpointID is the endpoint id of a tool: "<server name>#<tool name>".
@@ -425,7 +450,7 @@ func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b 
 	case t.current == nil: // first appearance
 		t.current = t.add(c, s.current.Slug, tool, FirstVersion, "", nil)
 		b.announce = append(b.announce, r.announceTool(c, s.current, t))
-	case string(t.current.Tool.Canonical) == string(tool.Canonical):
+	case t.current.Tool.SHA256 == tool.SHA256:
 		if !t.present || moved {
 			b.announce = append(b.announce, r.announceTool(c, s.current, t))
 		}

@@ -29,10 +29,29 @@ type Tool struct {
 	Object map[string]any // the whole tool object
 	// Canonical is the RFC 8785 form of the object: equal for two files that
 	// differ only in formatting, and the bytes the schema archive hashes.
+	// nil when Stored keeps them.
 	Canonical []byte
+	// Stored is where Canonical was put outside memory, nil if it was not:
+	// a build that reads many versions keeps their forms there, not all
+	// at once in memory (see ReadCanonical).
+	Stored Stored
 	// SHA256 is the hex SHA-256 of Canonical, which names a version: worked
 	// out with the parse, which a long history spreads over every core.
 	SHA256 string
+}
+
+// Stored locates bytes kept outside memory: Read returns a copy of them.
+type Stored interface {
+	Read() ([]byte, error)
+}
+
+// ReadCanonical returns Canonical, read back from Stored when it is not
+// held.
+func (t Tool) ReadCanonical() ([]byte, error) {
+	if t.Canonical != nil || t.Stored == nil {
+		return t.Canonical, nil
+	}
+	return t.Stored.Read()
 }
 
 // Title returns the tool's title, or its annotations' title, or "".

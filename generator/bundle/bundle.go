@@ -25,7 +25,7 @@ type File struct {
 	ContentType string
 	Header      http.Header // headers a host should send with it (see package deploy); shared by files, never changed in place
 
-	spooled *spooled // where its bytes are, when they are not in Body
+	spooled *Spooled // where its bytes are, when they are not in Body
 }
 
 // Bytes returns the file's bytes: Body, or a new copy of them read from
@@ -34,7 +34,7 @@ func (f *File) Bytes() ([]byte, error) {
 	if f.spooled == nil {
 		return f.Body, nil
 	}
-	return f.spooled.read()
+	return f.spooled.Read()
 }
 
 // IsDocument reports whether a file is a machine-readable document (as
@@ -75,6 +75,52 @@ func NewSpooled(s *Spool) *Bundle {
 // another file needs a directory is an error. A bundle with a spool writes
 // an immutable file's bytes there at once and keeps no reference to body.
 func (b *Bundle) Add(p string, body []byte, contentType string) error {
+	if err := b.check(p); err != nil {
+		return err
+	}
+	f := &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
+	if b.spool != nil && immutable(p) {
+		at, err := b.spool.Put(body)
+		if err != nil {
+			return fmt.Errorf("keeping %s until it is written: %v", p, err)
+		}
+		f.Body, f.spooled = nil, at
+	}
+	b.insert(f)
+	return nil
+}
+
+// AddSpooled is Add of bytes put in a spool beforehand: they stay where
+// they are when it is the bundle's, and are read back when not.
+func (b *Bundle) AddSpooled(p string, at *Spooled, contentType string) error {
+	if at.spool != b.spool {
+		body, err := at.Read()
+		if err != nil {
+			return fmt.Errorf("reading %s back: %v", p, err)
+		}
+		return b.Add(p, body, contentType)
+	}
+	if err := b.check(p); err != nil {
+		return err
+	}
+	b.insert(&File{Path: p, ContentType: contentType, Header: http.Header{}, spooled: at})
+	return nil
+}
+
+// insert adds f, whose path check accepted.
+func (b *Bundle) insert(f *File) {
+	for d := path.Dir(f.Path); d != "/"; d = path.Dir(d) {
+		b.dirs[d] = true
+	}
+	b.files[f.Path] = f
+	b.mu.Lock()
+	b.added = append(b.added, f)
+	b.mu.Unlock()
+}
+
+// check refuses an unsafe path, a second file at p, or a file where
+// another file needs a directory.
+func (b *Bundle) check(p string) error {
 	if err := CheckPath(p); err != nil {
 		return err
 	}
@@ -86,21 +132,6 @@ func (b *Bundle) Add(p string, body []byte, contentType string) error {
 			return fmt.Errorf("output %s needs %s to be a directory, but it is a file", p, d)
 		}
 	}
-	f := &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
-	if b.spool != nil && immutable(p) {
-		at, err := b.spool.put(body)
-		if err != nil {
-			return fmt.Errorf("keeping %s until it is written: %v", p, err)
-		}
-		f.Body, f.spooled = nil, at
-	}
-	for d := path.Dir(p); d != "/"; d = path.Dir(d) {
-		b.dirs[d] = true
-	}
-	b.files[p] = f
-	b.mu.Lock()
-	b.added = append(b.added, f)
-	b.mu.Unlock()
 	return nil
 }
 

@@ -29,8 +29,8 @@ type Spool struct {
 // spoolBuffer is how many bytes the spool gathers before writing them.
 const spoolBuffer = 1 << 20
 
-// spooled is where a file's bytes lie in its spool.
-type spooled struct {
+// Spooled is where bytes put lie in their spool.
+type Spooled struct {
 	spool *Spool
 	off   int64
 	size  int
@@ -63,11 +63,12 @@ func (s *Spool) Close() error {
 	return err
 }
 
-// put appends body to the spool and returns where it lies.
-func (s *Spool) put(body []byte) (*spooled, error) {
+// Put appends body to the spool and returns where it lies: for bytes put
+// before the file that holds them is added (see Bundle.AddSpooled).
+func (s *Spool) Put(body []byte) (*Spooled, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	at := &spooled{spool: s, off: s.written + int64(len(s.pending)), size: len(body)}
+	at := &Spooled{spool: s, off: s.written + int64(len(s.pending)), size: len(body)}
 	s.pending = append(s.pending, body...)
 	if len(s.pending) < spoolBuffer {
 		return at, nil
@@ -88,8 +89,8 @@ func (s *Spool) flush() error {
 	return nil
 }
 
-// read returns the bytes at at, in a new slice.
-func (at *spooled) read() ([]byte, error) {
+// Read returns the bytes at at, in a new slice.
+func (at *Spooled) Read() ([]byte, error) {
 	s := at.spool
 	s.mu.Lock()
 	err := s.flush()

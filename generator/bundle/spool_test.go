@@ -131,3 +131,45 @@ func TestSpoolAcrossBuffers(t *testing.T) {
 	add(41, 10)
 	check()
 }
+
+// Bytes put in the bundle's spool before their file is added are that
+// file's bytes where they lie: files added at them (two versions of equal
+// bytes) write nothing more to the spool. Bytes of another spool are read
+// back and kept as Add keeps them.
+func TestAddSpooledKeepsTheBytesWhereTheyLie(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	at, err := s.Put([]byte(`{"name":"a"}`))
+	must(t, err)
+	must(t, b.AddSpooled("/.well-known/mcp/schemas/s/a/1.0.0.json", at, "application/json"))
+	must(t, b.AddSpooled("/.well-known/mcp/schemas/s/a/1.0.2.json", at, "application/json"))
+	if size := s.written + int64(len(s.pending)); size != int64(len(`{"name":"a"}`)) {
+		t.Errorf("the spool holds %d bytes, want the form once (%d)", size, len(`{"name":"a"}`))
+	}
+	other, _ := newSpool(t)
+	elsewhere, err := other.Put([]byte(`{"name":"b"}`))
+	must(t, err)
+	plain := New()
+	must(t, plain.AddSpooled("/.well-known/mcp/schemas/s/b/1.0.0.json", elsewhere, "application/json"))
+	for _, c := range []struct {
+		b    *Bundle
+		p    string
+		want string
+	}{
+		{b, "/.well-known/mcp/schemas/s/a/1.0.0.json", `{"name":"a"}`},
+		{b, "/.well-known/mcp/schemas/s/a/1.0.2.json", `{"name":"a"}`},
+		{plain, "/.well-known/mcp/schemas/s/b/1.0.0.json", `{"name":"b"}`},
+	} {
+		f, _ := c.b.Get(c.p)
+		body, err := f.Bytes()
+		if err != nil || string(body) != c.want {
+			t.Errorf("%s: %q, %v; want %s", c.p, body, err, c.want)
+		}
+	}
+	if f, _ := plain.Get("/.well-known/mcp/schemas/s/b/1.0.0.json"); string(f.Body) != `{"name":"b"}` {
+		t.Errorf("a file of another spool's bytes in a bundle without one: Body %q, want them in memory", f.Body)
+	}
+	if err := b.AddSpooled("/.well-known/mcp/schemas/s/a/1.0.0.json", at, "application/json"); err == nil {
+		t.Error("a second file at one path was added")
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/generator/pages"
 	"github.com/wellknown-dev/wellknown/internal/diag"
@@ -226,22 +227,44 @@ func (st *stage) addArchive(tl *timeline.Timeline) error {
 			for _, v := range t.Versions {
 				p := paths.ToolVersion(v.Slug, t.Name, v.Version)
 				if f, ok := st.b.Get(p); ok {
-					body, err := f.Bytes()
-					if err != nil {
+					if err := st.sameArchived(f, s.Name, t.Name, v); err != nil {
 						return err
-					}
-					if string(body) != string(v.Tool.Canonical) {
-						return diag.Errorf(st.in.Config.File, 0, "server %s published tool %s %s under the slug %q, where another server published a different %s %s",
-							s.Name, t.Name, v.Version, v.Slug, t.Name, v.Version).
-							WithHint("give the server a slug of its own (slug = \"...\" in its [[servers]] table)")
 					}
 					continue
 				}
-				if err := st.b.Add(p, v.Tool.Canonical, typeJSON); err != nil {
+				if err := st.addVersion(p, v.Tool); err != nil {
 					return err
 				}
 			}
 		}
+	}
+	return nil
+}
+
+// addVersion adds a tool version's archived file at p: where the replay
+// kept its bytes in the bundle's spool, the file is those bytes there.
+func (st *stage) addVersion(p string, t tools.Tool) error {
+	if at, ok := t.Stored.(*bundle.Spooled); ok {
+		return st.b.AddSpooled(p, at, typeJSON)
+	}
+	return st.b.Add(p, t.Canonical, typeJSON)
+}
+
+// sameArchived fails unless the archived file f holds version v of server's
+// tool.
+func (st *stage) sameArchived(f *bundle.File, server, tool string, v *timeline.Version) error {
+	body, err := f.Bytes()
+	if err != nil {
+		return err
+	}
+	canonical, err := v.Tool.ReadCanonical()
+	if err != nil {
+		return err
+	}
+	if string(body) != string(canonical) {
+		return diag.Errorf(st.in.Config.File, 0, "server %s published tool %s %s under the slug %q, where another server published a different %s %s",
+			server, tool, v.Version, v.Slug, tool, v.Version).
+			WithHint("give the server a slug of its own (slug = \"...\" in its [[servers]] table)")
 	}
 	return nil
 }

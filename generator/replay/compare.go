@@ -17,6 +17,7 @@ import (
 // known from the log alone, and they were the largest part of the replay's
 // time.
 type comparisons struct {
+	forms   *forms            // where the versions' canonical forms are
 	index   map[[2]string]int // by the SHA-256 of the two versions
 	pairs   [][2]tools.Tool   // the versions to compare, dropped once compared
 	files   []fileAt          // the file each pair's versions are at
@@ -53,7 +54,7 @@ type fileAt struct {
 // waits for a comparison under way, and makes one not started yet or not
 // planned itself; stop ends the work.
 func (h *historyReader) compareAhead(steps []step) *comparisons {
-	c := &comparisons{index: map[[2]string]int{}, last: map[fileAt]decoded{}}
+	c := &comparisons{forms: h.forms, index: map[[2]string]int{}, last: map[fileAt]decoded{}}
 	last := make([]map[string]tools.Tool, len(h.repos)) // by repository, the last version at each path
 	for i := range last {
 		last[i] = map[string]tools.Tool{}
@@ -115,9 +116,9 @@ func (c *comparisons) make(i int) {
 	kept := c.last[file]
 	c.mu.Unlock()
 	if kept.sha256 != before.SHA256 {
-		kept = decoded{before.SHA256, decodeForm(before.Canonical, nil)}
+		kept = decoded{before.SHA256, decodeForm(c.forms.canonical(before), nil)}
 	}
-	next := decoded{after.SHA256, decodeForm(after.Canonical, kept.form)}
+	next := decoded{after.SHA256, decodeForm(c.forms.canonical(after), kept.form)}
 	before.Object, _ = kept.form.Value.(map[string]any)
 	after.Object, _ = next.form.Value.(map[string]any)
 	c.results[i] = timeline.CompareObjects(before, after)
@@ -136,7 +137,7 @@ func (c *comparisons) compare(before, after tools.Tool) schemadiff.Result {
 		<-c.done[i]
 		return c.results[i]
 	}
-	return compareDecoded(before, after)
+	return c.forms.compare(before, after)
 }
 
 // decodeForm decodes a canonical form like an earlier one (see
@@ -150,10 +151,10 @@ func decodeForm(canonical []byte, like *canonjson.Form) *canonjson.Form {
 	return f
 }
 
-// compareDecoded compares two versions, decoding those kept without their
+// compare compares two versions, decoding those kept without their
 // objects (see parse).
-func compareDecoded(before, after tools.Tool) schemadiff.Result {
-	return timeline.CompareObjects(decode(before), decode(after))
+func (f *forms) compare(before, after tools.Tool) schemadiff.Result {
+	return timeline.CompareObjects(f.decode(before), f.decode(after))
 }
 
 // stop ends the comparisons not made yet, and returns once none is running.

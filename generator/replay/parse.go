@@ -1,10 +1,13 @@
 package replay
 
 import (
+	"cmp"
+	"fmt"
 	"runtime"
 	"sync"
 
 	"github.com/wellknown-dev/wellknown/format/tools"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 )
 
 // earlyParse parses tool files as git cat-file hands them over, while git
@@ -16,6 +19,7 @@ import (
 // all held until the log ends, would cost as much as their canonical forms.
 type earlyParse struct {
 	globs []*serverFiles
+	forms *forms
 
 	mu      sync.Mutex
 	ready   *sync.Cond
@@ -37,8 +41,8 @@ type parsedAt struct {
 	parsedTool
 }
 
-func startEarlyParse(globs []*serverFiles) *earlyParse {
-	e := &earlyParse{globs: globs, paths: map[string]string{}, parsed: map[string]parsedAt{}}
+func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
+	e := &earlyParse{globs: globs, forms: forms, paths: map[string]string{}, parsed: map[string]parsedAt{}}
 	e.ready = sync.NewCond(&e.mu)
 	e.workers.Go(e.work)
 	return e
@@ -84,7 +88,7 @@ func (e *earlyParse) work() {
 		e.queue[0] = blobAt{} // its contents go once parsed
 		e.queue = e.queue[1:]
 		e.mu.Unlock()
-		t := parse(b.path, b.data)
+		t := e.forms.parse(b.path, b.data)
 		e.mu.Lock()
 		e.parsed[b.id] = parsedAt{b.path, t}
 		e.mu.Unlock()
@@ -105,12 +109,73 @@ func (e *earlyParse) finish() map[string]parsedAt {
 	return e.parsed
 }
 
+// forms keeps the canonical forms of the tool versions a replay parses in
+// a spool (Input.Spool), each distinct form once, from the moment it is
+// parsed: a long history's forms, held until the schema archive was
+// written, were most of a build's memory. The archive's files are the
+// same bytes where they lie. A nil *forms keeps them in memory.
+type forms struct {
+	spool *bundle.Spool
+	mu    sync.Mutex
+	at    map[string]*bundle.Spooled // by the form's SHA-256
+	err   error                      // the first form the spool failed to keep or give back
+}
+
+// newForms returns the forms that spool keeps; nil when spool is.
+func newForms(spool *bundle.Spool) *forms {
+	if spool == nil {
+		return nil
+	}
+	return &forms{spool: spool, at: map[string]*bundle.Spooled{}}
+}
+
 // parse parses a blob of history as a tool file, keeping its canonical form
-// but not its decoded object, which it does not build: a long history's
-// objects, all held until the replay reaches them, would cost several times
-// the files' size, where the replay needs one at a time (decode makes it
-// again from the canonical form).
-func parse(p string, data []byte) parsedTool {
+// (in the spool, if there is one) but not its decoded object, which it does
+// not build: a long history's objects, all held until the replay reaches
+// them, would cost several times the files' size, where the replay needs
+// one at a time (decode makes it again from the canonical form).
+func (f *forms) parse(p string, data []byte) parsedTool {
 	t, err := tools.ParseCanonical(p, data)
-	return parsedTool{t, err}
+	if f == nil || err != nil {
+		return parsedTool{t, err}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	at, ok := f.at[t.SHA256]
+	if !ok {
+		if at, err = f.spool.Put(t.Canonical); err != nil {
+			f.err = cmp.Or(f.err, err) // the replay fails (see failed)
+			return parsedTool{t, nil}
+		}
+		f.at[t.SHA256] = at
+	}
+	t.Canonical, t.Stored = nil, at
+	return parsedTool{t, nil}
+}
+
+// canonical returns t's canonical form, read back from the spool when it
+// is kept there. A form the spool fails to give back fails the replay (see
+// failed): the comparison made without it is never signed.
+func (f *forms) canonical(t tools.Tool) []byte {
+	canonical, err := t.ReadCanonical()
+	if err != nil {
+		f.mu.Lock()
+		f.err = cmp.Or(f.err, err)
+		f.mu.Unlock()
+	}
+	return canonical
+}
+
+// failed returns the error of the first form the spool failed to keep or
+// to give back.
+func (f *forms) failed() error {
+	if f == nil {
+		return nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		return nil
+	}
+	return fmt.Errorf("keeping the tool versions in a temporary file: %v", f.err)
 }

@@ -15,7 +15,7 @@ import (
 // A blob read while git log walks is parsed then if it was asked for at a
 // path some server's glob matches, and not otherwise.
 func TestEarlyParseParsesToolFilesAsTheyArrive(t *testing.T) {
-	e := startEarlyParse([]*serverFiles{newServerFiles(0, "", "tools/*.json", []string{"tools/skip.json"})})
+	e := startEarlyParse([]*serverFiles{newServerFiles(0, "", "tools/*.json", []string{"tools/skip.json"})}, nil)
 	e.expect("1", "tools/a.json")
 	e.expect("2", "README.md")
 	e.expect("3", "tools/skip.json")
@@ -65,7 +65,7 @@ func TestMovedToolFileIsReadAgain(t *testing.T) {
 // history's objects cost several times its files' size.
 func TestVersionsAreKeptUndecoded(t *testing.T) {
 	globs := []*serverFiles{newServerFiles(0, "", "tools/*.json", nil)}
-	e := startEarlyParse(globs)
+	e := startEarlyParse(globs, nil)
 	e.expect("1", "tools/a.json")
 	e.arrived("1", []byte(toolJSON("a", "A.")))
 	rh := &repoHistory{blobs: map[string][]byte{}}
@@ -77,7 +77,7 @@ func TestVersionsAreKeptUndecoded(t *testing.T) {
 			t.Errorf("blob %s kept with object %v, %d canonical bytes, error %v; want its canonical form only", id, p.tool.Object != nil, len(p.tool.Canonical), p.err)
 		}
 	}
-	if got := decode(rh.tool("tools/b.json", "2").tool); got.Object["name"] != "b" || rh.parsed["2"].tool.Object != nil {
+	if got := rh.forms.decode(rh.tool("tools/b.json", "2").tool); got.Object["name"] != "b" || rh.parsed["2"].tool.Object != nil {
 		t.Errorf("decoded %v, kept %v; want the object made again, and not kept", got.Object, rh.parsed["2"].tool.Object)
 	}
 }

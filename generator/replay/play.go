@@ -46,7 +46,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		return nil, err
 	}
 	// A resumed replay compares the few versions its commits make itself.
-	tl.SetCompare(compareDecoded)
+	tl.SetCompare(h.forms.compare)
 	h.resume = &resumable{st: st, tl: tl, steps: steps}
 	return h.resume.end(), nil
 }
@@ -389,7 +389,7 @@ type parsedTool struct {
 func (rh *repoHistory) tool(p, blob string) parsedTool {
 	t, ok := rh.parsed[blob]
 	if !ok {
-		t = parse(p, rh.blobs[blob])
+		t = rh.forms.parse(p, rh.blobs[blob])
 		rh.parsed[blob] = t
 	}
 	return t
@@ -398,9 +398,9 @@ func (rh *repoHistory) tool(p, blob string) parsedTool {
 // decode returns a tool with its object, decoded from its canonical form
 // when it was kept without (see parse). The form was made from a decoded
 // object held to the limits, so decoding it again cannot fail.
-func decode(t tools.Tool) tools.Tool {
+func (f *forms) decode(t tools.Tool) tools.Tool {
 	if t.Object == nil {
-		obj, _ := canonjson.Decode(t.Canonical, canonjson.Limits{})
+		obj, _ := canonjson.Decode(f.canonical(t), canonjson.Limits{})
 		t.Object, _ = obj.(map[string]any)
 	}
 	return t

@@ -20,6 +20,7 @@ import (
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/format/tools"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
@@ -44,6 +45,11 @@ type Input struct {
 	// Progress, when set, is told when the replay starts (the build's
 	// Diff stage), once the history is read.
 	Progress func(stage string)
+	// Spool, when set, keeps the canonical form of every tool version
+	// (tools.Tool.Stored) from the moment it is parsed: for a build that
+	// writes once, whose bundle keeps its archive there (bundle.NewSpooled).
+	// The Output can be read until the spool is closed.
+	Spool *bundle.Spool
 }
 
 // Output is a finished replay.
@@ -76,7 +82,7 @@ type Output struct {
 // or an error when strict. A server whose committed version the feed cannot
 // record is an error (see checkRecordable).
 func readAndPlay(in Input) (*Output, error) {
-	h := &historyReader{cfg: in.Config, in: in, out: &Output{}}
+	h := &historyReader{cfg: in.Config, in: in, out: &Output{}, forms: newForms(in.Spool)}
 	tl, err := h.read()
 	if err != nil {
 		return nil, err
@@ -127,7 +133,11 @@ func (h *historyReader) read() (*timeline.Timeline, error) {
 	h.progress()
 	start = time.Now()
 	defer func() { h.out.DiffTime = time.Since(start) }()
-	return h.replay()
+	tl, err := h.replay()
+	if err == nil {
+		err = h.forms.failed()
+	}
+	return tl, err
 }
 
 // progress tells Input.Progress that the replay starts.
@@ -185,9 +195,10 @@ func dirName(dir string) string {
 
 // historyReader holds what one history read needs.
 type historyReader struct {
-	cfg *site.Config
-	in  Input
-	out *Output
+	cfg   *site.Config
+	in    Input
+	out   *Output
+	forms *forms // where the tool versions' canonical forms are kept (see Input.Spool)
 
 	repos      []*repoHistory // the site's repository first
 	siteDir    string         // the site directory, relative to the site repository's root ("" at the root)
@@ -210,6 +221,7 @@ type repoHistory struct {
 	commits []gitlog.Commit
 	blobs   map[string][]byte     // blob id → content, for every blob the commits name
 	parsed  map[string]parsedTool // blob id → the tool file it holds
+	forms   *forms                // where the tool files' canonical forms are kept
 	tags    map[string][]string   // commit → the release tags on it, sorted (see readReleaseTags)
 	// patterns are the version_tags of the servers whose tool files it
 	// holds, in any configuration of the history.
@@ -238,7 +250,7 @@ func (h *historyReader) addRepo(repo *gitlog.Repo) error {
 		// The preview is what was asked for: the warning leaves out the hint.
 		h.out.Warnings = append(h.out.Warnings, diag.Errorf(e.File, e.Line, "%s (a preview)", e.Msg))
 	}
-	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}, shallow: shallow})
+	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}, shallow: shallow, forms: h.forms})
 	return nil
 }
 
@@ -338,7 +350,7 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 	if err != nil {
 		return err
 	}
-	early := startEarlyParse(globs)
+	early := startEarlyParse(globs, rh.forms)
 	commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch, early)
 	parsed := early.finish()
 	if err != nil {
@@ -546,7 +558,7 @@ func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, con
 	parsed := make([]parsedTool, len(toolBlobs))
 	parallel.For(len(toolBlobs), func(i int) {
 		id := toolBlobs[i]
-		parsed[i] = parse(at[id], contents[id])
+		parsed[i] = rh.forms.parse(at[id], contents[id])
 	})
 	for i, id := range toolBlobs {
 		rh.parsed[id] = parsed[i]

@@ -27,19 +27,19 @@ func (r *resumable) end() *timeline.Timeline {
 	r.st.reportOpenClashes()
 	tl := r.tl.Timeline()
 	h.unrecordable = r.st.stillUnrecordable(tl)
-	decodeLatest(tl)
+	decodeLatest(tl, h.forms)
 	return tl
 }
 
 // decodeLatest gives the latest version of each tool its decoded object,
 // which the timeline promises (the pages compare the working tree with
 // it): the replay handed it over without (see repoHistory.tool).
-func decodeLatest(tl *timeline.Timeline) {
+func decodeLatest(tl *timeline.Timeline, forms *forms) {
 	for _, s := range tl.Servers {
 		for _, t := range s.Tools {
 			if len(t.Versions) > 0 {
 				v := t.Latest()
-				v.Tool = decode(v.Tool)
+				v.Tool = forms.decode(v.Tool)
 			}
 		}
 	}
@@ -125,7 +125,7 @@ func (rh *repoHistory) readOn(was, now string, site bool, h *historyReader) (ok 
 	if prefetch, err := h.prefetcher(rh); err != nil || prefetch != nil {
 		return false
 	}
-	early := startEarlyParse(rh.globs)
+	early := startEarlyParse(rh.globs, rh.forms)
 	commits, contents, skipped, err := rh.readLog(old+".."+rev, rh.paths, nil, early)
 	parsed := early.finish()
 	if err != nil || site && changesLiteral(commits, rh.paths) || continuesLanding(rh.commits, commits) {

@@ -1,0 +1,96 @@
+package replay
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
+)
+
+// A replay with a spool keeps no version's canonical form in memory: each
+// distinct form lies in the spool once (a version reformatted, or back to
+// an earlier one, shares it), reads back as the bytes its SHA-256 names,
+// and the schema changes are those of a replay that keeps them in memory.
+// ReadStored then reads back only the newest versions and the last tools.
+func TestSpooledReplayKeepsEachFormOnceInTheSpool(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
+	for i, content := range []string{
+		toolJSON("a", "A.", "x"),
+		toolJSON("a", "A.", "x", "y"),
+		"\n" + toolJSON("a", "A.", "x", "y"), // reformatted: the same form
+		toolJSON("a", "A, again.", "x", "y"),
+		toolJSON("a", "A.", "x", "y"), // back to an earlier form
+		toolJSON("a", "A.", "y"),
+	} {
+		g.Write("tools/a.json", content)
+		g.Commit(fmt.Sprintf("step %d", i))
+	}
+	cfg := load(t, g.Dir)
+	t.Setenv("TMPDIR", t.TempDir())
+	spool, err := bundle.NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	spooled, err := readAndPlay(Input{Config: cfg, Endpoint: cardEndpoint, Spool: spool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inMemory, err := readAndPlay(Input{Config: load(t, g.Dir), Endpoint: cardEndpoint})
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := spooled.Timeline.Servers[0].Tools[0].Versions
+	if len(versions) != 5 {
+		t.Fatalf("%d versions, want 5", len(versions))
+	}
+	stored := map[string]bundle.Spooled{}
+	for i, v := range versions {
+		at, ok := v.Tool.Stored.(*bundle.Spooled)
+		if v.Tool.Canonical != nil || !ok {
+			t.Fatalf("version %s: %d canonical bytes in memory, stored %T; want them in the spool only", v.Version, len(v.Tool.Canonical), v.Tool.Stored)
+		}
+		if other, seen := stored[v.SHA256]; seen && other != *at {
+			t.Errorf("version %s: its form is in the spool twice", v.Version)
+		}
+		stored[v.SHA256] = *at
+		canonical, err := at.Read()
+		if sum := sha256.Sum256(canonical); err != nil || hex.EncodeToString(sum[:]) != v.SHA256 {
+			t.Errorf("version %s read back as %q, %v; want the form its SHA-256 names", v.Version, canonical, err)
+		}
+		if want := inMemory.Timeline.Servers[0].Tools[0].Versions[i]; !reflect.DeepEqual(v.Change, want.Change) || v.Version != want.Version {
+			t.Errorf("version %s, change %+v; kept in memory: %s, %+v", v.Version, v.Change, want.Version, want.Change)
+		}
+	}
+	if len(stored) != 4 {
+		t.Errorf("%d distinct forms, want 4", len(stored))
+	}
+	checkReadStored(t, spooled.Timeline, 2)
+}
+
+// checkReadStored reads back the newest keep versions of tl's first tool
+// and checks that those, and the tools of the server's last state, hold
+// their bytes in memory, and no other version does.
+func checkReadStored(t *testing.T, tl *timeline.Timeline, keep int) {
+	t.Helper()
+	if err := tl.ReadStored(keep); err != nil {
+		t.Fatal(err)
+	}
+	versions := tl.Servers[0].Tools[0].Versions
+	for i, v := range versions {
+		if held := v.Tool.Canonical != nil; held != (i >= len(versions)-keep) {
+			t.Errorf("version %s of %d: bytes in memory %v after ReadStored(%d)", v.Version, len(versions), held, keep)
+		}
+	}
+	for name, tool := range tl.Servers[0].Last.Tools {
+		if canonical, _ := tool.Stored.Read(); string(tool.Canonical) != string(canonical) {
+			t.Errorf("tool %s at the last commit: %q in memory, want %q", name, tool.Canonical, canonical)
+		}
+	}
+}

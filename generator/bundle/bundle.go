@@ -73,7 +73,8 @@ func NewSpooled(s *Spool) *Bundle {
 
 // Add adds a file. An unsafe path, two files at one path, or a file where
 // another file needs a directory is an error. A bundle with a spool writes
-// an immutable file's bytes there at once and keeps no reference to body.
+// the bytes of an immutable or a large file (see spoolFrom) there at once and
+// keeps no reference to body.
 func (b *Bundle) Add(p string, body []byte, contentType string) error {
 	if err := CheckPath(p); err != nil {
 		return err
@@ -87,7 +88,7 @@ func (b *Bundle) Add(p string, body []byte, contentType string) error {
 		}
 	}
 	f := &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
-	if b.spool != nil && immutable(p) {
+	if b.spool != nil && (immutable(p) || len(body) >= spoolFrom) {
 		at, err := b.spool.put(body)
 		if err != nil {
 			return fmt.Errorf("keeping %s until it is written: %v", p, err)

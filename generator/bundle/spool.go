@@ -11,8 +11,9 @@ import (
 )
 
 // Spool keeps the bytes of a bundle's immutable files (archived tool
-// versions, full feed archives: see immutable) in a temporary file instead
-// of in memory, from the moment they are added until they are written. They
+// versions, full feed archives: see immutable) and of its large ones (a
+// long history's changelog and tool pages) in a temporary file instead of
+// in memory, from the moment they are added until they are written. They
 // are most of a long history's output, and a build that writes to disk
 // needs each of them only once more, when it is written: with a spool, a
 // build's memory follows the site's current state, not its history.
@@ -25,6 +26,11 @@ type Spool struct {
 	written int64  // bytes in the file
 	pending []byte // bytes put since, to be written after them
 }
+
+// spoolFrom is the size from which a file that is not immutable is
+// spooled too: such a file costs more memory than reading it back costs
+// time, while the many small ones would cost a read each for little.
+const spoolFrom = 16 << 10
 
 // spoolBuffer is how many bytes the spool gathers before writing them.
 const spoolBuffer = 1 << 20

@@ -54,7 +54,7 @@ func renderModel(t *testing.T, files ...*bundle.File) (map[string]string, []*dia
 		Key:      ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey),
 		Cache:    NewCache(),
 	}
-	out, warnings, err := renderBuild(in)
+	out, warnings, err := renderBuildFiles(in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -456,10 +456,11 @@ type File struct {
 }
 
 // renderWith renders every page and asset of the site with the templates
-// in tfs (see Templates): the pages in the order of the package comment's
-// list, then the assets. It links each tool to its server, and reuses the
-// pages the cache holds that were made from the same (see frames).
-func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
+// in tfs (see Templates) and hands each file to add: the pages in the order
+// of the package comment's list, then the assets. It links each tool to its
+// server, and reuses the pages the cache holds that were made from the same
+// (see frames).
+func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames, add func(File) error) error {
 	for _, srv := range s.Servers {
 		for _, t := range srv.Tools {
 			t.server = srv
@@ -469,19 +470,26 @@ func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
 	}
 	r, err := newRenderer(s, tfs, c)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r.cache, r.frames = c, f
 	jobs, err := r.plan()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	files, err := r.runAll(jobs)
-	if err != nil {
-		return nil, err
+	if err := r.runAll(jobs, add); err != nil {
+		return err
 	}
 	assets, err := r.assets()
-	return append(files, assets...), err
+	if err != nil {
+		return err
+	}
+	for _, a := range assets {
+		if err := add(a); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // renderer holds one rendering's parsed templates.
@@ -650,18 +658,37 @@ func (r *renderer) notFound() (job, error) {
 	return job{page: p, file: "/404.html"}, nil
 }
 
-// runAll renders the jobs and returns their files in the jobs' order, or
-// the first job's error.
-func (r *renderer) runAll(jobs []job) ([]File, error) {
+// runAll renders the jobs and hands their files to add in the jobs' order,
+// each once it and those before it are rendered: a long history's pages,
+// added to a bundle that spools them, are then never all in memory. It
+// returns the first job's error, or add's.
+func (r *renderer) runAll(jobs []job, add func(File) error) error {
 	files := make([]File, len(jobs))
 	errs := make([]error, len(jobs))
-	parallel.For(len(jobs), func(i int) { files[i], errs[i] = r.run(jobs[i]) })
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	done := make([]chan struct{}, len(jobs))
+	for i := range done {
+		done[i] = make(chan struct{})
 	}
-	return files, nil
+	rendered := make(chan struct{})
+	go func() {
+		parallel.For(len(jobs), func(i int) {
+			files[i], errs[i] = r.run(jobs[i])
+			close(done[i])
+		})
+		close(rendered)
+	}()
+	defer func() { <-rendered }() // no rendering goes on after an error
+	for i := range jobs {
+		<-done[i]
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if err := add(files[i]); err != nil {
+			return err
+		}
+		files[i] = File{}
+	}
+	return nil
 }
 
 func (r *renderer) run(j job) (File, error) {
@@ -687,7 +714,7 @@ func (r *renderer) execute(j job) ([]byte, error) {
 		return nil, fmt.Errorf("rendering %s: %v", j.file, err)
 	}
 	// A copy the size of the page: the buffer has grown to up to twice
-	// that, and every page stays in memory until the bundle is written.
+	// that, and a page kept in memory stays there until it is written.
 	return bytes.Clone(b.Bytes()), nil
 }
 

@@ -14,7 +14,7 @@ import (
 // history longer than the pages diff: the archived versions, feed archives
 // and large pages (a long description makes the tool's) come from the
 // spool, and the timeline keeps the bytes of only the versions the tool
-// page diffs.
+// page diffs. Its Result keeps no feed entries, but counts them.
 func TestSpooledBuildWritesTheSameBytes(t *testing.T) {
 	g := gittest.New(t, t.TempDir())
 	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1)+"\n[feed]\npage_size = 3\n")
@@ -30,6 +30,7 @@ func TestSpooledBuildWritesTheSameBytes(t *testing.T) {
 	}
 	config := filepath.Join(g.Dir, "site.toml")
 	var trees []string
+	var counted []int
 	for _, spool := range []bool{false, true} {
 		res, err := Build(Options{ConfigPath: config, Getenv: testEnv, Spool: spool})
 		if err != nil {
@@ -46,6 +47,10 @@ func TestSpooledBuildWritesTheSameBytes(t *testing.T) {
 		if kept := tool.Versions[versions-pages.DiffedVersions-1].Tool.Canonical; kept == nil {
 			t.Errorf("spool %v: the oldest version the page diffs lost its bytes", spool)
 		}
+		if (res.Entries == nil) != spool {
+			t.Errorf("spool %v: %d entries kept", spool, len(res.Entries))
+		}
+		counted = append(counted, res.Counts.Entries)
 		page, ok := res.Bundle.Get("/servers/forecast/tools/get_forecast/index.html")
 		if !ok || (page.Body == nil) != spool {
 			t.Errorf("spool %v: the tool page found %v, out of memory %v", spool, ok, ok && page.Body == nil)
@@ -55,6 +60,9 @@ func TestSpooledBuildWritesTheSameBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 		trees = append(trees, treeDigest(t, out))
+	}
+	if counted[0] != counted[1] || counted[0] < versions {
+		t.Errorf("entries counted %v, want one count, at least %d", counted, versions)
 	}
 	if trees[0] != trees[1] {
 		t.Errorf("the spooled build wrote other bytes:\n%s\n---\n%s", trees[0], trees[1])

@@ -74,6 +74,15 @@ func (s *Spool) put(body []byte) (*spooled, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	at := &spooled{spool: s, off: s.written + int64(len(s.pending)), size: len(body)}
+	if len(body) >= spoolBuffer {
+		// Written at once, after the pending bytes: in the buffer, a long
+		// history's changelog would grow it to its size for the rest of
+		// the build.
+		if err := s.flush(); err != nil {
+			return nil, err
+		}
+		return at, s.write(body)
+	}
 	s.pending = append(s.pending, body...)
 	if len(s.pending) < spoolBuffer {
 		return at, nil
@@ -86,11 +95,19 @@ func (s *Spool) flush() error {
 	if len(s.pending) == 0 {
 		return nil
 	}
-	if _, err := s.f.WriteAt(s.pending, s.written); err != nil {
+	if err := s.write(s.pending); err != nil {
 		return err
 	}
-	s.written += int64(len(s.pending))
 	s.pending = s.pending[:0]
+	return nil
+}
+
+// write writes body at the end of the file. The caller holds mu.
+func (s *Spool) write(body []byte) error {
+	if _, err := s.f.WriteAt(body, s.written); err != nil {
+		return err
+	}
+	s.written += int64(len(body))
 	return nil
 }
 

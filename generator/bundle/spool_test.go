@@ -90,6 +90,30 @@ func TestSpooledBundleKeepsLargeFilesOutOfMemory(t *testing.T) {
 	}
 }
 
+// A file larger than the spool's buffer goes to the file at once, between
+// the smaller ones put before and after it, and leaves the buffer its size.
+func TestSpoolWritesALargeFileAtOnce(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	large := strings.Repeat("<li>change</li>", 3*spoolBuffer/10)
+	want := map[string]string{
+		"/.well-known/agent-feed/archive-1.xml": "<feed>1</feed>",
+		"/changelog/index.html":                 large,
+		"/.well-known/agent-feed/archive-2.xml": "<feed>2</feed>",
+	}
+	for _, p := range []string{"/.well-known/agent-feed/archive-1.xml", "/changelog/index.html", "/.well-known/agent-feed/archive-2.xml"} {
+		must(t, b.Add(p, []byte(want[p]), "application/atom+xml"))
+	}
+	for _, f := range b.Files() {
+		if got, err := f.Bytes(); err != nil || string(got) != want[f.Path] {
+			t.Errorf("%s: Bytes() = %.20q, %v; want %.20q", f.Path, got, err, want[f.Path])
+		}
+	}
+	if c := cap(s.pending); c >= len(large) {
+		t.Errorf("the buffer grew to %d bytes for a file of %d", c, len(large))
+	}
+}
+
 // A spooled write that fails leaves the output as it was, like any write.
 func TestSpooledWriteFailureLeavesOutputUntouched(t *testing.T) {
 	root := t.TempDir()

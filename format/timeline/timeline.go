@@ -262,6 +262,7 @@ type serverState struct {
 
 type toolState struct {
 	history *ToolHistory
+	id      string // its endpoint id, made once: every event about the tool names it
 	present bool
 	current *Version
 }
@@ -418,7 +419,7 @@ func (r *Builder) tools(c Commit, s *serverState, names []string, b *batch) erro
 func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *batch) error {
 	t, known := s.tools[tool.Name]
 	if !known {
-		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name}}
+		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name}, id: ToolEndpointID(s.current.Name, tool.Name)}
 		s.tools[tool.Name] = t
 	}
 	switch {
@@ -474,7 +475,7 @@ func (r *Builder) removeTool(c Commit, s *serverState, t *toolState) Event {
 		replacement = &id
 		summary += "; renamed to " + next
 	}
-	return r.deprecation(c, t.history.EndpointID(), "removed "+t.current.Version,
+	return r.deprecation(c, t.id, "removed "+t.current.Version,
 		t.history.Name+" removed", summary, replacement, "removed from the server")
 }
 
@@ -490,18 +491,17 @@ func (r *Builder) announceServer(c Commit, s *serverState, version string) Event
 }
 
 func (r *Builder) announceTool(c Commit, srv Server, t *toolState) Event {
-	id := t.history.EndpointID()
-	return r.event(c, agentfeed.TypeAnnouncement, id, t.current.Version+" "+srv.Endpoint,
+	return r.event(c, agentfeed.TypeAnnouncement, t.id, t.current.Version+" "+srv.Endpoint,
 		t.history.Name+" "+t.current.Version+" published", fmt.Sprintf("%s %s on %s", t.history.Name, t.current.Version, srv.Name),
-		agentfeed.Announcement{EndpointID: id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
+		agentfeed.Announcement{EndpointID: t.id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
 			AssertedAt: agentfeed.FormatTime(c.Time), SchemaSHA256: t.current.SHA256})
 }
 
 func (r *Builder) schemaChange(c Commit, srv Server, t *toolState) Event {
 	v := t.current
-	return r.event(c, agentfeed.TypeSchemaChange, t.history.EndpointID(), v.From+" -> "+v.Version,
+	return r.event(c, agentfeed.TypeSchemaChange, t.id, v.From+" -> "+v.Version,
 		changeTitle(t.history.Name, v), fmt.Sprintf("%s %s → %s (%s): %s", t.history.Name, v.From, v.Version, v.Change.Class, describe(v.Change)),
-		agentfeed.SchemaChange{EndpointID: t.history.EndpointID(), FromVersion: v.From, ToVersion: v.Version,
+		agentfeed.SchemaChange{EndpointID: t.id, FromVersion: v.From, ToVersion: v.Version,
 			EffectiveAt: agentfeed.FormatTime(c.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256})
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/wellknown-dev/wellknown/format/agentfeed"
 	"github.com/wellknown-dev/wellknown/format/tools"
@@ -287,5 +288,42 @@ func TestReleaseOnTheSwitch(t *testing.T) {
 	}
 	if len(tools) != 1 || tools[0] != "get_forecast@1.1.0" {
 		t.Errorf("announcements of 1.1.0 list %q, want one with get_forecast@1.1.0", tools)
+	}
+}
+
+// The events about one tool, and their payloads, share one string for its
+// endpoint id: a long history has many events about few tools.
+func TestEventsShareToolEndpointID(t *testing.T) {
+	server := func(src string) Server {
+		tl := tool(t, src)
+		return Server{Name: "com.example/weather", Slug: "weather", Version: "1.0.0", Endpoint: "https://example.com/mcp",
+			Tools: map[string]tools.Tool{tl.Name: tl}}
+	}
+	tl, err := derive([]Commit{
+		{Hash: "c1", Time: time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC), Servers: []Server{server(v1)}},
+		{Hash: "c2", Time: time.Date(2026, 4, 2, 12, 0, 0, 0, time.UTC), Servers: []Server{server(v2)}},
+		{Hash: "c3", Time: time.Date(2026, 4, 3, 12, 0, 0, 0, time.UTC), Servers: []Server{server(v3)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range tl.Events {
+		switch p := e.Payload.(type) {
+		case agentfeed.Announcement:
+			if p.Protocol == ProtocolTool {
+				ids = append(ids, e.EndpointID, p.EndpointID)
+			}
+		case agentfeed.SchemaChange:
+			ids = append(ids, e.EndpointID, p.EndpointID)
+		}
+	}
+	if len(ids) != 6 {
+		t.Fatalf("%d tool endpoint ids in the events, want 6: %q", len(ids), ids)
+	}
+	for _, id := range ids[1:] {
+		if id != ids[0] || unsafe.StringData(id) != unsafe.StringData(ids[0]) {
+			t.Errorf("endpoint id %q is a string of its own", id)
+		}
 	}
 }

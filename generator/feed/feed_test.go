@@ -27,7 +27,6 @@ func announced() *timeline.Timeline {
 	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
 	return &timeline.Timeline{Events: []timeline.Event{{
 		Type: agentfeed.TypeAnnouncement, EndpointID: endpoint, Key: "1.0.0", Time: at,
-		Title: "forecast 1.0.0", Summary: "forecast announced",
 		Payload: agentfeed.Announcement{EndpointID: endpoint, Endpoint: "https://weather.example.com/mcp",
 			Protocol: "mcp", Version: "1.0.0", AssertedAt: agentfeed.FormatTime(at)},
 	}}}
@@ -54,7 +53,7 @@ func addFeed(t *testing.T, tl *timeline.Timeline) (*bundle.Bundle, *Output) {
 // with the feed published before.
 func TestAddAndCheckAppendOnly(t *testing.T) {
 	b, out := addFeed(t, announced())
-	if len(out.Entries) != 1 || out.Entries[0].Title != "forecast 1.0.0" || len(out.Notices) != 0 {
+	if len(out.Entries) != 1 || out.Entries[0].Title != "com.example.weather/forecast 1.0.0 announced" || len(out.Notices) != 0 {
 		t.Fatalf("entries %+v, notices %q: want the one entry and no notice", out.Entries, out.Notices)
 	}
 	feed, ok := b.Get(paths.Feed)
@@ -97,7 +96,7 @@ func TestAppendOnlyAfterUpgrade(t *testing.T) {
 			"would change its payload: it only gains x-tools, which earlier versions of wellknown did not write",
 			"a published entry never changes, and the rules that derive entries changed with the wellknown version: keep building this site with that version, or move readers to a new feed"},
 		{"another endpoint", func(a *agentfeed.Announcement) { a.Endpoint = "https://weather.example.com/v2/mcp" },
-			"(endpoint-announcement: forecast announced) would change its payload",
+			"(endpoint-announcement: com.example.weather/forecast 1.0.0 at https://weather.example.com/mcp) would change its payload",
 			"restore the history that produced it (was the branch rewritten or rebased?). If it is intact, the rules that derive entries changed with the wellknown version"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

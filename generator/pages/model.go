@@ -376,10 +376,10 @@ func (m *model) changes() []*Change {
 	announced := map[string]bool{}
 	var out []*Change
 	for _, e := range m.in.Timeline.Events {
-		c := &Change{Time: e.Time, Summary: e.Summary, Server: m.servers[e.EndpointID], Tool: m.tools[e.EndpointID]}
+		c := &Change{Time: e.Time, Server: m.servers[e.EndpointID], Tool: m.tools[e.EndpointID]}
 		switch p := e.Payload.(type) {
 		case agentfeed.Announcement:
-			c.Kind, c.Badge = ChangeAnnouncement, "new"
+			c.Kind, c.Badge, c.Summary = ChangeAnnouncement, "new", e.Summary()
 			if announced[e.EndpointID] {
 				c.Badge = "updated"
 			}
@@ -389,7 +389,7 @@ func (m *model) changes() []*Change {
 			c.Summary = fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), p.FromVersion, p.ToVersion)
 			c.Changes = m.versionChanges(e.EndpointID, p.ToVersion)
 		case agentfeed.Deprecation:
-			c.Kind, c.Badge = ChangeDeprecation, "deprecated"
+			c.Kind, c.Badge, c.Summary = ChangeDeprecation, "deprecated", e.Summary()
 			if isRemoval(e) {
 				c.Badge = "removed"
 			}

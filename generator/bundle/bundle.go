@@ -23,7 +23,10 @@ type File struct {
 	// Bytes reads.
 	Body        []byte
 	ContentType string
-	Header      http.Header // headers a host should send with it (see package deploy); shared by files, never changed in place
+	// Header holds the headers a host should send with the file, set by
+	// package deploy once every file is added (nil before): shared by
+	// files, never changed in place.
+	Header http.Header
 
 	spooled *spooled // where its bytes are, when they are not in Body
 }
@@ -87,7 +90,7 @@ func (b *Bundle) Add(p string, body []byte, contentType string) error {
 			return fmt.Errorf("output %s needs %s to be a directory, but it is a file", p, d)
 		}
 	}
-	f := &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
+	f := &File{Path: p, Body: body, ContentType: contentType}
 	if b.spool != nil && (immutable(p) || len(body) >= spoolFrom) {
 		at, err := b.spool.put(body)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/wellknown-dev/wellknown/format/agentfeed"
 	"github.com/wellknown-dev/wellknown/format/paths"
@@ -146,5 +147,22 @@ func TestPlainTitle(t *testing.T) {
 		if got := plainTitle(in); got != want {
 			t.Errorf("plainTitle(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The entries about one endpoint share one string for the link to its
+// page: a long history has many entries about few endpoints.
+func TestEntriesShareTheirEndpointsLink(t *testing.T) {
+	tl := announced()
+	next := tl.Events[0]
+	a := next.Payload.(agentfeed.Announcement)
+	a.Version, next.Key = "1.1.0", "1.1.0"
+	next.Payload = a
+	tl.Events = append(tl.Events, next)
+	tl.Servers = []*timeline.ServerHistory{{Name: a.EndpointID, Last: timeline.Server{Name: a.EndpointID, Slug: "forecast"}}}
+	_, out := addFeed(t, tl)
+	first, second := out.Entries[0].Link, out.Entries[1].Link
+	if first != "https://weather.example.com/servers/forecast/" || second != first || unsafe.StringData(second) != unsafe.StringData(first) {
+		t.Errorf("links %q and %q: want one string for the server's page", first, second)
 	}
 }

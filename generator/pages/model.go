@@ -402,8 +402,17 @@ func (m *model) changes() []*Change {
 	return out
 }
 
-// versionChanges returns the change texts of one version of a tool.
+// versionChanges returns the change texts of one version of a tool: those
+// of its page's version when it has a page, which the changelog's entries
+// then share with it (a long history has many).
 func (m *model) versionChanges(endpoint, version string) []string {
+	if t := m.tools[endpoint]; t != nil {
+		for _, v := range t.Versions {
+			if v.Version == version && v.Class != "" {
+				return v.Changes
+			}
+		}
+	}
 	th := m.history[endpoint]
 	if th == nil {
 		return nil

@@ -709,13 +709,55 @@ func (r *renderer) execute(j job) ([]byte, error) {
 		}
 		p.Content = cv.html
 	}
-	var b bytes.Buffer
+	var b pageBuffer
 	if err := r.templates.byKind[p.Kind].ExecuteTemplate(&b, "layout", p); err != nil {
 		return nil, fmt.Errorf("rendering %s: %v", j.file, err)
 	}
-	// A copy the size of the page: the buffer has grown to up to twice
-	// that, and a page kept in memory stays there until it is written.
-	return bytes.Clone(b.Bytes()), nil
+	return b.bytes(), nil
+}
+
+// pageBuffer gathers a page as it is rendered, in chunks that double in
+// size up to maxPageChunk, and makes it one slice of its size at the end.
+// A buffer that doubles would copy a long history's changelog (tens of MB)
+// at every step and hold up to three times its size at the last one, and
+// the page would need a copy of its size anyway, not to keep the spare
+// capacity.
+type pageBuffer struct {
+	chunks [][]byte
+	size   int
+}
+
+const (
+	minPageChunk = 4 << 10 // most pages fit in one or two
+	maxPageChunk = 1 << 20
+)
+
+func (b *pageBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if len(b.chunks) == 0 || len(b.chunks[len(b.chunks)-1]) == cap(b.chunks[len(b.chunks)-1]) {
+			size := minPageChunk
+			if len(b.chunks) > 0 {
+				size = min(2*cap(b.chunks[len(b.chunks)-1]), maxPageChunk)
+			}
+			b.chunks = append(b.chunks, make([]byte, 0, size))
+		}
+		last := &b.chunks[len(b.chunks)-1]
+		k := min(len(p), cap(*last)-len(*last))
+		*last = append(*last, p[:k]...)
+		p = p[k:]
+	}
+	b.size += n
+	return n, nil
+}
+
+// bytes returns the page.
+func (b *pageBuffer) bytes() []byte {
+	out := make([]byte, 0, b.size)
+	for _, c := range b.chunks {
+		out = append(out, c...)
+	}
+	return out
 }
 
 // assets are the files under assets/, but for build output written there

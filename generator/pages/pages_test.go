@@ -335,6 +335,23 @@ func TestRenderWithAddsInOrderUntilAddFails(t *testing.T) {
 	}
 }
 
+// A pageBuffer gives back what was written to it across its chunks, in a
+// slice of its size.
+func TestPageBuffer(t *testing.T) {
+	var b pageBuffer
+	var want []byte
+	for i, n := range []int{0, 1, minPageChunk - 1, 3*maxPageChunk + 5, 7} {
+		p := bytes.Repeat([]byte{byte('a' + i)}, n)
+		if got, err := b.Write(p); got != n || err != nil {
+			t.Fatalf("Write of %d bytes = %d, %v", n, got, err)
+		}
+		want = append(want, p...)
+	}
+	if got := b.bytes(); !bytes.Equal(got, want) || cap(got) != len(want) {
+		t.Errorf("bytes() = %d bytes (capacity %d), want the %d written", len(got), cap(got), len(want))
+	}
+}
+
 // Two renderings of one site are byte-identical.
 func TestDeterministic(t *testing.T) {
 	a, err := renderFiles(fixtureSite(t), templates.FS, newRendering(), &frames{})

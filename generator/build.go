@@ -89,11 +89,12 @@ type Options struct {
 	// reuses those whose inputs did not change (see Cache); nil is a new
 	// Cache, for a build that no other follows.
 	Cache *Cache
-	// Spool keeps the immutable outputs in a temporary file until Write
-	// (bundle.Spool), the tool versions' bytes there from the moment they
-	// are read, and in memory only those of the versions the pages diff:
-	// for a build that writes once. Ignored with a Cache, whose next build
-	// reuses the bytes. Result.Close releases the file.
+	// Spool keeps the immutable and large outputs in a temporary file
+	// until Write (bundle.Spool), the tool versions' bytes there from the
+	// moment they are read, in memory only those of the versions the pages
+	// diff, and the Result no Entries: for a build that writes once.
+	// Ignored with a Cache, whose next build reuses them. Result.Close
+	// releases the file.
 	Spool bool
 }
 
@@ -103,7 +104,7 @@ type Result struct {
 	Config   *site.Config
 	Key      didweb.SigningKey
 	Timeline *timeline.Timeline // the committed history of the inputs (see Options.Spool)
-	Entries  []agentfeed.Entry  // the signed feed entries, in feed order
+	Entries  []agentfeed.Entry  // the signed feed entries, in feed order; nil with Options.Spool (Counts.Entries counts them)
 	Warnings []*diag.Error
 	// Attestations are the checked attestations of the entity card's MCP
 	// entries, by site.toml key path ("entity.entities.0.mcps.1").
@@ -224,6 +225,7 @@ func Build(opt Options) (_ *Result, err error) {
 	}
 	r.Reuse.Feed = reused
 	r.Entries = signed.Entries
+	entries := len(r.Entries)
 	r.Notices = append(r.Notices, signed.Notices...)
 	if opt.PreviousLive {
 		opt.Previous = cfg.URL(paths.Feed)
@@ -235,6 +237,12 @@ func Build(opt Options) (_ *Result, err error) {
 		}
 		r.Notices = append(r.Notices, checked.Notices...)
 		r.Warnings = append(r.Warnings, checked.Warnings...)
+	}
+	if r.spool != nil {
+		// The feed's documents are made and checked: a build that writes
+		// once needs its entries (a long history's largest part, the
+		// signed bytes of every event) no more.
+		r.Entries = nil
 	}
 	r.Stages.Sign = time.Since(start)
 	start = time.Now()
@@ -272,7 +280,7 @@ func Build(opt Options) (_ *Result, err error) {
 		return nil, err
 	}
 	r.Stages.Render = time.Since(start)
-	r.count(servers)
+	r.count(servers, entries)
 	r.Reuse.PagesRendered = pageCache.Rendered()
 	return r, nil
 }
@@ -300,8 +308,8 @@ func (r *Result) Close() error {
 	return r.spool.Close()
 }
 
-func (r *Result) count(servers []worktree.Server) {
-	c := Counts{Files: r.Bundle.Len(), Servers: len(servers), Agents: len(r.Config.Agents), Entries: len(r.Entries),
+func (r *Result) count(servers []worktree.Server, entries int) {
+	c := Counts{Files: r.Bundle.Len(), Servers: len(servers), Agents: len(r.Config.Agents), Entries: entries,
 		Versions: r.Timeline.Versions()}
 	for _, s := range servers {
 		c.Tools += len(s.Tools)

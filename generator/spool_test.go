@@ -11,9 +11,10 @@ import (
 )
 
 // A build with Options.Spool writes the same bytes as one without, on a
-// history longer than the pages diff: the archived versions and feed
-// archives come from the spool, and the timeline keeps the bytes of only
-// the versions the tool page diffs.
+// history longer than the pages diff: the archived versions, feed archives
+// and large pages (a long description makes the tool's) come from the
+// spool, and the timeline keeps the bytes of only the versions the tool
+// page diffs. Its Result keeps no feed entries, but counts them.
 func TestSpooledBuildWritesTheSameBytes(t *testing.T) {
 	g := gittest.New(t, t.TempDir())
 	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1)+"\n[feed]\npage_size = 3\n")
@@ -23,12 +24,13 @@ func TestSpooledBuildWritesTheSameBytes(t *testing.T) {
 		for j := range i + 1 {
 			props = append(props, fmt.Sprintf(`"p%d": {"type": "string"}`, j))
 		}
-		g.Write("tools/get_forecast.json", fmt.Sprintf(`{"name": "get_forecast", "description": "Forecast.", "inputSchema": {"type": "object", "properties": {%s}}}`,
-			strings.Join(props, ", ")))
+		g.Write("tools/get_forecast.json", fmt.Sprintf(`{"name": "get_forecast", "description": %q, "inputSchema": {"type": "object", "properties": {%s}}}`,
+			strings.Repeat("Forecast. ", 2000), strings.Join(props, ", ")))
 		g.Commit(fmt.Sprintf("parameter %d", i))
 	}
 	config := filepath.Join(g.Dir, "site.toml")
 	var trees []string
+	var counted []int
 	for _, spool := range []bool{false, true} {
 		res, err := Build(Options{ConfigPath: config, Getenv: testEnv, Spool: spool})
 		if err != nil {
@@ -45,11 +47,22 @@ func TestSpooledBuildWritesTheSameBytes(t *testing.T) {
 		if kept := tool.Versions[versions-pages.DiffedVersions-1].Tool.Canonical; kept == nil {
 			t.Errorf("spool %v: the oldest version the page diffs lost its bytes", spool)
 		}
+		if (res.Entries == nil) != spool {
+			t.Errorf("spool %v: %d entries kept", spool, len(res.Entries))
+		}
+		counted = append(counted, res.Counts.Entries)
+		page, ok := res.Bundle.Get("/servers/forecast/tools/get_forecast/index.html")
+		if !ok || (page.Body == nil) != spool {
+			t.Errorf("spool %v: the tool page found %v, out of memory %v", spool, ok, ok && page.Body == nil)
+		}
 		out := filepath.Join(t.TempDir(), "public")
 		if err := res.Write(out, true); err != nil {
 			t.Fatal(err)
 		}
 		trees = append(trees, treeDigest(t, out))
+	}
+	if counted[0] != counted[1] || counted[0] < versions {
+		t.Errorf("entries counted %v, want one count, at least %d", counted, versions)
 	}
 	if trees[0] != trees[1] {
 		t.Errorf("the spooled build wrote other bytes:\n%s\n---\n%s", trees[0], trees[1])

@@ -138,7 +138,7 @@ func logArgs(rev string, pathspecs []string) []string {
 // field and a path field; the first entry of a commit is preceded by a
 // newline.
 func parseLog(r *bufio.Reader, fn func(Commit) error) error {
-	p := logParser{r: r}
+	p := logParser{r: r, names: map[string]string{}}
 	field, err := p.field()
 	for err == nil {
 		var c Commit
@@ -161,6 +161,20 @@ func parseLog(r *bufio.Reader, fn func(Commit) error) error {
 type logParser struct {
 	r    *bufio.Reader
 	long []byte // holds a field longer than the reader's buffer
+	// names are the paths and committers read so far, each kept once: a
+	// long history names the same few in every commit, and its commits
+	// (and the tool versions read from their files) would keep a copy each.
+	names map[string]string
+}
+
+// name returns b as a string, the same one for the same bytes.
+func (p *logParser) name(b []byte) string {
+	if s, ok := p.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	p.names[s] = s
+	return s
 }
 
 // field returns the next field without its NUL, valid until the next call,
@@ -202,7 +216,7 @@ func (p *logParser) commit(hash []byte) (c Commit, next []byte, err error) {
 	if err != nil {
 		return c, nil, fmt.Errorf("commit %s: committer: %w", c.Hash, noEOF(err))
 	}
-	c.Committer = string(committer)
+	c.Committer = p.name(committer)
 	subject, err := p.field()
 	if err != nil {
 		return c, nil, fmt.Errorf("commit %s: subject: %w", c.Hash, noEOF(err))
@@ -254,9 +268,10 @@ func (p *logParser) change(c *Commit, entry []byte) error {
 	case isRegular(newMode) && isRegular(oldMode) && newBlob == oldBlob:
 		// Only the executable bit changed: the contents are the same.
 	case isRegular(newMode):
-		c.Changes = append(c.Changes, Change{Path: string(path), Blob: newBlob})
+		// A copy of the blob id: the substring would keep the whole entry.
+		c.Changes = append(c.Changes, Change{Path: p.name(path), Blob: strings.Clone(newBlob)})
 	case isRegular(oldMode): // deleted, or replaced by a link or submodule
-		c.Changes = append(c.Changes, Change{Path: string(path)})
+		c.Changes = append(c.Changes, Change{Path: p.name(path)})
 	}
 	return nil
 }

@@ -1,12 +1,14 @@
 package gitlog
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // toolFiles are the pathspecs of a typical site: its tool schemas by glob and
@@ -96,6 +98,32 @@ func TestLogAddModifyMoveDelete(t *testing.T) {
 			[]Change{{"site.toml", site2}, {"tools/a.json", ""}},
 			Tree{"site.toml": site2, "tools/weather/b.json": b}},
 	})
+}
+
+// The commits of a log share one string for a path, and one for a
+// committer, however many name them: a long history keeps them all.
+func TestLogKeepsOneStringPerPathAndCommitter(t *testing.T) {
+	r := newTestRepo(t)
+	for i := range 3 {
+		r.write("tools/a.json", fmt.Sprintf(`{"name":"a","description":"%d"}`, i))
+		r.commit(fmt.Sprintf("change %d", i))
+	}
+	got, err := r.open().Log("HEAD", toolFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d commits, want 3", len(got))
+	}
+	first := got[0]
+	for _, c := range got[1:] {
+		if unsafe.StringData(c.Changes[0].Path) != unsafe.StringData(first.Changes[0].Path) {
+			t.Errorf("commit %q: its path is a string of its own", c.Subject)
+		}
+		if unsafe.StringData(c.Committer) != unsafe.StringData(first.Committer) {
+			t.Errorf("commit %q: its committer is a string of its own", c.Subject)
+		}
+	}
 }
 
 func TestLogMergeIsOneCommitAtMergeTime(t *testing.T) {

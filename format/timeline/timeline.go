@@ -113,9 +113,47 @@ type Event struct {
 	Key        string // with Type and EndpointID, names the event uniquely
 	Commit     string
 	Time       time.Time
-	Title      string // one human line for feed readers: what happened, to which version
-	Summary    string
 	Payload    any // agentfeed.Announcement, SchemaChange or Deprecation
+	// A deprecation's Title and Summary, as made. The others' are made
+	// when asked for, from the payload and a schema change's version: a
+	// long history has many events, each read once or twice, and their
+	// texts would be most of what the timeline holds.
+	title, summary string
+	version        *Version // a schema change's new version
+}
+
+// Title is one human line for feed readers: what happened, to which
+// version.
+func (e Event) Title() string {
+	switch p := e.Payload.(type) {
+	case agentfeed.Announcement:
+		if p.Protocol == ProtocolTool {
+			return DisplayName(p.EndpointID) + " " + p.Version + " published"
+		}
+		return p.EndpointID + " " + p.Version + " announced"
+	case agentfeed.SchemaChange:
+		if e.version != nil {
+			return changeTitle(DisplayName(p.EndpointID), e.version)
+		}
+	}
+	return e.title
+}
+
+// Summary is what happened, in a sentence.
+func (e Event) Summary() string {
+	switch p := e.Payload.(type) {
+	case agentfeed.Announcement:
+		if p.Protocol == ProtocolTool {
+			server, tool, _ := strings.Cut(p.EndpointID, "#")
+			return fmt.Sprintf("%s %s on %s", tool, p.Version, server)
+		}
+		return fmt.Sprintf("%s %s at %s", p.EndpointID, p.Version, p.Endpoint)
+	case agentfeed.SchemaChange:
+		if v := e.version; v != nil {
+			return fmt.Sprintf("%s %s → %s (%s): %s", DisplayName(p.EndpointID), v.From, v.Version, v.Change.Class, describe(v.Change))
+		}
+	}
+	return e.summary
 }
 
 // Timeline is the result of a replay.
@@ -287,6 +325,7 @@ type serverState struct {
 
 type toolState struct {
 	history *ToolHistory
+	id      string // its endpoint id, made once: every event about the tool names it
 	present bool
 	current *Version
 }
@@ -443,7 +482,7 @@ func (r *Builder) tools(c Commit, s *serverState, names []string, b *batch) erro
 func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *batch) error {
 	t, known := s.tools[tool.Name]
 	if !known {
-		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name}}
+		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name}, id: ToolEndpointID(s.current.Name, tool.Name)}
 		s.tools[tool.Name] = t
 	}
 	switch {
@@ -499,7 +538,7 @@ func (r *Builder) removeTool(c Commit, s *serverState, t *toolState) Event {
 		replacement = &id
 		summary += "; renamed to " + next
 	}
-	return r.deprecation(c, t.history.EndpointID(), "removed "+t.current.Version,
+	return r.deprecation(c, t.id, "removed "+t.current.Version,
 		t.history.Name+" removed", summary, replacement, "removed from the server")
 }
 
@@ -509,25 +548,23 @@ func (r *Builder) announceServer(c Commit, s *serverState, version string) Event
 	srv := s.current
 	s.announced[version+" "+srv.Endpoint] = true
 	return r.event(c, agentfeed.TypeAnnouncement, srv.Name, version+" "+srv.Endpoint,
-		srv.Name+" "+version+" announced", fmt.Sprintf("%s %s at %s", srv.Name, version, srv.Endpoint),
 		agentfeed.Announcement{EndpointID: srv.Name, Endpoint: srv.Endpoint, Protocol: ProtocolServer, Version: version,
 			AssertedAt: agentfeed.FormatTime(c.Time), Tools: s.shipped[version]})
 }
 
 func (r *Builder) announceTool(c Commit, srv Server, t *toolState) Event {
-	id := t.history.EndpointID()
-	return r.event(c, agentfeed.TypeAnnouncement, id, t.current.Version+" "+srv.Endpoint,
-		t.history.Name+" "+t.current.Version+" published", fmt.Sprintf("%s %s on %s", t.history.Name, t.current.Version, srv.Name),
-		agentfeed.Announcement{EndpointID: id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
+	return r.event(c, agentfeed.TypeAnnouncement, t.id, t.current.Version+" "+srv.Endpoint,
+		agentfeed.Announcement{EndpointID: t.id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
 			AssertedAt: agentfeed.FormatTime(c.Time), SchemaSHA256: t.current.SHA256})
 }
 
 func (r *Builder) schemaChange(c Commit, srv Server, t *toolState) Event {
 	v := t.current
-	return r.event(c, agentfeed.TypeSchemaChange, t.history.EndpointID(), v.From+" -> "+v.Version,
-		changeTitle(t.history.Name, v), fmt.Sprintf("%s %s → %s (%s): %s", t.history.Name, v.From, v.Version, v.Change.Class, describe(v.Change)),
-		agentfeed.SchemaChange{EndpointID: t.history.EndpointID(), FromVersion: v.From, ToVersion: v.Version,
+	e := r.event(c, agentfeed.TypeSchemaChange, t.id, v.From+" -> "+v.Version,
+		agentfeed.SchemaChange{EndpointID: t.id, FromVersion: v.From, ToVersion: v.Version,
 			EffectiveAt: agentfeed.FormatTime(c.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256})
+	e.version = v
+	return e
 }
 
 func (r *Builder) configuredDeprecation(c Commit, d Deprecation) Event {
@@ -552,19 +589,21 @@ func (r *Builder) deprecationAt(c Commit, endpoint, key, title, summary string, 
 	if reason != "" {
 		why = &reason
 	}
-	return r.event(c, agentfeed.TypeDeprecation, endpoint, key, title, summary,
+	e := r.event(c, agentfeed.TypeDeprecation, endpoint, key,
 		agentfeed.Deprecation{EndpointID: endpoint, AnnouncedAt: announced, Sunset: sunset, Replacement: replacement, Reason: why})
+	e.title, e.summary = title, summary
+	return e
 }
 
 // event builds an Event whose (type, endpoint, key) is unique: a name used
 // before (a tool re-announced at the same version) gets an occurrence suffix.
-func (r *Builder) event(c Commit, typ, endpoint, key, title, summary string, payload any) Event {
+func (r *Builder) event(c Commit, typ, endpoint, key string, payload any) Event {
 	name := typ + "\x00" + endpoint + "\x00" + key
 	if n := r.keys[name]; n > 0 {
 		key = fmt.Sprintf("%s #%d", key, n+1)
 	}
 	r.keys[name]++
-	return Event{Type: typ, EndpointID: endpoint, Key: key, Commit: c.Hash, Time: c.Time, Title: title, Summary: summary, Payload: payload}
+	return Event{Type: typ, EndpointID: endpoint, Key: key, Commit: c.Hash, Time: c.Time, Payload: payload}
 }
 
 func (r *Builder) histories() []*ServerHistory {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/wellknown-dev/wellknown/format/agentfeed"
 	"github.com/wellknown-dev/wellknown/format/tools"
@@ -61,7 +62,7 @@ func TestDerive(t *testing.T) {
 	// entry's title.
 	var got []string
 	for _, e := range tl.Events {
-		got = append(got, fmt.Sprintf("%s %s %s | %s | %s", e.Commit, e.Type, e.EndpointID, e.Key, e.Title))
+		got = append(got, fmt.Sprintf("%s %s %s | %s | %s", e.Commit, e.Type, e.EndpointID, e.Key, e.Title()))
 	}
 	want := []string{
 		"c1 endpoint-announcement com.example/weather | 1.0.0 " + ep + " | com.example/weather 1.0.0 announced",
@@ -165,9 +166,9 @@ func TestSummaryListsTheMostSeriousChangeFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := tl.Events[len(tl.Events)-1]
-	head, _, _ := strings.Cut(last.Summary, "; ")
-	if !strings.Contains(last.Summary, "(breaking)") || !strings.Contains(head, "`d`") || !strings.HasSuffix(last.Summary, "more") {
-		t.Errorf("summary = %q, want the breaking change (d required) first and the rest cut short", last.Summary)
+	head, _, _ := strings.Cut(last.Summary(), "; ")
+	if !strings.Contains(last.Summary(), "(breaking)") || !strings.Contains(head, "`d`") || !strings.HasSuffix(last.Summary(), "more") {
+		t.Errorf("summary = %q, want the breaking change (d required) first and the rest cut short", last.Summary())
 	}
 }
 
@@ -232,7 +233,7 @@ func TestReleasesAndRenames(t *testing.T) {
 	}
 	var got []string
 	for _, e := range tl.Events {
-		line := e.Commit + " " + e.Time.Format(time.DateOnly) + " " + e.Title
+		line := e.Commit + " " + e.Time.Format(time.DateOnly) + " " + e.Title()
 		switch p := e.Payload.(type) {
 		case agentfeed.Announcement:
 			if p.Tools != "" {
@@ -287,5 +288,72 @@ func TestReleaseOnTheSwitch(t *testing.T) {
 	}
 	if len(tools) != 1 || tools[0] != "get_forecast@1.1.0" {
 		t.Errorf("announcements of 1.1.0 list %q, want one with get_forecast@1.1.0", tools)
+	}
+}
+
+// The events about one tool, and their payloads, share one string for its
+// endpoint id: a long history has many events about few tools.
+func TestEventsShareToolEndpointID(t *testing.T) {
+	server := func(src string) Server {
+		tl := tool(t, src)
+		return Server{Name: "com.example/weather", Slug: "weather", Version: "1.0.0", Endpoint: "https://example.com/mcp",
+			Tools: map[string]tools.Tool{tl.Name: tl}}
+	}
+	tl, err := derive([]Commit{
+		{Hash: "c1", Time: time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC), Servers: []Server{server(v1)}},
+		{Hash: "c2", Time: time.Date(2026, 4, 2, 12, 0, 0, 0, time.UTC), Servers: []Server{server(v2)}},
+		{Hash: "c3", Time: time.Date(2026, 4, 3, 12, 0, 0, 0, time.UTC), Servers: []Server{server(v3)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range tl.Events {
+		switch p := e.Payload.(type) {
+		case agentfeed.Announcement:
+			if p.Protocol == ProtocolTool {
+				ids = append(ids, e.EndpointID, p.EndpointID)
+			}
+		case agentfeed.SchemaChange:
+			ids = append(ids, e.EndpointID, p.EndpointID)
+		}
+	}
+	if len(ids) != 6 {
+		t.Fatalf("%d tool endpoint ids in the events, want 6: %q", len(ids), ids)
+	}
+	for _, id := range ids[1:] {
+		if id != ids[0] || unsafe.StringData(id) != unsafe.StringData(ids[0]) {
+			t.Errorf("endpoint id %q is a string of its own", id)
+		}
+	}
+}
+
+// An announcement or a schema change keeps no text of its own: its Title
+// and Summary are made when asked for, as the builder would have made them.
+func TestEventsMakeTheirTextsWhenAsked(t *testing.T) {
+	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
+	server := func(src string) Server {
+		tl := tool(t, src)
+		return Server{Name: "com.example/weather", Slug: "weather", Version: "1.0.0", Endpoint: "https://example.com/mcp",
+			Tools: map[string]tools.Tool{tl.Name: tl}}
+	}
+	tl, err := derive([]Commit{{Hash: "c1", Time: at, Servers: []Server{server(v1)}}, {Hash: "c2", Time: at.AddDate(0, 0, 1), Servers: []Server{server(v3)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tl.Events {
+		if e.title != "" || e.summary != "" {
+			t.Errorf("event %s %s keeps its texts", e.Type, e.EndpointID)
+		}
+		got = append(got, e.Title()+" | "+e.Summary())
+	}
+	want := []string{
+		"com.example/weather 1.0.0 announced | com.example/weather 1.0.0 at https://example.com/mcp",
+		"get_forecast 1.0.0 published | get_forecast 1.0.0 on com.example/weather",
+		"get_forecast 2.0.0: parameter `city` renamed to `location`, and 1 more (breaking) | get_forecast 1.0.0 → 2.0.0 (breaking): parameter `city` renamed to `location`; new optional parameter `days`",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("texts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -23,7 +23,10 @@ type File struct {
 	// Bytes reads.
 	Body        []byte
 	ContentType string
-	Header      http.Header // headers a host should send with it (see package deploy); shared by files, never changed in place
+	// Header holds the headers a host should send with the file, set by
+	// package deploy once every file is added (nil before): shared by
+	// files, never changed in place.
+	Header http.Header
 
 	spooled *Spooled // where its bytes are, when they are not in Body
 }
@@ -73,13 +76,14 @@ func NewSpooled(s *Spool) *Bundle {
 
 // Add adds a file. An unsafe path, two files at one path, or a file where
 // another file needs a directory is an error. A bundle with a spool writes
-// an immutable file's bytes there at once and keeps no reference to body.
+// the bytes of an immutable or a large file (see spoolFrom) there at once and
+// keeps no reference to body.
 func (b *Bundle) Add(p string, body []byte, contentType string) error {
 	if err := b.check(p); err != nil {
 		return err
 	}
-	f := &File{Path: p, Body: body, ContentType: contentType, Header: http.Header{}}
-	if b.spool != nil && immutable(p) {
+	f := &File{Path: p, Body: body, ContentType: contentType}
+	if b.spool != nil && (immutable(p) || len(body) >= spoolFrom) {
 		at, err := b.spool.Put(body)
 		if err != nil {
 			return fmt.Errorf("keeping %s until it is written: %v", p, err)
@@ -103,7 +107,7 @@ func (b *Bundle) AddSpooled(p string, at *Spooled, contentType string) error {
 	if err := b.check(p); err != nil {
 		return err
 	}
-	b.insert(&File{Path: p, ContentType: contentType, Header: http.Header{}, spooled: at})
+	b.insert(&File{Path: p, ContentType: contentType, spooled: at})
 	return nil
 }
 

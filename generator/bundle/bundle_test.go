@@ -223,3 +223,13 @@ func TestKinds(t *testing.T) {
 		t.Errorf("Kinds() = %d documents, %d pages; want 2, 2", documents, pages)
 	}
 }
+
+// An added file has no headers of its own until package deploy sets them:
+// a long history adds many files, which would each hold an empty map.
+func TestAddedFileHasNoHeaderYet(t *testing.T) {
+	b := New()
+	must(t, b.Add("/.well-known/mcp/schemas/a/t/1.0.0.json", []byte("{}"), "application/json"))
+	if f, _ := b.Get("/.well-known/mcp/schemas/a/t/1.0.0.json"); f.Header != nil {
+		t.Errorf("Header = %v, want nil", f.Header)
+	}
+}

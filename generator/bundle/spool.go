@@ -11,8 +11,9 @@ import (
 )
 
 // Spool keeps the bytes of a bundle's immutable files (archived tool
-// versions, full feed archives: see immutable) in a temporary file instead
-// of in memory, from the moment they are added until they are written. They
+// versions, full feed archives: see immutable) and of its large ones (a
+// long history's changelog and tool pages) in a temporary file instead of
+// in memory, from the moment they are added until they are written. They
 // are most of a long history's output, and a build that writes to disk
 // needs each of them only once more, when it is written: with a spool, a
 // build's memory follows the site's current state, not its history.
@@ -25,6 +26,11 @@ type Spool struct {
 	written int64  // bytes in the file
 	pending []byte // bytes put since, to be written after them
 }
+
+// spoolFrom is the size from which a file that is not immutable is
+// spooled too: such a file costs more memory than reading it back costs
+// time, while the many small ones would cost a read each for little.
+const spoolFrom = 16 << 10
 
 // spoolBuffer is how many bytes the spool gathers before writing them.
 const spoolBuffer = 1 << 20
@@ -69,6 +75,15 @@ func (s *Spool) Put(body []byte) (*Spooled, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	at := &Spooled{spool: s, off: s.written + int64(len(s.pending)), size: len(body)}
+	if len(body) >= spoolBuffer {
+		// Written at once, after the pending bytes: in the buffer, a long
+		// history's changelog would grow it to its size for the rest of
+		// the build.
+		if err := s.flush(); err != nil {
+			return nil, err
+		}
+		return at, s.write(body)
+	}
 	s.pending = append(s.pending, body...)
 	if len(s.pending) < spoolBuffer {
 		return at, nil
@@ -81,11 +96,19 @@ func (s *Spool) flush() error {
 	if len(s.pending) == 0 {
 		return nil
 	}
-	if _, err := s.f.WriteAt(s.pending, s.written); err != nil {
+	if err := s.write(s.pending); err != nil {
 		return err
 	}
-	s.written += int64(len(s.pending))
 	s.pending = s.pending[:0]
+	return nil
+}
+
+// write writes body at the end of the file. The caller holds mu.
+func (s *Spool) write(body []byte) error {
+	if _, err := s.f.WriteAt(body, s.written); err != nil {
+		return err
+	}
+	s.written += int64(len(body))
 	return nil
 }
 

@@ -61,6 +61,59 @@ func TestSpooledBundleKeepsImmutableFilesOutOfMemory(t *testing.T) {
 	}
 }
 
+// A spooled bundle keeps a large file out of memory too, whatever its
+// path (a long history's changelog page), and a small page in memory; both
+// are written as they were added.
+func TestSpooledBundleKeepsLargeFilesOutOfMemory(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	large := []byte(strings.Repeat("<li>change</li>", spoolFrom/10))
+	want := map[string]string{"/changelog/index.html": string(large), "/index.html": "<p>weather</p>"}
+	must(t, b.Add("/changelog/index.html", large, "text/html"))
+	must(t, b.Add("/index.html", []byte(want["/index.html"]), "text/html"))
+	copy(large, "XXXX")
+	for _, f := range b.Files() {
+		if got, err := f.Bytes(); err != nil || string(got) != want[f.Path] {
+			t.Errorf("%s: Bytes() = %.20q, %v; want %.20q", f.Path, got, err, want[f.Path])
+		}
+		if inMemory, small := f.Body != nil, f.Path == "/index.html"; inMemory != small {
+			t.Errorf("%s: in memory %v, want %v", f.Path, inMemory, small)
+		}
+	}
+	root := t.TempDir()
+	out := filepath.Join(root, "public")
+	write(t, b, out, WriteOptions{Root: root})
+	for p, body := range want {
+		if data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p[1:]))); err != nil || string(data) != body {
+			t.Errorf("%s on disk = %.20q, %v; want %.20q", p, data, err, body)
+		}
+	}
+}
+
+// A file larger than the spool's buffer goes to the file at once, between
+// the smaller ones put before and after it, and leaves the buffer its size.
+func TestSpoolWritesALargeFileAtOnce(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	large := strings.Repeat("<li>change</li>", 3*spoolBuffer/10)
+	want := map[string]string{
+		"/.well-known/agent-feed/archive-1.xml": "<feed>1</feed>",
+		"/changelog/index.html":                 large,
+		"/.well-known/agent-feed/archive-2.xml": "<feed>2</feed>",
+	}
+	for _, p := range []string{"/.well-known/agent-feed/archive-1.xml", "/changelog/index.html", "/.well-known/agent-feed/archive-2.xml"} {
+		must(t, b.Add(p, []byte(want[p]), "application/atom+xml"))
+	}
+	for _, f := range b.Files() {
+		if got, err := f.Bytes(); err != nil || string(got) != want[f.Path] {
+			t.Errorf("%s: Bytes() = %.20q, %v; want %.20q", f.Path, got, err, want[f.Path])
+		}
+	}
+	if c := cap(s.pending); c >= len(large) {
+		t.Errorf("the buffer grew to %d bytes for a file of %d", c, len(large))
+	}
+}
+
 // A spooled write that fails leaves the output as it was, like any write.
 func TestSpooledWriteFailureLeavesOutputUntouched(t *testing.T) {
 	root := t.TempDir()

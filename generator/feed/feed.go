@@ -129,7 +129,7 @@ func signEntries(signer agentfeed.Signer, host string, events []timeline.Event) 
 	parallel.For(len(events), func(i int) {
 		e := events[i]
 		id := agentfeed.EntryID(host, e.Type, e.EndpointID, e.Key)
-		entries[i], errs[i] = agentfeed.NewEntry(signer, id, e.Type, agentfeed.FormatTime(e.Time), e.Summary, e.Payload)
+		entries[i], errs[i] = agentfeed.NewEntry(signer, id, e.Type, agentfeed.FormatTime(e.Time), e.Summary(), e.Payload)
 		if errs[i] != nil {
 			errs[i] = fmt.Errorf("feed entry %s: %v", id, errs[i])
 		}
@@ -141,6 +141,9 @@ func signEntries(signer agentfeed.Signer, host string, events []timeline.Event) 
 // reader shows a title as plain text, where `city` would keep its
 // backticks. Summaries and pages keep the Markdown.
 func plainTitle(title string) string {
+	if !strings.Contains(title, "`") {
+		return title // no copy: most titles have no code span
+	}
 	parts := strings.Split(title, "`")
 	if len(parts)%2 == 0 { // an unpaired backtick: no spans to tell
 		return strings.Join(parts, "")
@@ -164,18 +167,31 @@ func (st *stage) linkEntries(entries []agentfeed.Entry, tl *timeline.Timeline) {
 	for _, h := range tl.Servers {
 		histories[h.Name] = h
 	}
+	// One string per endpoint, which a long history's entries share.
+	links := map[string]string{}
 	for i, e := range tl.Events {
-		entries[i].Title = plainTitle(e.Title)
-		server, tool, isTool := strings.Cut(e.EndpointID, "#")
-		slug, ok := slugs[server]
-		switch {
-		case !ok:
-		case !isTool:
-			entries[i].Link = st.in.Config.URL("/" + pages.ServerPath(slug))
-		case histories[server] != nil && histories[server].Tool(tool) != nil:
-			entries[i].Link = st.in.Config.URL("/" + pages.ToolPath(slug, tool))
+		entries[i].Title = plainTitle(e.Title())
+		link, ok := links[e.EndpointID]
+		if !ok {
+			link = st.link(e.EndpointID, slugs, histories)
+			links[e.EndpointID] = link
 		}
+		entries[i].Link = link
 	}
+}
+
+// link is the URL of the page about an endpoint, or "" when it has none.
+func (st *stage) link(endpoint string, slugs map[string]string, histories map[string]*timeline.ServerHistory) string {
+	server, tool, isTool := strings.Cut(endpoint, "#")
+	slug, ok := slugs[server]
+	switch {
+	case !ok:
+	case !isTool:
+		return st.in.Config.URL("/" + pages.ServerPath(slug))
+	case histories[server] != nil && histories[server].Tool(tool) != nil:
+		return st.in.Config.URL("/" + pages.ToolPath(slug, tool))
+	}
+	return ""
 }
 
 // pageSlugs maps each server name to the slug of its page, as the pages

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/wellknown-dev/wellknown/format/agentfeed"
 	"github.com/wellknown-dev/wellknown/format/paths"
@@ -27,7 +28,6 @@ func announced() *timeline.Timeline {
 	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
 	return &timeline.Timeline{Events: []timeline.Event{{
 		Type: agentfeed.TypeAnnouncement, EndpointID: endpoint, Key: "1.0.0", Time: at,
-		Title: "forecast 1.0.0", Summary: "forecast announced",
 		Payload: agentfeed.Announcement{EndpointID: endpoint, Endpoint: "https://weather.example.com/mcp",
 			Protocol: "mcp", Version: "1.0.0", AssertedAt: agentfeed.FormatTime(at)},
 	}}}
@@ -54,7 +54,7 @@ func addFeed(t *testing.T, tl *timeline.Timeline) (*bundle.Bundle, *Output) {
 // with the feed published before.
 func TestAddAndCheckAppendOnly(t *testing.T) {
 	b, out := addFeed(t, announced())
-	if len(out.Entries) != 1 || out.Entries[0].Title != "forecast 1.0.0" || len(out.Notices) != 0 {
+	if len(out.Entries) != 1 || out.Entries[0].Title != "com.example.weather/forecast 1.0.0 announced" || len(out.Notices) != 0 {
 		t.Fatalf("entries %+v, notices %q: want the one entry and no notice", out.Entries, out.Notices)
 	}
 	feed, ok := b.Get(paths.Feed)
@@ -97,7 +97,7 @@ func TestAppendOnlyAfterUpgrade(t *testing.T) {
 			"would change its payload: it only gains x-tools, which earlier versions of wellknown did not write",
 			"a published entry never changes, and the rules that derive entries changed with the wellknown version: keep building this site with that version, or move readers to a new feed"},
 		{"another endpoint", func(a *agentfeed.Announcement) { a.Endpoint = "https://weather.example.com/v2/mcp" },
-			"(endpoint-announcement: forecast announced) would change its payload",
+			"(endpoint-announcement: com.example.weather/forecast 1.0.0 at https://weather.example.com/mcp) would change its payload",
 			"restore the history that produced it (was the branch rewritten or rebased?). If it is intact, the rules that derive entries changed with the wellknown version"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,5 +147,22 @@ func TestPlainTitle(t *testing.T) {
 		if got := plainTitle(in); got != want {
 			t.Errorf("plainTitle(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The entries about one endpoint share one string for the link to its
+// page: a long history has many entries about few endpoints.
+func TestEntriesShareTheirEndpointsLink(t *testing.T) {
+	tl := announced()
+	next := tl.Events[0]
+	a := next.Payload.(agentfeed.Announcement)
+	a.Version, next.Key = "1.1.0", "1.1.0"
+	next.Payload = a
+	tl.Events = append(tl.Events, next)
+	tl.Servers = []*timeline.ServerHistory{{Name: a.EndpointID, Last: timeline.Server{Name: a.EndpointID, Slug: "forecast"}}}
+	_, out := addFeed(t, tl)
+	first, second := out.Entries[0].Link, out.Entries[1].Link
+	if first != "https://weather.example.com/servers/forecast/" || second != first || unsafe.StringData(second) != unsafe.StringData(first) {
+		t.Errorf("links %q and %q: want one string for the server's page", first, second)
 	}
 }

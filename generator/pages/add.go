@@ -9,17 +9,13 @@ import (
 )
 
 // Add renders the pages (see renderBuild) into b, each with the type a
-// static host sends for it. It runs after every document is in b, since
+// static host sends for it, as it is rendered. It runs after every document is in b, since
 // the pages link to them (BuildInput.Files).
 func Add(b *bundle.Bundle, in BuildInput) (warnings []*diag.Error, err error) {
-	files, warnings, err := renderBuild(in)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range files {
+	return renderBuild(in, func(f File) error {
 		if err := b.Add(f.Path, f.Body, deploy.HostDefaultType(f.Path)); err != nil {
-			return nil, fmt.Errorf("page %s: %v", f.Path, err)
+			return fmt.Errorf("page %s: %v", f.Path, err)
 		}
-	}
-	return warnings, nil
+		return nil
+	})
 }

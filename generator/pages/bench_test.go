@@ -101,7 +101,7 @@ func BenchmarkRender(b *testing.B) {
 			b.Fatal(err)
 		}
 		site.Content = content
-		files, err := renderWith(site, templates.FS, newRendering(), &frames{})
+		files, err := renderFiles(site, templates.FS, newRendering(), &frames{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -61,9 +61,10 @@ type BuildServer struct {
 // tree with their committed history, a preview of what the next commit
 // adds to the feed, the feed for people, and the site's own Markdown, with
 // the site's templates in place of the defaults they replace. It runs after
-// every document is made, since the pages link to them. The warnings name
-// content that no page shows.
-func renderBuild(in BuildInput) (files []File, warnings []*diag.Error, err error) {
+// every document is made, since the pages link to them. It hands each file
+// to add as it is rendered (see renderWith). The warnings name content that
+// no page shows.
+func renderBuild(in BuildInput, add func(File) error) (warnings []*diag.Error, err error) {
 	cfg := in.Config
 	in.Cache.begin(in.Timeline)
 	contentDir := cfg.Path(cfg.ContentDir)
@@ -71,24 +72,23 @@ func renderBuild(in BuildInput) (files []File, warnings []*diag.Error, err error
 		return filepath.Join(contentDir, filepath.FromSlash(rel))
 	}, in.Cache)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	s, err := newModel(in).site(content)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	warnings = append(orphanDocs(s, contentDir), strayMarkdown(contentDir)...)
 	tfs := Templates(in.Cache.files.FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize, in.KeyFile), templates.FS)
 	f, err := newFrames(in, content, tfs, in.Cache.history)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	files, err = renderWith(s, tfs, in.Cache, f)
-	if err != nil {
-		return nil, nil, err
+	if err := renderWith(s, tfs, in.Cache, f, add); err != nil {
+		return nil, err
 	}
 	in.Cache.end()
-	return files, warnings, nil
+	return warnings, nil
 }
 
 // strayMarkdown warns about Markdown files at the top of the content
@@ -376,10 +376,10 @@ func (m *model) changes() []*Change {
 	announced := map[string]bool{}
 	var out []*Change
 	for _, e := range m.in.Timeline.Events {
-		c := &Change{Time: e.Time, Summary: e.Summary, Server: m.servers[e.EndpointID], Tool: m.tools[e.EndpointID]}
+		c := &Change{Time: e.Time, Server: m.servers[e.EndpointID], Tool: m.tools[e.EndpointID]}
 		switch p := e.Payload.(type) {
 		case agentfeed.Announcement:
-			c.Kind, c.Badge = ChangeAnnouncement, "new"
+			c.Kind, c.Badge, c.Summary = ChangeAnnouncement, "new", e.Summary()
 			if announced[e.EndpointID] {
 				c.Badge = "updated"
 			}
@@ -389,7 +389,7 @@ func (m *model) changes() []*Change {
 			c.Summary = fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), p.FromVersion, p.ToVersion)
 			c.Changes = m.versionChanges(e.EndpointID, p.ToVersion)
 		case agentfeed.Deprecation:
-			c.Kind, c.Badge = ChangeDeprecation, "deprecated"
+			c.Kind, c.Badge, c.Summary = ChangeDeprecation, "deprecated", e.Summary()
 			if isRemoval(e) {
 				c.Badge = "removed"
 			}
@@ -402,8 +402,17 @@ func (m *model) changes() []*Change {
 	return out
 }
 
-// versionChanges returns the change texts of one version of a tool.
+// versionChanges returns the change texts of one version of a tool: those
+// of its page's version when it has a page, which the changelog's entries
+// then share with it (a long history has many).
 func (m *model) versionChanges(endpoint, version string) []string {
+	if t := m.tools[endpoint]; t != nil {
+		for _, v := range t.Versions {
+			if v.Version == version && v.Class != "" {
+				return v.Changes
+			}
+		}
+	}
 	th := m.history[endpoint]
 	if th == nil {
 		return nil

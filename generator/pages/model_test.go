@@ -2,16 +2,19 @@ package pages
 
 import (
 	"crypto/ed25519"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/diag"
 )
@@ -54,7 +57,7 @@ func renderModel(t *testing.T, files ...*bundle.File) (map[string]string, []*dia
 		Key:      ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey),
 		Cache:    NewCache(),
 	}
-	out, warnings, err := renderBuild(in)
+	out, warnings, err := renderBuildFiles(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,3 +106,42 @@ func TestRenderBuildLinksThePublishedDocuments(t *testing.T) {
 
 // serverSlug is modelSite's server's slug.
 const serverSlug = "forecast"
+
+// The changelog's entry for a schema change shares its texts with the
+// version on the tool's page: a long history lists each change on both.
+func TestChangelogSharesTheToolPagesChangeTexts(t *testing.T) {
+	cfg, err := site.Parse(filepath.Join(t.TempDir(), "site.toml"), modelSite, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parse := func(src string) tools.Tool {
+		tl, err := tools.Parse("tools/get_forecast.json", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tl
+	}
+	v1 := parse(`{"name":"get_forecast","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}`)
+	v2 := parse(`{"name":"get_forecast","inputSchema":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}}}}`)
+	b := timeline.NewBuilder(timeline.CompareObjects)
+	for i, tool := range []tools.Tool{v1, v2} {
+		srv := timeline.Server{Name: cfg.Servers[0].Name, Slug: cfg.Servers[0].Slug, Version: "1.0.0", Endpoint: "https://weather.example.com/mcp",
+			Tools: map[string]tools.Tool{tool.Name: tool}}
+		if err := b.Commit(timeline.Commit{Hash: fmt.Sprint("c", i), Time: time.Date(2026, 4, i+1, 12, 0, 0, 0, time.UTC), Servers: []timeline.Server{srv}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := newModel(BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{v2}}},
+		Timeline: b.Timeline(), Cache: NewCache()}).site(Content{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(s.Changes, func(c *Change) bool { return c.Kind == ChangeSchema })
+	if i < 0 || s.Changes[i].Tool == nil || len(s.Changes[i].Changes) == 0 {
+		t.Fatalf("no schema change with texts and a tool page in %+v", s.Changes)
+	}
+	c := s.Changes[i]
+	if page := c.Tool.Versions[0].Changes; len(page) == 0 || &page[0] != &c.Changes[0] {
+		t.Errorf("the changelog's texts %q are not the tool page's %q", c.Changes, page)
+	}
+}

@@ -456,10 +456,11 @@ type File struct {
 }
 
 // renderWith renders every page and asset of the site with the templates
-// in tfs (see Templates): the pages in the order of the package comment's
-// list, then the assets. It links each tool to its server, and reuses the
-// pages the cache holds that were made from the same (see frames).
-func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
+// in tfs (see Templates) and hands each file to add: the pages in the order
+// of the package comment's list, then the assets. It links each tool to its
+// server, and reuses the pages the cache holds that were made from the same
+// (see frames).
+func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames, add func(File) error) error {
 	for _, srv := range s.Servers {
 		for _, t := range srv.Tools {
 			t.server = srv
@@ -469,19 +470,26 @@ func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
 	}
 	r, err := newRenderer(s, tfs, c)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r.cache, r.frames = c, f
 	jobs, err := r.plan()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	files, err := r.runAll(jobs)
-	if err != nil {
-		return nil, err
+	if err := r.runAll(jobs, add); err != nil {
+		return err
 	}
 	assets, err := r.assets()
-	return append(files, assets...), err
+	if err != nil {
+		return err
+	}
+	for _, a := range assets {
+		if err := add(a); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // renderer holds one rendering's parsed templates.
@@ -650,18 +658,37 @@ func (r *renderer) notFound() (job, error) {
 	return job{page: p, file: "/404.html"}, nil
 }
 
-// runAll renders the jobs and returns their files in the jobs' order, or
-// the first job's error.
-func (r *renderer) runAll(jobs []job) ([]File, error) {
+// runAll renders the jobs and hands their files to add in the jobs' order,
+// each once it and those before it are rendered: a long history's pages,
+// added to a bundle that spools them, are then never all in memory. It
+// returns the first job's error, or add's.
+func (r *renderer) runAll(jobs []job, add func(File) error) error {
 	files := make([]File, len(jobs))
 	errs := make([]error, len(jobs))
-	parallel.For(len(jobs), func(i int) { files[i], errs[i] = r.run(jobs[i]) })
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	done := make([]chan struct{}, len(jobs))
+	for i := range done {
+		done[i] = make(chan struct{})
 	}
-	return files, nil
+	rendered := make(chan struct{})
+	go func() {
+		parallel.For(len(jobs), func(i int) {
+			files[i], errs[i] = r.run(jobs[i])
+			close(done[i])
+		})
+		close(rendered)
+	}()
+	defer func() { <-rendered }() // no rendering goes on after an error
+	for i := range jobs {
+		<-done[i]
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if err := add(files[i]); err != nil {
+			return err
+		}
+		files[i] = File{}
+	}
+	return nil
 }
 
 func (r *renderer) run(j job) (File, error) {
@@ -682,13 +709,55 @@ func (r *renderer) execute(j job) ([]byte, error) {
 		}
 		p.Content = cv.html
 	}
-	var b bytes.Buffer
+	var b pageBuffer
 	if err := r.templates.byKind[p.Kind].ExecuteTemplate(&b, "layout", p); err != nil {
 		return nil, fmt.Errorf("rendering %s: %v", j.file, err)
 	}
-	// A copy the size of the page: the buffer has grown to up to twice
-	// that, and every page stays in memory until the bundle is written.
-	return bytes.Clone(b.Bytes()), nil
+	return b.bytes(), nil
+}
+
+// pageBuffer gathers a page as it is rendered, in chunks that double in
+// size up to maxPageChunk, and makes it one slice of its size at the end.
+// A buffer that doubles would copy a long history's changelog (tens of MB)
+// at every step and hold up to three times its size at the last one, and
+// the page would need a copy of its size anyway, not to keep the spare
+// capacity.
+type pageBuffer struct {
+	chunks [][]byte
+	size   int
+}
+
+const (
+	minPageChunk = 4 << 10 // most pages fit in one or two
+	maxPageChunk = 1 << 20
+)
+
+func (b *pageBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if len(b.chunks) == 0 || len(b.chunks[len(b.chunks)-1]) == cap(b.chunks[len(b.chunks)-1]) {
+			size := minPageChunk
+			if len(b.chunks) > 0 {
+				size = min(2*cap(b.chunks[len(b.chunks)-1]), maxPageChunk)
+			}
+			b.chunks = append(b.chunks, make([]byte, 0, size))
+		}
+		last := &b.chunks[len(b.chunks)-1]
+		k := min(len(p), cap(*last)-len(*last))
+		*last = append(*last, p[:k]...)
+		p = p[k:]
+	}
+	b.size += n
+	return n, nil
+}
+
+// bytes returns the page.
+func (b *pageBuffer) bytes() []byte {
+	out := make([]byte, 0, b.size)
+	for _, c := range b.chunks {
+		out = append(out, c...)
+	}
+	return out
 }
 
 // assets are the files under assets/, but for build output written there

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"io/fs"
 	"maps"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/templates"
 )
 
@@ -25,9 +27,31 @@ func newRendering() *Cache {
 	return c
 }
 
+// renderFiles renders as renderWith does and returns the files in the
+// order they were added.
+func renderFiles(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
+	var files []File
+	err := renderWith(s, tfs, c, f, func(f File) error {
+		files = append(files, f)
+		return nil
+	})
+	return files, err
+}
+
+// renderBuildFiles renders as renderBuild does and returns the files in
+// the order they were added.
+func renderBuildFiles(in BuildInput) ([]File, []*diag.Error, error) {
+	var files []File
+	warnings, err := renderBuild(in, func(f File) error {
+		files = append(files, f)
+		return nil
+	})
+	return files, warnings, err
+}
+
 func render(t *testing.T, s *Site, tfs fs.FS) map[string]string {
 	t.Helper()
-	files, err := renderWith(s, tfs, newRendering(), &frames{})
+	files, err := renderFiles(s, tfs, newRendering(), &frames{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,23 +301,64 @@ func TestTemplateOverrides(t *testing.T) {
 // A template error names the template.
 func TestTemplateErrors(t *testing.T) {
 	broken := fstest.MapFS{"tool.html": {Data: []byte(`{{define "main"}}{{.Nope}}{{end}}`)}}
-	_, err := renderWith(fixtureSite(t), Templates(broken, templates.FS), newRendering(), &frames{})
+	_, err := renderFiles(fixtureSite(t), Templates(broken, templates.FS), newRendering(), &frames{})
 	if err == nil || !strings.Contains(err.Error(), "/servers/forecast/tools/get_forecast/index.html") {
 		t.Errorf("err = %v", err)
 	}
 	unparsable := fstest.MapFS{"index.html": {Data: []byte(`{{define "main"}}{{end`)}}
-	if _, err := renderWith(fixtureSite(t), Templates(unparsable, templates.FS), newRendering(), &frames{}); err == nil || !strings.Contains(err.Error(), "index.html") {
+	if _, err := renderFiles(fixtureSite(t), Templates(unparsable, templates.FS), newRendering(), &frames{}); err == nil || !strings.Contains(err.Error(), "index.html") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// renderWith hands the pages to add as it renders them, in the plan's
+// order (the home page first), and an error of add ends the rendering with
+// that error.
+func TestRenderWithAddsInOrderUntilAddFails(t *testing.T) {
+	all, err := renderFiles(fixtureSite(t), templates.FS, newRendering(), &frames{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := errors.New("bundle full")
+	var added []string
+	err = renderWith(fixtureSite(t), templates.FS, newRendering(), &frames{}, func(f File) error {
+		if added = append(added, f.Path); len(added) == 3 {
+			return full
+		}
+		return nil
+	})
+	if err != full {
+		t.Errorf("err = %v, want add's", err)
+	}
+	if len(all) < 4 || all[0].Path != "/index.html" || len(added) != 3 || added[0] != all[0].Path || added[2] != all[2].Path {
+		t.Errorf("added %q before the error; all files start %q", added, all[:min(4, len(all))])
+	}
+}
+
+// A pageBuffer gives back what was written to it across its chunks, in a
+// slice of its size.
+func TestPageBuffer(t *testing.T) {
+	var b pageBuffer
+	var want []byte
+	for i, n := range []int{0, 1, minPageChunk - 1, 3*maxPageChunk + 5, 7} {
+		p := bytes.Repeat([]byte{byte('a' + i)}, n)
+		if got, err := b.Write(p); got != n || err != nil {
+			t.Fatalf("Write of %d bytes = %d, %v", n, got, err)
+		}
+		want = append(want, p...)
+	}
+	if got := b.bytes(); !bytes.Equal(got, want) || cap(got) != len(want) {
+		t.Errorf("bytes() = %d bytes (capacity %d), want the %d written", len(got), cap(got), len(want))
 	}
 }
 
 // Two renderings of one site are byte-identical.
 func TestDeterministic(t *testing.T) {
-	a, err := renderWith(fixtureSite(t), templates.FS, newRendering(), &frames{})
+	a, err := renderFiles(fixtureSite(t), templates.FS, newRendering(), &frames{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := renderWith(fixtureSite(t), templates.FS, newRendering(), &frames{})
+	b, err := renderFiles(fixtureSite(t), templates.FS, newRendering(), &frames{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +421,7 @@ func TestCacheOnceKeepsNoPage(t *testing.T) {
 			c = NewCacheOnce()
 		}
 		c.begin(nil)
-		files, err := renderWith(s, templates.FS, c, &frames{})
+		files, err := renderFiles(s, templates.FS, c, &frames{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -111,7 +111,7 @@ version = "1.0.0"
 // toolPage renders the pages of a site of one server (cfg) with the tool
 // as a build does, and returns the tool's.
 func toolPage(t testing.TB, cfg *site.Config, tool tools.Tool) []byte {
-	files, _, err := renderBuild(BuildInput{
+	files, _, err := renderBuildFiles(BuildInput{
 		Config:   cfg,
 		Servers:  []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{tool}}},
 		Timeline: &timeline.Timeline{},

@@ -97,10 +97,10 @@ func eventDiff(a, b *Output) string {
 	for i := range max(len(a.Timeline.Events), len(b.Timeline.Events)) {
 		var ea, eb string
 		if i < len(a.Timeline.Events) {
-			ea = a.Timeline.Events[i].Title
+			ea = a.Timeline.Events[i].Title()
 		}
 		if i < len(b.Timeline.Events) {
-			eb = b.Timeline.Events[i].Title
+			eb = b.Timeline.Events[i].Title()
 		}
 		mark := "  "
 		if ea != eb {
@@ -197,7 +197,7 @@ func TestResumeEqualsWholeReplay(t *testing.T) {
 	}, true, 2)
 	last := r.prev.Timeline.Events[len(r.prev.Timeline.Events)-1]
 	if d, ok := last.Payload.(agentfeed.Deprecation); !ok || d.Replacement == nil || *d.Replacement != "com.example/s#j" {
-		t.Errorf("the last event is %s, want i's deprecation replaced by com.example/s#j", last.Title)
+		t.Errorf("the last event is %s, want i's deprecation replaced by com.example/s#j", last.Title())
 	}
 }
 

@@ -90,9 +90,13 @@ func (r *recorder) schema(s side, pointer string, before, after any) {
 // compare reports what changed between two schemas at one location. Every
 // pair that differs yields at least one change.
 func (d *schemaDiff) compare(loc location, before, after any) {
-	if d.sameMeaning(before, after) {
-		return
+	if !d.sameMeaning(before, after) {
+		d.compareChanged(loc, before, after)
 	}
+}
+
+// compareChanged is compare for two schemas known not to mean the same.
+func (d *schemaDiff) compareChanged(loc location, before, after any) {
 	// A pair already being compared further up has come round again through a
 	// recursive $ref; the comparison up there reports its changes.
 	key := [2]string{identity(before), identity(after)}
@@ -142,6 +146,9 @@ func (d *schemaDiff) sameMeaning(before, after any) bool {
 		return false
 	}
 	queue := collectRefs(before, nil, false)
+	if len(queue) == 0 {
+		return true
+	}
 	seen := map[string]bool{}
 	for len(queue) > 0 {
 		ref := queue[len(queue)-1]
@@ -370,10 +377,14 @@ func dropVacuous(before, after map[string]any) {
 	if !okBefore || !okAfter {
 		return
 	}
-	for keyword, kind := range keywordKind {
-		if !admitsKind(typesBefore, kind) || !admitsKind(typesAfter, kind) {
-			delete(before, keyword)
-			delete(after, keyword)
+	// Only keywords one of them has can be removed: their own are few,
+	// the known keywords many.
+	for _, m := range []map[string]any{before, after} {
+		for keyword := range m {
+			if kind, ok := keywordKind[keyword]; ok && (!admitsKind(typesBefore, kind) || !admitsKind(typesAfter, kind)) {
+				delete(before, keyword)
+				delete(after, keyword)
+			}
 		}
 	}
 }
@@ -485,7 +496,7 @@ func literals(values []any) string {
 // properties compares the properties of an object schema and which of them
 // are required.
 func (d *schemaDiff) properties(loc location, before, after map[string]any) {
-	propsBefore, propsAfter, _ := d.keywordObjects(loc, before, after, "properties", "properties of "+d.subject(loc))
+	propsBefore, propsAfter, _ := d.keywordObjects(loc, before, after, "properties", "properties")
 	requiredBefore, okBefore := stringSet(member(before, "required"))
 	requiredAfter, okAfter := stringSet(member(after, "required"))
 	if !okBefore && okAfter && len(requiredAfter) == 0 {
@@ -505,12 +516,21 @@ func (d *schemaDiff) properties(loc location, before, after map[string]any) {
 		renamedTo[to] = true
 	}
 	for _, name := range sortedKeys(propsBefore, propsAfter) {
-		child := loc.property(name)
 		b, a := member(propsBefore, name), member(propsAfter, name)
+		both := !isMissing(b) && !isMissing(a)
+		same := both && d.sameMeaning(b, a)
+		if same && requiredBefore[name] == requiredAfter[name] {
+			// Most properties of a changed schema did not change: their
+			// locations are not even written out.
+			continue
+		}
+		child := loc.property(name)
 		newName, renamed := renames[name]
 		switch {
-		case !isMissing(b) && !isMissing(a):
-			d.compare(child, b, a)
+		case both:
+			if !same {
+				d.compareChanged(child, b, a)
+			}
 			d.requiredness(child, requiredBefore[name], requiredAfter[name])
 		case renamed:
 			to := loc.property(newName)
@@ -538,16 +558,9 @@ func (d *schemaDiff) properties(loc location, before, after map[string]any) {
 // the same, when that pairing is unique both ways; any other vanished or new
 // property is a removal or an addition.
 func (d *schemaDiff) renames(before, after map[string]any) map[string]string {
-	var gone, arrived []string
-	for _, name := range sortedKeys(before) {
-		if _, ok := after[name]; !ok {
-			gone = append(gone, name)
-		}
-	}
-	for _, name := range sortedKeys(after) {
-		if _, ok := before[name]; !ok {
-			arrived = append(arrived, name)
-		}
+	gone, arrived := absentFrom(before, after), absentFrom(after, before)
+	if len(gone) == 0 || len(arrived) == 0 {
+		return nil
 	}
 	same := make([][]bool, len(gone))
 	matchesOf := make([]int, len(arrived)) // how many gone properties each arrived one matches

@@ -83,6 +83,9 @@ type schemaDiff struct {
 }
 
 func (r *recorder) schema(s side, pointer string, before, after any) {
+	if sameJSON(before, after) {
+		return // the same document: every reference in it names the same
+	}
 	d := &schemaDiff{recorder: r, side: s, root: pointer, before: before, after: after, active: map[[2]string]bool{}, lifted: map[string]map[string]any{}}
 	d.compare(location{pointer: pointer}, before, after)
 }
@@ -515,22 +518,20 @@ func (d *schemaDiff) properties(loc location, before, after map[string]any) {
 	for _, to := range renames {
 		renamedTo[to] = true
 	}
-	for _, name := range sortedKeys(propsBefore, propsAfter) {
+	// Most properties of a changed schema did not change: they are left
+	// out before the rest are sorted and their locations written out.
+	changed := slices.DeleteFunc(keys(propsBefore, propsAfter), func(name string) bool {
 		b, a := member(propsBefore, name), member(propsAfter, name)
-		both := !isMissing(b) && !isMissing(a)
-		same := both && d.sameMeaning(b, a)
-		if same && requiredBefore[name] == requiredAfter[name] {
-			// Most properties of a changed schema did not change: their
-			// locations are not even written out.
-			continue
-		}
+		return !isMissing(b) && !isMissing(a) && requiredBefore[name] == requiredAfter[name] && d.sameMeaning(b, a)
+	})
+	slices.Sort(changed)
+	for _, name := range changed {
 		child := loc.property(name)
+		b, a := member(propsBefore, name), member(propsAfter, name)
 		newName, renamed := renames[name]
 		switch {
-		case both:
-			if !same {
-				d.compareChanged(child, b, a)
-			}
+		case !isMissing(b) && !isMissing(a):
+			d.compare(child, b, a)
 			d.requiredness(child, requiredBefore[name], requiredAfter[name])
 		case renamed:
 			to := loc.property(newName)
@@ -558,8 +559,12 @@ func (d *schemaDiff) properties(loc location, before, after map[string]any) {
 // the same, when that pairing is unique both ways; any other vanished or new
 // property is a removal or an addition.
 func (d *schemaDiff) renames(before, after map[string]any) map[string]string {
-	gone, arrived := absentFrom(before, after), absentFrom(after, before)
-	if len(gone) == 0 || len(arrived) == 0 {
+	gone := absentFrom(before, after)
+	if len(gone) == 0 {
+		return nil
+	}
+	arrived := absentFrom(after, before)
+	if len(arrived) == 0 {
 		return nil
 	}
 	same := make([][]bool, len(gone))

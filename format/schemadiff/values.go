@@ -133,24 +133,31 @@ func stringSet(v any) (set map[string]bool, ok bool) {
 }
 
 // sortedKeys returns the keys of all given objects, sorted and without
-// duplicates, so that every walk over members has one order. A key an
-// earlier object has is not collected again: two versions of an object
-// mostly share their keys, and sorting them once is half the work.
+// duplicates, so that every walk over members has one order.
 func sortedKeys[V any](objects ...map[string]V) []string {
+	out := keys(objects...)
+	slices.Sort(out)
+	return out
+}
+
+// keys returns the keys of all given objects without duplicates, in no
+// particular order. A key an earlier object has is not collected again:
+// two versions of an object mostly share their keys, and sorting them
+// once is half the work.
+func keys[V any](objects ...map[string]V) []string {
 	size := 0
 	for _, m := range objects {
 		size = max(size, len(m))
 	}
-	keys := make([]string, 0, size)
+	out := make([]string, 0, size)
 	for i, m := range objects {
 		for k := range m {
 			if !inAny(objects[:i], k) {
-				keys = append(keys, k)
+				out = append(out, k)
 			}
 		}
 	}
-	slices.Sort(keys)
-	return keys
+	return out
 }
 
 // absentFrom returns the keys of m that others lacks, sorted.
@@ -165,6 +172,7 @@ func absentFrom(m, others map[string]any) []string {
 	return out
 }
 
+// inAny reports whether one of objects has key.
 func inAny[V any](objects []map[string]V, key string) bool {
 	for _, m := range objects {
 		if _, ok := m[key]; ok {

@@ -209,21 +209,72 @@ func (d *schemaDiff) compareSchemas(loc location, before, after any) {
 	d.types(loc, bm, am, spelledAsType)
 	dropVacuous(bm, am)
 	d.enum(loc, values, bm, am)
-	d.properties(loc, bm, am)
-	d.additionalProperties(loc, bm, am)
-	d.patternProperties(loc, bm, am)
-	d.dependentRequired(loc, bm, am)
-	d.dependentSchemas(loc, bm, am)
-	d.items(loc, bm, am)
-	d.constraints(loc, bm, am)
-	d.defaultValue(loc, bm, am)
-	d.annotations(loc, bm, am)
-	d.unions(loc, bm, am)
-	d.combinator(loc, "allOf", bm, am, false)
-	d.not(loc, bm, am)
-	d.conditional(loc, bm, am)
-	d.subschemas(loc, bm, am)
+	steps := stepsFor(bm, am)
+	for i, step := range keywordSteps {
+		if steps&(1<<i) != 0 {
+			step.compare(d, loc, bm, am)
+		}
+	}
 	d.otherKeywords(loc, bm, am)
+}
+
+// keywordStep is one comparison of compareSchemas with the keywords it
+// reads: a step none of whose keywords either schema has finds nothing,
+// and is left out.
+type keywordStep struct {
+	keywords []string
+	compare  func(d *schemaDiff, loc location, before, after map[string]any)
+}
+
+var (
+	keywordSteps     []keywordStep     // after the type and the values, in the order of their changes
+	stepOf           map[string]uint32 // for each keyword of keywordSteps, the bit of its step
+	analysedKeywords map[string]bool   // the keywords compareSchemas looks at
+)
+
+// The steps lead back to compareSchemas, which reads them, so they are
+// set up here rather than where they are declared.
+func init() {
+	keywordSteps = []keywordStep{
+		{[]string{"properties", "required"}, (*schemaDiff).properties},
+		{[]string{"additionalProperties"}, (*schemaDiff).additionalProperties},
+		{[]string{"patternProperties"}, (*schemaDiff).patternProperties},
+		{[]string{"dependentRequired"}, (*schemaDiff).dependentRequired},
+		{[]string{"dependentSchemas"}, (*schemaDiff).dependentSchemas},
+		{[]string{"items", "prefixItems", "additionalItems"}, (*schemaDiff).items},
+		{constraintKeywords(), (*schemaDiff).constraints},
+		{[]string{"default"}, (*schemaDiff).defaultValue},
+		{annotationKeywords(), (*schemaDiff).annotations},
+		{[]string{"anyOf", "oneOf"}, (*schemaDiff).unions},
+		{[]string{"allOf"}, func(d *schemaDiff, loc location, before, after map[string]any) {
+			d.combinator(loc, "allOf", before, after, false)
+		}},
+		{[]string{"not"}, (*schemaDiff).not},
+		{[]string{"if", "then", "else"}, (*schemaDiff).conditional},
+		{[]string{"contains", "propertyNames"}, (*schemaDiff).subschemas},
+	}
+	// $defs and definitions apply only through $ref, which compare follows.
+	analysedKeywords = map[string]bool{"type": true, "nullable": true, "enum": true, "$defs": true, "definitions": true}
+	stepOf = map[string]uint32{}
+	for i, step := range keywordSteps {
+		for _, k := range step.keywords {
+			stepOf[k] |= 1 << i
+			analysedKeywords[k] = true
+		}
+	}
+}
+
+// stepsFor returns the bits of the keywordSteps that read a keyword one of
+// the schemas has.
+func stepsFor(before, after map[string]any) uint32 {
+	var steps uint32
+	for k := range before {
+		steps |= stepOf[k]
+	}
+	for k := range after {
+		steps |= stepOf[k]
+	}
+	return steps
 }
 
 func hasUnion(m map[string]any) bool {
@@ -859,38 +910,31 @@ func (d *schemaDiff) annotations(loc location, before, after map[string]any) {
 	}
 }
 
-// analysedKeywords are the keywords compareSchemas looks at; $defs and
-// definitions apply only through $ref, which compare follows.
-var analysedKeywords = func() map[string]bool {
-	keywords := map[string]bool{
-		"type": true, "nullable": true, "enum": true,
-		"properties": true, "required": true, "additionalProperties": true, "patternProperties": true,
-		"dependentRequired": true, "dependentSchemas": true,
-		"items": true, "prefixItems": true, "additionalItems": true, "contains": true, "propertyNames": true,
-		"anyOf": true, "oneOf": true, "allOf": true, "not": true, "if": true, "then": true, "else": true,
-		"multipleOf": true, "uniqueItems": true, "default": true, "deprecated": true,
-		"$defs": true, "definitions": true,
-	}
+// constraintKeywords are the keywords constraints reads.
+func constraintKeywords() []string {
+	keywords := []string{"multipleOf", "uniqueItems"}
 	for _, b := range bounds {
-		keywords[b.keyword] = true
+		keywords = append(keywords, b.keyword)
 	}
-	for _, k := range stringConstraints {
-		keywords[k] = true
-	}
+	return append(keywords, stringConstraints...)
+}
+
+// annotationKeywords are the keywords annotations reads.
+func annotationKeywords() []string {
+	keywords := []string{"deprecated"}
 	for _, an := range schemaAnnotations {
-		keywords[an.keyword] = true
+		keywords = append(keywords, an.keyword)
 	}
 	return keywords
-}()
+}
 
 // otherKeywords reports every other keyword that changed as unclassifiable:
 // a keyword this package does not know may widen or narrow, so the honest
 // answer is "breaking".
 func (d *schemaDiff) otherKeywords(loc location, before, after map[string]any) {
-	for _, keyword := range sortedKeys(before, after) {
-		if analysedKeywords[keyword] {
-			continue
-		}
+	others := slices.DeleteFunc(keys(before, after), func(k string) bool { return analysedKeywords[k] })
+	slices.Sort(others)
+	for _, keyword := range others {
 		// A schema such a keyword refers to counts where it is applied.
 		if !sameJSON(member(before, keyword), member(after, keyword)) {
 			d.unclassifiable(loc.keyword(keyword), fmt.Sprintf("`%s` of %s", keyword, d.subject(loc)))

@@ -180,6 +180,9 @@ var hints = []hint{
 // Hints written out with the value they had, the title and any other
 // member are cosmetic.
 func (r *recorder) annotations(before, after any) {
+	if sameJSON(before, after) {
+		return // most versions share their annotations
+	}
 	mark := len(r.changes)
 	defer r.noteIfSilent(mark, "/annotations", before, after, "annotations "+verb(before, after))
 	b, okBefore := objectOrEmpty(before)
@@ -269,6 +272,9 @@ func (r *recorder) outputSchema(before, after any) {
 
 // meta reports each changed _meta entry as cosmetic.
 func (r *recorder) meta(before, after any) {
+	if sameJSON(before, after) {
+		return
+	}
 	mark := len(r.changes)
 	defer r.noteIfSilent(mark, "/_meta", before, after, "`_meta` "+verb(before, after))
 	b, okBefore := objectOrEmpty(before)

@@ -9,7 +9,7 @@ import "fmt"
 // whether two regular expressions match the same names is not decided
 // here.
 func (d *schemaDiff) patternProperties(loc location, before, after map[string]any) {
-	b, a, ok := d.keywordObjects(loc, before, after, "patternProperties", "`patternProperties` of "+d.subject(loc))
+	b, a, ok := d.keywordObjects(loc, before, after, "patternProperties", "`patternProperties`")
 	if !ok {
 		return
 	}
@@ -39,10 +39,8 @@ func (d *schemaDiff) patternProperties(loc location, before, after map[string]an
 // literals.
 func onlyIn(m, others map[string]any) []any {
 	var out []any
-	for _, k := range sortedKeys(m) {
-		if _, ok := others[k]; !ok {
-			out = append(out, k)
-		}
+	for _, k := range absentFrom(m, others) {
+		out = append(out, k)
 	}
 	return out
 }
@@ -83,7 +81,7 @@ func (d *schemaDiff) dependentRequired(loc location, before, after map[string]an
 // dependentSchemas compares the schemas that apply when a property is
 // present, each like any condition of the schema.
 func (d *schemaDiff) dependentSchemas(loc location, before, after map[string]any) {
-	b, a, ok := d.keywordObjects(loc, before, after, "dependentSchemas", "`dependentSchemas` of "+d.subject(loc))
+	b, a, ok := d.keywordObjects(loc, before, after, "dependentSchemas", "`dependentSchemas`")
 	if !ok {
 		return
 	}
@@ -116,6 +114,9 @@ func (d *schemaDiff) not(loc location, before, after map[string]any) {
 // condition that matters can't be compared, and is breaking.
 func (d *schemaDiff) conditional(loc location, before, after map[string]any) {
 	ifBefore, ifAfter := member(before, "if"), member(after, "if")
+	if isMissing(ifBefore) && isMissing(ifAfter) {
+		return // then and else apply to nothing
+	}
 	thenBefore, elseBefore := d.consequence(before, "then"), d.consequence(before, "else")
 	thenAfter, elseAfter := d.consequence(after, "then"), d.consequence(after, "else")
 	trivialBefore := acceptsAnything(d.before, thenBefore) && acceptsAnything(d.before, elseBefore)
@@ -141,7 +142,11 @@ func (d *schemaDiff) consequence(m map[string]any, keyword string) any {
 // their schema does.
 func (d *schemaDiff) subschemas(loc location, before, after map[string]any) {
 	for _, keyword := range []string{"contains", "propertyNames"} {
-		d.subschema(loc, fmt.Sprintf("`%s` of %s", keyword, d.subject(loc)), member(before, keyword), member(after, keyword), keyword)
+		b, a := member(before, keyword), member(after, keyword)
+		if isMissing(b) && isMissing(a) {
+			continue // most schemas have neither: the text is not written
+		}
+		d.subschema(loc, fmt.Sprintf("`%s` of %s", keyword, d.subject(loc)), b, a, keyword)
 	}
 }
 
@@ -177,7 +182,7 @@ func acceptsAnything(doc, s any) bool {
 // keywordObjects returns the objects keyword holds before and after (empty
 // where it is missing). ok is false when either is not an object; a
 // change between such values that does not keep their meaning is then
-// reported as one that can't be classified, naming what.
+// reported as one that can't be classified, naming what (of the schema).
 func (d *schemaDiff) keywordObjects(loc location, before, after map[string]any, keyword, what string) (b, a map[string]any, ok bool) {
 	b, okBefore := objectOrEmpty(member(before, keyword))
 	a, okAfter := objectOrEmpty(member(after, keyword))
@@ -185,7 +190,7 @@ func (d *schemaDiff) keywordObjects(loc location, before, after map[string]any, 
 		return b, a, true
 	}
 	if !d.sameMeaning(member(before, keyword), member(after, keyword)) {
-		d.unclassifiable(loc.keyword(keyword), what)
+		d.unclassifiable(loc.keyword(keyword), what+" of "+d.subject(loc))
 	}
 	return nil, nil, false
 }

@@ -83,6 +83,9 @@ type schemaDiff struct {
 }
 
 func (r *recorder) schema(s side, pointer string, before, after any) {
+	if sameJSON(before, after) {
+		return // the same document: every reference in it names the same
+	}
 	d := &schemaDiff{recorder: r, side: s, root: pointer, before: before, after: after, active: map[[2]string]bool{}, lifted: map[string]map[string]any{}}
 	d.compare(location{pointer: pointer}, before, after)
 }
@@ -90,9 +93,13 @@ func (r *recorder) schema(s side, pointer string, before, after any) {
 // compare reports what changed between two schemas at one location. Every
 // pair that differs yields at least one change.
 func (d *schemaDiff) compare(loc location, before, after any) {
-	if d.sameMeaning(before, after) {
-		return
+	if !d.sameMeaning(before, after) {
+		d.compareChanged(loc, before, after)
 	}
+}
+
+// compareChanged is compare for two schemas known not to mean the same.
+func (d *schemaDiff) compareChanged(loc location, before, after any) {
 	// A pair already being compared further up has come round again through a
 	// recursive $ref; the comparison up there reports its changes.
 	key := [2]string{identity(before), identity(after)}
@@ -142,6 +149,9 @@ func (d *schemaDiff) sameMeaning(before, after any) bool {
 		return false
 	}
 	queue := collectRefs(before, nil, false)
+	if len(queue) == 0 {
+		return true
+	}
 	seen := map[string]bool{}
 	for len(queue) > 0 {
 		ref := queue[len(queue)-1]
@@ -199,21 +209,72 @@ func (d *schemaDiff) compareSchemas(loc location, before, after any) {
 	d.types(loc, bm, am, spelledAsType)
 	dropVacuous(bm, am)
 	d.enum(loc, values, bm, am)
-	d.properties(loc, bm, am)
-	d.additionalProperties(loc, bm, am)
-	d.patternProperties(loc, bm, am)
-	d.dependentRequired(loc, bm, am)
-	d.dependentSchemas(loc, bm, am)
-	d.items(loc, bm, am)
-	d.constraints(loc, bm, am)
-	d.defaultValue(loc, bm, am)
-	d.annotations(loc, bm, am)
-	d.unions(loc, bm, am)
-	d.combinator(loc, "allOf", bm, am, false)
-	d.not(loc, bm, am)
-	d.conditional(loc, bm, am)
-	d.subschemas(loc, bm, am)
+	steps := stepsFor(bm, am)
+	for i, step := range keywordSteps {
+		if steps&(1<<i) != 0 {
+			step.compare(d, loc, bm, am)
+		}
+	}
 	d.otherKeywords(loc, bm, am)
+}
+
+// keywordStep is one comparison of compareSchemas with the keywords it
+// reads: a step none of whose keywords either schema has finds nothing,
+// and is left out.
+type keywordStep struct {
+	keywords []string
+	compare  func(d *schemaDiff, loc location, before, after map[string]any)
+}
+
+var (
+	keywordSteps     []keywordStep     // after the type and the values, in the order of their changes
+	stepOf           map[string]uint32 // for each keyword of keywordSteps, the bit of its step
+	analysedKeywords map[string]bool   // the keywords compareSchemas looks at
+)
+
+// The steps lead back to compareSchemas, which reads them, so they are
+// set up here rather than where they are declared.
+func init() {
+	keywordSteps = []keywordStep{
+		{[]string{"properties", "required"}, (*schemaDiff).properties},
+		{[]string{"additionalProperties"}, (*schemaDiff).additionalProperties},
+		{[]string{"patternProperties"}, (*schemaDiff).patternProperties},
+		{[]string{"dependentRequired"}, (*schemaDiff).dependentRequired},
+		{[]string{"dependentSchemas"}, (*schemaDiff).dependentSchemas},
+		{[]string{"items", "prefixItems", "additionalItems"}, (*schemaDiff).items},
+		{constraintKeywords(), (*schemaDiff).constraints},
+		{[]string{"default"}, (*schemaDiff).defaultValue},
+		{annotationKeywords(), (*schemaDiff).annotations},
+		{[]string{"anyOf", "oneOf"}, (*schemaDiff).unions},
+		{[]string{"allOf"}, func(d *schemaDiff, loc location, before, after map[string]any) {
+			d.combinator(loc, "allOf", before, after, false)
+		}},
+		{[]string{"not"}, (*schemaDiff).not},
+		{[]string{"if", "then", "else"}, (*schemaDiff).conditional},
+		{[]string{"contains", "propertyNames"}, (*schemaDiff).subschemas},
+	}
+	// $defs and definitions apply only through $ref, which compare follows.
+	analysedKeywords = map[string]bool{"type": true, "nullable": true, "enum": true, "$defs": true, "definitions": true}
+	stepOf = map[string]uint32{}
+	for i, step := range keywordSteps {
+		for _, k := range step.keywords {
+			stepOf[k] |= 1 << i
+			analysedKeywords[k] = true
+		}
+	}
+}
+
+// stepsFor returns the bits of the keywordSteps that read a keyword one of
+// the schemas has.
+func stepsFor(before, after map[string]any) uint32 {
+	var steps uint32
+	for k := range before {
+		steps |= stepOf[k]
+	}
+	for k := range after {
+		steps |= stepOf[k]
+	}
+	return steps
 }
 
 func hasUnion(m map[string]any) bool {
@@ -370,10 +431,14 @@ func dropVacuous(before, after map[string]any) {
 	if !okBefore || !okAfter {
 		return
 	}
-	for keyword, kind := range keywordKind {
-		if !admitsKind(typesBefore, kind) || !admitsKind(typesAfter, kind) {
-			delete(before, keyword)
-			delete(after, keyword)
+	// Only keywords one of them has can be removed: their own are few,
+	// the known keywords many.
+	for _, m := range []map[string]any{before, after} {
+		for keyword := range m {
+			if kind, ok := keywordKind[keyword]; ok && (!admitsKind(typesBefore, kind) || !admitsKind(typesAfter, kind)) {
+				delete(before, keyword)
+				delete(after, keyword)
+			}
 		}
 	}
 }
@@ -485,7 +550,7 @@ func literals(values []any) string {
 // properties compares the properties of an object schema and which of them
 // are required.
 func (d *schemaDiff) properties(loc location, before, after map[string]any) {
-	propsBefore, propsAfter, _ := d.keywordObjects(loc, before, after, "properties", "properties of "+d.subject(loc))
+	propsBefore, propsAfter, _ := d.keywordObjects(loc, before, after, "properties", "properties")
 	requiredBefore, okBefore := stringSet(member(before, "required"))
 	requiredAfter, okAfter := stringSet(member(after, "required"))
 	if !okBefore && okAfter && len(requiredAfter) == 0 {
@@ -504,7 +569,14 @@ func (d *schemaDiff) properties(loc location, before, after map[string]any) {
 	for _, to := range renames {
 		renamedTo[to] = true
 	}
-	for _, name := range sortedKeys(propsBefore, propsAfter) {
+	// Most properties of a changed schema did not change: they are left
+	// out before the rest are sorted and their locations written out.
+	changed := slices.DeleteFunc(keys(propsBefore, propsAfter), func(name string) bool {
+		b, a := member(propsBefore, name), member(propsAfter, name)
+		return !isMissing(b) && !isMissing(a) && requiredBefore[name] == requiredAfter[name] && d.sameMeaning(b, a)
+	})
+	slices.Sort(changed)
+	for _, name := range changed {
 		child := loc.property(name)
 		b, a := member(propsBefore, name), member(propsAfter, name)
 		newName, renamed := renames[name]
@@ -538,16 +610,13 @@ func (d *schemaDiff) properties(loc location, before, after map[string]any) {
 // the same, when that pairing is unique both ways; any other vanished or new
 // property is a removal or an addition.
 func (d *schemaDiff) renames(before, after map[string]any) map[string]string {
-	var gone, arrived []string
-	for _, name := range sortedKeys(before) {
-		if _, ok := after[name]; !ok {
-			gone = append(gone, name)
-		}
+	gone := absentFrom(before, after)
+	if len(gone) == 0 {
+		return nil
 	}
-	for _, name := range sortedKeys(after) {
-		if _, ok := before[name]; !ok {
-			arrived = append(arrived, name)
-		}
+	arrived := absentFrom(after, before)
+	if len(arrived) == 0 {
+		return nil
 	}
 	same := make([][]bool, len(gone))
 	matchesOf := make([]int, len(arrived)) // how many gone properties each arrived one matches
@@ -841,38 +910,31 @@ func (d *schemaDiff) annotations(loc location, before, after map[string]any) {
 	}
 }
 
-// analysedKeywords are the keywords compareSchemas looks at; $defs and
-// definitions apply only through $ref, which compare follows.
-var analysedKeywords = func() map[string]bool {
-	keywords := map[string]bool{
-		"type": true, "nullable": true, "enum": true,
-		"properties": true, "required": true, "additionalProperties": true, "patternProperties": true,
-		"dependentRequired": true, "dependentSchemas": true,
-		"items": true, "prefixItems": true, "additionalItems": true, "contains": true, "propertyNames": true,
-		"anyOf": true, "oneOf": true, "allOf": true, "not": true, "if": true, "then": true, "else": true,
-		"multipleOf": true, "uniqueItems": true, "default": true, "deprecated": true,
-		"$defs": true, "definitions": true,
-	}
+// constraintKeywords are the keywords constraints reads.
+func constraintKeywords() []string {
+	keywords := []string{"multipleOf", "uniqueItems"}
 	for _, b := range bounds {
-		keywords[b.keyword] = true
+		keywords = append(keywords, b.keyword)
 	}
-	for _, k := range stringConstraints {
-		keywords[k] = true
-	}
+	return append(keywords, stringConstraints...)
+}
+
+// annotationKeywords are the keywords annotations reads.
+func annotationKeywords() []string {
+	keywords := []string{"deprecated"}
 	for _, an := range schemaAnnotations {
-		keywords[an.keyword] = true
+		keywords = append(keywords, an.keyword)
 	}
 	return keywords
-}()
+}
 
 // otherKeywords reports every other keyword that changed as unclassifiable:
 // a keyword this package does not know may widen or narrow, so the honest
 // answer is "breaking".
 func (d *schemaDiff) otherKeywords(loc location, before, after map[string]any) {
-	for _, keyword := range sortedKeys(before, after) {
-		if analysedKeywords[keyword] {
-			continue
-		}
+	others := slices.DeleteFunc(keys(before, after), func(k string) bool { return analysedKeywords[k] })
+	slices.Sort(others)
+	for _, keyword := range others {
 		// A schema such a keyword refers to counts where it is applied.
 		if !sameJSON(member(before, keyword), member(after, keyword)) {
 			d.unclassifiable(loc.keyword(keyword), fmt.Sprintf("`%s` of %s", keyword, d.subject(loc)))

@@ -84,6 +84,8 @@ func sameJSON(a, b any) bool {
 	case bool:
 		y, ok := b.(bool)
 		return ok && x == y
+	case missing:
+		return isMissing(b)
 	default:
 		return reflect.DeepEqual(a, b)
 	}
@@ -99,26 +101,27 @@ func literal(v any) string {
 }
 
 // objectOrEmpty returns v as an object, treating a missing member as an empty
-// object; ok is false when v is something else.
+// object (nil, which reads as one and costs nothing); ok is false when v is
+// something else.
 func objectOrEmpty(v any) (m map[string]any, ok bool) {
 	if isMissing(v) {
-		return map[string]any{}, true
+		return nil, true
 	}
 	m, ok = v.(map[string]any)
 	return m, ok
 }
 
-// stringSet returns the strings of a JSON array (a missing member is empty);
-// ok is false when v is not an array of strings.
+// stringSet returns the strings of a JSON array (a missing member is empty,
+// and nil); ok is false when v is not an array of strings.
 func stringSet(v any) (set map[string]bool, ok bool) {
-	set = map[string]bool{}
 	if isMissing(v) {
-		return set, true
+		return nil, true
 	}
 	list, ok := v.([]any)
 	if !ok {
 		return nil, false
 	}
+	set = make(map[string]bool, len(list))
 	for _, item := range list {
 		s, ok := item.(string)
 		if !ok {
@@ -132,14 +135,51 @@ func stringSet(v any) (set map[string]bool, ok bool) {
 // sortedKeys returns the keys of all given objects, sorted and without
 // duplicates, so that every walk over members has one order.
 func sortedKeys[V any](objects ...map[string]V) []string {
-	var keys []string
+	out := keys(objects...)
+	slices.Sort(out)
+	return out
+}
+
+// keys returns the keys of all given objects without duplicates, in no
+// particular order. A key an earlier object has is not collected again:
+// two versions of an object mostly share their keys, and sorting them
+// once is half the work.
+func keys[V any](objects ...map[string]V) []string {
+	size := 0
 	for _, m := range objects {
+		size = max(size, len(m))
+	}
+	out := make([]string, 0, size)
+	for i, m := range objects {
 		for k := range m {
-			keys = append(keys, k)
+			if !inAny(objects[:i], k) {
+				out = append(out, k)
+			}
 		}
 	}
-	slices.Sort(keys)
-	return slices.Compact(keys)
+	return out
+}
+
+// absentFrom returns the keys of m that others lacks, sorted.
+func absentFrom(m, others map[string]any) []string {
+	var out []string
+	for k := range m {
+		if _, ok := others[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// inAny reports whether one of objects has key.
+func inAny[V any](objects []map[string]V, key string) bool {
+	for _, m := range objects {
+		if _, ok := m[key]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // verb says how a member changed between two versions.

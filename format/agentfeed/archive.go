@@ -26,27 +26,46 @@ const MaxArchives = 1000
 // archive's bytes when the next archive appears.
 func Paginate(f *Feed, pageSize int, archiveURL func(n int) string) (current *Feed, archives []*Feed) {
 	entries := f.Entries
-	full := 0
-	if len(entries) > 0 {
-		full = (len(entries) - 1) / pageSize
-	}
+	full := Archives(len(entries), pageSize)
 	for n := 1; n <= full; n++ {
-		a := *f
-		a.Entries = entries[(n-1)*pageSize : n*pageSize]
-		a.Updated = newest(a.Entries, f.Updated)
-		a.SelfURL, a.Current, a.Archive = archiveURL(n), f.SelfURL, true
-		a.PrevArchive = ""
-		if n > 1 {
-			a.PrevArchive = archiveURL(n - 1)
-		}
-		archives = append(archives, &a)
+		archives = append(archives, ArchivePage(f, entries[(n-1)*pageSize:n*pageSize], n, archiveURL))
 	}
+	return SubscriptionPage(f, entries[full*pageSize:], full, archiveURL), archives
+}
+
+// Archives is how many archive documents Paginate makes of a feed of n
+// entries.
+func Archives(n, pageSize int) int {
+	if n == 0 {
+		return 0
+	}
+	return (n - 1) / pageSize
+}
+
+// ArchivePage is archive n of f as Paginate makes it, given its entries: f
+// without its entries, for a writer that makes a long feed one archive at
+// a time, since no archive depends on a later one.
+func ArchivePage(f *Feed, entries []Entry, n int, archiveURL func(n int) string) *Feed {
+	a := *f
+	a.Entries = entries
+	a.Updated = newest(entries, f.Updated)
+	a.SelfURL, a.Current, a.Archive = archiveURL(n), f.SelfURL, true
+	a.PrevArchive = ""
+	if n > 1 {
+		a.PrevArchive = archiveURL(n - 1)
+	}
+	return &a
+}
+
+// SubscriptionPage is the subscription document of f as Paginate makes it
+// after full archives, given its entries (see ArchivePage).
+func SubscriptionPage(f *Feed, entries []Entry, full int, archiveURL func(n int) string) *Feed {
 	sub := *f
-	sub.Entries = entries[full*pageSize:]
+	sub.Entries = entries
 	if full > 0 {
 		sub.PrevArchive = archiveURL(full)
 	}
-	return &sub, archives
+	return &sub
 }
 
 // newest is the latest updated time of the entries, or otherwise when none

@@ -1,7 +1,7 @@
 package agentfeed
 
 import (
-	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 )
@@ -49,8 +49,11 @@ type State struct {
 	ByProtocol map[string]string // protocol → the endpoint id announced last with it
 	Skipped    []Skipped
 
-	index   map[string]int    // endpoint id → position in Endpoints
-	applied map[string][]byte // entry id → content, to detect replays
+	index map[string]int // endpoint id → position in Endpoints
+	// applied holds, by entry id, the SHA-256 of the content applied, to
+	// detect replays: a digest, not the content, so that a long feed
+	// applied one page at a time is not held whole.
+	applied map[string][sha256.Size]byte
 }
 
 // Endpoint returns the state of the endpoint with the given id.
@@ -77,12 +80,22 @@ func (st *State) Endpoint(id string) (Endpoint, bool) {
 // give it only entries that verified.
 func Replay(entries []Entry) (*State, error) {
 	st := NewState()
-	for i, e := range entries {
-		if err := st.Apply(i, e); err != nil {
-			return nil, fmt.Errorf("%s: %w", entryRef(i, e.ID), err)
-		}
+	if err := st.ApplyAll(0, entries); err != nil {
+		return nil, err
 	}
 	return st, nil
+}
+
+// ApplyAll applies entries in order as Replay does, the first at index
+// first: for a writer that replays a long feed one page at a time. It
+// stops at the first error, which names the entry.
+func (st *State) ApplyAll(first int, entries []Entry) error {
+	for i, e := range entries {
+		if err := st.Apply(first+i, e); err != nil {
+			return fmt.Errorf("%s: %w", entryRef(first+i, e.ID), err)
+		}
+	}
+	return nil
 }
 
 // NewState is the state of an empty feed, for a reader that applies entries
@@ -91,15 +104,16 @@ func NewState() *State {
 	return &State{
 		ByProtocol: map[string]string{},
 		index:      map[string]int{},
-		applied:    map[string][]byte{},
+		applied:    map[string][sha256.Size]byte{},
 	}
 }
 
 // Apply applies the entry at index i as Replay does; on an error the state
 // is unchanged.
 func (st *State) Apply(i int, e Entry) error {
+	sum := sha256.Sum256(e.Content)
 	if prev, seen := st.applied[e.ID]; seen {
-		if !bytes.Equal(prev, e.Content) {
+		if prev != sum {
 			st.skip(i, e, SkipReplayMismatch)
 		}
 		return nil
@@ -123,7 +137,7 @@ func (st *State) Apply(i int, e Entry) error {
 	if err != nil {
 		return fmt.Errorf("%s payload: %w", e.Type, err)
 	}
-	st.applied[e.ID] = e.Content
+	st.applied[e.ID] = sum
 	return nil
 }
 

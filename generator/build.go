@@ -219,31 +219,32 @@ func Build(opt Options) (_ *Result, err error) {
 	r.Warnings = append(r.Warnings, uncommitted...)
 	start = time.Now()
 	progress("sign: the feed")
-	signed, reused, err := feeds.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private})
-	if err != nil {
-		return nil, err
-	}
-	r.Reuse.Feed = reused
-	r.Entries = signed.Entries
-	entries := len(r.Entries)
-	r.Notices = append(r.Notices, signed.Notices...)
 	if opt.PreviousLive {
 		opt.Previous = cfg.URL(paths.Feed)
 	}
+	var check *feed.Checker
 	if opt.Previous != "" {
-		checked, err := feed.CheckAppendOnly(feed.Previous{Source: opt.Previous, Optional: opt.PreviousOptional}, r.Entries)
+		var checked feed.Outcome
+		check, checked, err = feed.ReadPrevious(feed.Previous{Source: opt.Previous, Optional: opt.PreviousOptional})
 		if err != nil {
 			return nil, err
 		}
 		r.Notices = append(r.Notices, checked.Notices...)
 		r.Warnings = append(r.Warnings, checked.Warnings...)
 	}
-	if r.spool != nil {
-		// The feed's documents are made and checked: a build that writes
-		// once needs its entries (a long history's largest part, the
-		// signed bytes of every event) no more.
-		r.Entries = nil
+	// A build that writes once keeps no entries: its memory holds one page
+	// of the feed at a time, the largest part of a long history otherwise.
+	signed, reused, err := feeds.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private,
+		Check: check, DropEntries: r.spool != nil})
+	if err != nil {
+		return nil, err
 	}
+	if err := check.Finish(); err != nil {
+		return nil, err
+	}
+	r.Reuse.Feed = reused
+	r.Entries = signed.Entries
+	r.Notices = append(r.Notices, signed.Notices...)
 	r.Stages.Sign = time.Since(start)
 	start = time.Now()
 	progress("render: documents and pages")
@@ -280,7 +281,7 @@ func Build(opt Options) (_ *Result, err error) {
 		return nil, err
 	}
 	r.Stages.Render = time.Since(start)
-	r.count(servers, entries)
+	r.count(servers, signed.Count)
 	r.Reuse.PagesRendered = pageCache.Rendered()
 	return r, nil
 }

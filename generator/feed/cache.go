@@ -30,7 +30,8 @@ func (c *Cache) Add(b *bundle.Bundle, in Input) (out *Output, reused bool, err e
 	h.Write(config[:])
 	h.Write(in.Key)
 	key := [sha256.Size]byte(h.Sum(nil))
-	if c.out != nil && c.timeline == in.Timeline && c.key == key {
+	if c.out != nil && c.timeline == in.Timeline && c.key == key && !in.DropEntries {
+		in.Check.Check(c.out.Entries)
 		for _, f := range c.files {
 			if err := b.Add(f.Path, f.Body, f.ContentType); err != nil {
 				return nil, false, err
@@ -41,6 +42,9 @@ func (c *Cache) Add(b *bundle.Bundle, in Input) (out *Output, reused bool, err e
 	*c = Cache{}
 	if out, err = add(b, in); err != nil {
 		return nil, false, err
+	}
+	if in.DropEntries {
+		return out, false, nil // an output without its entries cannot stand in for another
 	}
 	*c = Cache{timeline: in.Timeline, key: key, out: out}
 	for _, f := range b.Files() {

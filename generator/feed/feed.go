@@ -37,11 +37,19 @@ type Input struct {
 	Config   *site.Config
 	Timeline *timeline.Timeline // the committed history of the inputs
 	Key      ed25519.PrivateKey // signs the entries and the snapshot
+	// Check is given each page of entries as it is signed (the append-only
+	// check, see ReadPrevious); nil for none.
+	Check *Checker
+	// DropEntries leaves Output.Entries nil, each page of entries dropped
+	// once its document is made: for a build that writes once, whose
+	// memory then holds one page of a long feed, not all of it.
+	DropEntries bool
 }
 
 // Output is what the feed stage made besides the files it added.
 type Output struct {
-	Entries []agentfeed.Entry // the signed entries, in feed order
+	Entries []agentfeed.Entry // the signed entries, in feed order; nil with Input.DropEntries
+	Count   int               // how many entries the feed has
 	// Notices say where a file went that a reader might look for elsewhere.
 	Notices []string
 }
@@ -68,57 +76,66 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 	did := didweb.DID(cfg.Base())
 	signer := agentfeed.NewSigner(didweb.KeyURL(did, cfg.Signing.KeyID), st.in.Key)
 	host := strings.ReplaceAll(cfg.Host(), ":", "%3A")
-	entries, err := signEntries(signer, host, tl.Events)
-	if err != nil {
-		return err
-	}
-	st.linkEntries(entries, tl)
 	newest := emptyFeedTime
 	for _, e := range tl.Events {
 		if e.Time.After(newest) {
 			newest = e.Time
 		}
 	}
-	st.out.Entries = entries
 	status := agentfeed.Status(cfg.Feed.Status)
-	err = st.addFeedDocuments(&agentfeed.Feed{
+	f := &agentfeed.Feed{
 		ID: did, Title: cfg.Title + " changes", Updated: agentfeed.FormatTime(newest), AuthorName: cfg.Author,
 		SelfURL: cfg.URL(paths.Feed), AlternateURL: cfg.URL("/" + pages.ChangelogPath),
 		// A path, not a URL: a browser applies only a style sheet of the
 		// feed's own origin, which a preview's is not.
 		Stylesheet:  strings.TrimSuffix(cfg.Base().Path, "/") + paths.FeedStylesheet,
 		SpecVersion: agentfeed.SpecVersion, Status: status, MigratedTo: cfg.Feed.MigratedTo,
-		Entries: entries,
-	})
-	if err != nil {
-		return err
 	}
-	if err := st.addSnapshot(signer, entries, did, agentfeed.FormatTime(newest), status); err != nil {
+	archiveURL := func(n int) string { return cfg.URL(paths.FeedArchive(n)) }
+	// The feed is signed, replayed into the snapshot's state and written a
+	// page at a time (the archive documents, then the subscription
+	// document, RFC 5005 §4): no page depends on a later one.
+	size, events := cfg.Feed.PageSize, tl.Events
+	full := agentfeed.Archives(len(events), size)
+	state := agentfeed.NewState()
+	links := st.newLinker(tl)
+	for n := 1; n <= full+1; n++ {
+		first := (n - 1) * size
+		page := events[first:min(n*size, len(events))]
+		entries, err := signEntries(signer, host, page)
+		if err != nil {
+			return err
+		}
+		links.link(entries, page)
+		if err := state.ApplyAll(first, entries); err != nil {
+			return fmt.Errorf("replaying the feed: %v", err)
+		}
+		st.in.Check.Check(entries)
+		doc, p := agentfeed.SubscriptionPage(f, entries, full, archiveURL), paths.Feed
+		if n <= full {
+			doc, p = agentfeed.ArchivePage(f, entries, n, archiveURL), paths.FeedArchive(n)
+		}
+		if err := st.addDocument(p, doc); err != nil {
+			return err
+		}
+		if !st.in.DropEntries {
+			st.out.Entries = append(st.out.Entries, entries...)
+		}
+	}
+	st.out.Count = len(events)
+	if err := st.addSnapshot(signer, state, did, agentfeed.FormatTime(newest), status); err != nil {
 		return err
 	}
 	return st.addArchive(tl)
 }
 
-// addFeedDocuments adds the subscription document and the archive documents
-// of the entries it no longer holds (RFC 5005 §4).
-func (st *stage) addFeedDocuments(f *agentfeed.Feed) error {
-	current, archives := agentfeed.Paginate(f, st.in.Config.Feed.PageSize, func(n int) string {
-		return st.in.Config.URL(paths.FeedArchive(n))
-	})
-	for i, doc := range append(archives, current) {
-		p := paths.Feed
-		if i < len(archives) {
-			p = paths.FeedArchive(i + 1)
-		}
-		data, err := agentfeed.Encode(doc)
-		if err != nil {
-			return fmt.Errorf("%s: %v", p, err)
-		}
-		if err := st.b.Add(p, data, agentfeed.ContentType); err != nil {
-			return err
-		}
+// addDocument adds a document of the feed at p.
+func (st *stage) addDocument(p string, doc *agentfeed.Feed) error {
+	data, err := agentfeed.Encode(doc)
+	if err != nil {
+		return fmt.Errorf("%s: %v", p, err)
 	}
-	return nil
+	return st.b.Add(p, data, agentfeed.ContentType)
 }
 
 // signEntries signs the events into entries, on every core: signing is
@@ -158,23 +175,34 @@ func plainTitle(title string) string {
 	return b.String()
 }
 
-// linkEntries gives each entry its title and the URL of the page about its
-// endpoint. Neither is signed, so a page that moves (a server's slug
+// linker gives entries their titles and the URLs of the pages about their
+// endpoints. Neither is signed, so a page that moves (a server's slug
 // changed) moves its links in every entry.
-func (st *stage) linkEntries(entries []agentfeed.Entry, tl *timeline.Timeline) {
-	slugs := pageSlugs(st.in.Config.Servers, tl.Servers)
-	histories := map[string]*timeline.ServerHistory{}
+type linker struct {
+	st        *stage
+	slugs     map[string]string
+	histories map[string]*timeline.ServerHistory
+	links     map[string]string // by endpoint: one string, which a long history's entries share
+}
+
+func (st *stage) newLinker(tl *timeline.Timeline) *linker {
+	l := &linker{st: st, slugs: pageSlugs(st.in.Config.Servers, tl.Servers),
+		histories: map[string]*timeline.ServerHistory{}, links: map[string]string{}}
 	for _, h := range tl.Servers {
-		histories[h.Name] = h
+		l.histories[h.Name] = h
 	}
-	// One string per endpoint, which a long history's entries share.
-	links := map[string]string{}
-	for i, e := range tl.Events {
+	return l
+}
+
+// link gives each entry its title and link, from the event it was signed
+// from.
+func (l *linker) link(entries []agentfeed.Entry, events []timeline.Event) {
+	for i, e := range events {
 		entries[i].Title = plainTitle(e.Title())
-		link, ok := links[e.EndpointID]
+		link, ok := l.links[e.EndpointID]
 		if !ok {
-			link = st.link(e.EndpointID, slugs, histories)
-			links[e.EndpointID] = link
+			link = l.st.link(e.EndpointID, l.slugs, l.histories)
+			l.links[e.EndpointID] = link
 		}
 		entries[i].Link = link
 	}
@@ -211,13 +239,9 @@ func pageSlugs(configured []site.Server, histories []*timeline.ServerHistory) ma
 	return slugs
 }
 
-// addSnapshot publishes the current state, replayed from the feed itself so
-// that the two cannot disagree.
-func (st *stage) addSnapshot(signer agentfeed.Signer, entries []agentfeed.Entry, did, generatedAt string, status agentfeed.Status) error {
-	state, err := agentfeed.Replay(entries)
-	if err != nil {
-		return fmt.Errorf("replaying the feed: %v", err)
-	}
+// addSnapshot publishes the current state, replayed from the feed's entries
+// as they were signed, so that the two cannot disagree.
+func (st *stage) addSnapshot(signer agentfeed.Signer, state *agentfeed.State, did, generatedAt string, status agentfeed.Status) error {
 	snapshot, err := agentfeed.Snapshot(signer, state, did, generatedAt, status)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package feed
 
 import (
 	"crypto/ed25519"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -36,13 +37,21 @@ func announced() *timeline.Timeline {
 // addFeed runs the feed stage on the timeline for a site with no servers.
 func addFeed(t *testing.T, tl *timeline.Timeline) (*bundle.Bundle, *Output) {
 	t.Helper()
+	return addFeedWith(t, "", Input{Timeline: tl})
+}
+
+// addFeedWith runs the feed stage with in for a site with no servers whose
+// site.toml ends with toml.
+func addFeedWith(t *testing.T, toml string, in Input) (*bundle.Bundle, *Output) {
+	t.Helper()
 	dir := t.TempDir()
-	cfg, err := site.Parse(filepath.Join(dir, "site.toml"), "base_url = \"https://weather.example.com/\"\ntitle = \"Weather\"\n", nil)
+	cfg, err := site.Parse(filepath.Join(dir, "site.toml"), "base_url = \"https://weather.example.com/\"\ntitle = \"Weather\"\n"+toml, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := bundle.New()
-	out, err := add(b, Input{Config: cfg, Timeline: tl, Key: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))})
+	in.Config, in.Key = cfg, ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+	out, err := add(b, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,11 +77,11 @@ func TestAddAndCheckAppendOnly(t *testing.T) {
 	if err := os.WriteFile(published, feed.Body, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := CheckAppendOnly(Previous{Source: published}, out.Entries); err != nil || len(got.Warnings)+len(got.Notices) != 0 {
+	if got, err := checkAppendOnly(Previous{Source: published}, out.Entries); err != nil || len(got.Warnings)+len(got.Notices) != 0 {
 		t.Errorf("the same entries: %+v, error %v; want neither", got, err)
 	}
 	_, emptied := addFeed(t, &timeline.Timeline{})
-	if _, err := CheckAppendOnly(Previous{Source: published}, emptied.Entries); err == nil || !strings.Contains(err.Error(), "would disappear") {
+	if _, err := checkAppendOnly(Previous{Source: published}, emptied.Entries); err == nil || !strings.Contains(err.Error(), "would disappear") {
 		t.Errorf("a published entry dropped: error %v, want one that says it would disappear", err)
 	}
 }
@@ -106,7 +115,7 @@ func TestAppendOnlyAfterUpgrade(t *testing.T) {
 			tc.change(&a)
 			tl.Events[0].Payload = a
 			_, out := addFeed(t, tl)
-			_, err := CheckAppendOnly(Previous{Source: published}, out.Entries)
+			_, err := checkAppendOnly(Previous{Source: published}, out.Entries)
 			if err == nil || !strings.HasSuffix(err.Error(), tc.want) || !strings.Contains(diag.Hint(err), tc.hint) {
 				t.Errorf("error %v\nhint %q\nwant %q, hint with %q", err, diag.Hint(err), tc.want, tc.hint)
 			}
@@ -127,12 +136,12 @@ func TestPreviousRedirects(t *testing.T) {
 		want string
 	}{{1, "redirect from https to http refused ("}, {4, "more than 3 redirects (the last to "}} {
 		from := tlstest.Redirector(t, plain.URL, tc.hops)("/agent-feed.xml")
-		_, err := CheckAppendOnly(Previous{Source: from}, out.Entries)
+		_, err := checkAppendOnly(Previous{Source: from}, out.Entries)
 		if want := "--previous " + from + ": " + tc.want + plain.URL + "/agent-feed.xml)"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%d redirects: error %v, want %q", tc.hops, err, want)
 		}
 	}
-	if got, err := CheckAppendOnly(Previous{Source: plain.URL + "/agent-feed.xml"}, out.Entries); err != nil || len(got.Warnings)+len(got.Notices) != 0 {
+	if got, err := checkAppendOnly(Previous{Source: plain.URL + "/agent-feed.xml"}, out.Entries); err != nil || len(got.Warnings)+len(got.Notices) != 0 {
 		t.Errorf("plain http on this machine: %+v, error %v", got, err)
 	}
 }
@@ -164,5 +173,63 @@ func TestEntriesShareTheirEndpointsLink(t *testing.T) {
 	first, second := out.Entries[0].Link, out.Entries[1].Link
 	if first != "https://weather.example.com/servers/forecast/" || second != first || unsafe.StringData(second) != unsafe.StringData(first) {
 		t.Errorf("links %q and %q: want one string for the server's page", first, second)
+	}
+}
+
+// A stage that drops its entries (a build that writes once) signs, checks
+// and adds the feed a page at a time: its documents and snapshot are those
+// of a stage that keeps them, and the entries of every page, archives
+// included, reach the append-only check.
+func TestDropEntriesMakesTheSameFeedAndChecksEveryPage(t *testing.T) {
+	const pageSize = "\n[feed]\npage_size = 3\n"
+	tl := announced()
+	for i := 1; i < 8; i++ {
+		e := tl.Events[0]
+		e.Key = fmt.Sprintf("1.0.%d", i)
+		e.Time = e.Time.Add(time.Duration(i) * time.Hour)
+		a := e.Payload.(agentfeed.Announcement)
+		a.Version, a.AssertedAt = e.Key, agentfeed.FormatTime(e.Time)
+		e.Payload = a
+		tl.Events = append(tl.Events, e)
+	}
+	kept, keptOut := addFeedWith(t, pageSize, Input{Timeline: tl})
+	dropped, droppedOut := addFeedWith(t, pageSize, Input{Timeline: tl, DropEntries: true})
+	if droppedOut.Entries != nil || droppedOut.Count != 8 || len(keptOut.Entries) != 8 || keptOut.Count != 8 {
+		t.Fatalf("dropped: %d entries, count %d; kept: %d entries, count %d; want 0, 8, 8, 8",
+			len(droppedOut.Entries), droppedOut.Count, len(keptOut.Entries), keptOut.Count)
+	}
+	if len(kept.Files()) != 4 || len(dropped.Files()) != len(kept.Files()) { // two archives, the feed, its snapshot
+		t.Fatalf("%d files kept and %d dropped, want 4 each", len(kept.Files()), len(dropped.Files()))
+	}
+	published := t.TempDir()
+	for i, f := range kept.Files() {
+		if g := dropped.Files()[i]; g.Path != f.Path || string(g.Body) != string(f.Body) {
+			t.Errorf("%s: dropping the entries made %s of other bytes", f.Path, g.Path)
+		}
+		p := filepath.Join(published, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prev := Previous{Source: filepath.Join(published, filepath.FromSlash(paths.Feed))}
+	for _, tc := range []struct {
+		name   string
+		events []timeline.Event
+		want   string
+	}{
+		{"the same", tl.Events, ""},
+		{"the first dropped", tl.Events[1:], "published entry " + keptOut.Entries[0].ID + " (endpoint-announcement: com.example.weather/forecast 1.0.0 at https://weather.example.com/mcp) would disappear"},
+	} {
+		check, _, err := ReadPrevious(prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		addFeedWith(t, pageSize, Input{Timeline: &timeline.Timeline{Events: tc.events}, Check: check, DropEntries: true})
+		if err := check.Finish(); (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }

@@ -45,49 +45,86 @@ type Outcome struct {
 	Warnings []*diag.Error
 }
 
-// CheckAppendOnly compares the feed's entries about to be published with
-// the feed published before, archives included: every entry published
-// before must still be there with the same payload, in any document (an
-// entry may move between archives).
+// ReadPrevious reads the feed published before, archives included, for
+// the append-only check: every entry published before must still be there
+// with the same payload, in any document (an entry may move between
+// archives). The entries about to be published are given to the Checker
+// as they are signed (Check), and the verdict comes with Finish.
 //
-// A URL where nothing can have been published yet is a notice: the host
-// answers 404 or 410 or a page that is not a feed, or the name does not
-// exist in DNS (the first deploy, before the domain is set up). Any other
-// failure to read the feed is an error, since an outage must not skip the
-// check unnoticed; with prev.Optional it is a warning instead.
-func CheckAppendOnly(prev Previous, entries []agentfeed.Entry) (out Outcome, err error) {
+// A URL where nothing can have been published yet is a notice, and the
+// Checker nil: the host answers 404 or 410 or a page that is not a feed,
+// or the name does not exist in DNS (the first deploy, before the domain
+// is set up). Any other failure to read the feed is an error, since an
+// outage must not skip the check unnoticed; with prev.Optional it is a
+// warning instead.
+func ReadPrevious(prev Previous) (_ *Checker, out Outcome, err error) {
 	published, warning, err := readPublished(prev)
 	var nothing *nothingPublished
 	if errors.As(err, &nothing) {
 		out.Notices = append(out.Notices, fmt.Sprintf("--previous %s: nothing published yet (%s); the append-only check starts with the first deploy", prev.Source, nothing.why))
-		return out, nil
+		return nil, out, nil
 	}
 	if err != nil && prev.Optional {
 		out.Warnings = append(out.Warnings, diag.Errorf("", 0, "--previous %s: %v; the append-only check was skipped (--previous-optional)", prev.Source, err))
-		return out, nil
+		return nil, out, nil
 	}
 	if err != nil {
-		return out, diag.Errorf("", 0, "--previous %s: %v", prev.Source, err).
+		return nil, out, diag.Errorf("", 0, "--previous %s: %v", prev.Source, err).
 			WithHint("if the published feed cannot be read now, --previous-optional builds anyway, with a warning that the check was skipped")
 	}
 	if warning != "" {
 		out.Warnings = append(out.Warnings, diag.Errorf("", 0, "--previous %s: %s", prev.Source, warning))
 	}
-	current := make(map[string]agentfeed.Entry, len(entries))
-	for _, e := range entries {
-		current[e.ID] = e
+	c := &Checker{published: published, byID: map[string][]int{}, now: make([]*agentfeed.Entry, len(published))}
+	for i, e := range published {
+		c.byID[e.ID] = append(c.byID[e.ID], i)
 	}
-	var problems []error
-	for _, e := range published {
-		now, ok := current[e.ID]
-		switch {
-		case !ok:
-			problems = append(problems, diag.Errorf("", 0, "published entry %s (%s: %s) would disappear", e.ID, e.Type, e.Summary).WithHint(rewrittenHint))
-		case string(now.Content) != string(e.Content):
-			problems = append(problems, changedPayload(e, now))
+	return c, out, nil
+}
+
+// Checker compares the entries about to be published with those
+// published before (see ReadPrevious). A nil Checker checks nothing.
+type Checker struct {
+	published []agentfeed.Entry
+	byID      map[string][]int // the published entries' indexes, by id
+	// now holds, for each published entry, the last entry given with its
+	// id whose payload differs, or the entry itself when they are the
+	// same; nil while none came.
+	now []*agentfeed.Entry
+}
+
+// Check takes the next entries about to be published, in feed order. It
+// keeps only those whose payload differs from the published one's.
+func (c *Checker) Check(entries []agentfeed.Entry) {
+	if c == nil {
+		return
+	}
+	for i := range entries {
+		for _, j := range c.byID[entries[i].ID] {
+			c.now[j] = &c.published[j]
+			if string(entries[i].Content) != string(c.published[j].Content) {
+				c.now[j] = &entries[i]
+			}
 		}
 	}
-	return out, errors.Join(problems...)
+}
+
+// Finish returns an error for each published entry that the entries given
+// to Check left out or changed, in the published feed's order.
+func (c *Checker) Finish() error {
+	if c == nil {
+		return nil
+	}
+	var problems []error
+	for i, e := range c.published {
+		switch now := c.now[i]; {
+		case now == nil:
+			problems = append(problems, diag.Errorf("", 0, "published entry %s (%s: %s) would disappear", e.ID, e.Type, e.Summary).WithHint(rewrittenHint))
+		case string(now.Content) != string(e.Content):
+			problems = append(problems, changedPayload(e, *now))
+		}
+	}
+	return errors.Join(problems...)
 }
 
 // changedPayload reports that the published entry e would change to now.

@@ -9,8 +9,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
 	"github.com/wellknown-dev/wellknown/format/paths"
 )
+
+// checkAppendOnly checks entries, all at once, against the feed published
+// at prev.
+func checkAppendOnly(prev Previous, entries []agentfeed.Entry) (Outcome, error) {
+	c, out, err := ReadPrevious(prev)
+	if err != nil {
+		return out, err
+	}
+	c.Check(entries)
+	return out, c.Finish()
+}
 
 // A URL where nothing can have been published yet is a notice; any other
 // failure to read the feed fails the build, or with Optional warns that the
@@ -35,12 +47,12 @@ func TestCheckAppendOnlyUnreadableFeed(t *testing.T) {
 		{srv.URL + "/garbage" + paths.Feed, "", "document is truncated"},
 		{"http://" + refused + paths.Feed, "", "connection refused"},
 	} {
-		got, err := CheckAppendOnly(Previous{Source: tc.url}, nil)
+		got, err := checkAppendOnly(Previous{Source: tc.url}, nil)
 		checkOutcome(t, tc.url, got, err, tc.notice, tc.err)
 		if tc.err == "" {
 			continue
 		}
-		got, err = CheckAppendOnly(Previous{Source: tc.url, Optional: true}, nil)
+		got, err = checkAppendOnly(Previous{Source: tc.url, Optional: true}, nil)
 		if err != nil || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0].Msg, tc.err) ||
 			!strings.Contains(got.Warnings[0].Msg, "the append-only check was skipped (--previous-optional)") {
 			t.Errorf("%s, optional: %+v, %v; want a warning that the check was skipped", tc.url, got, err)
@@ -60,7 +72,7 @@ func TestCheckAppendOnlyDNS(t *testing.T) {
 		{"SERVFAIL", "", "server misbehaving", 2},
 	} {
 		resolver := dnsServer(t, tc.rcode)
-		got, err := CheckAppendOnly(Previous{Source: "https://feed.example.invalid" + paths.Feed, Resolver: resolver}, nil)
+		got, err := checkAppendOnly(Previous{Source: "https://feed.example.invalid" + paths.Feed, Resolver: resolver}, nil)
 		checkOutcome(t, tc.name, got, err, tc.notice, tc.err)
 	}
 }

@@ -1,13 +1,15 @@
 // Package bundle holds a build's output: every file of the site by path,
 // with its content type and HTTP headers, its bytes in memory or, for the
-// immutable files of a bundle with a Spool, in a temporary file. A build
-// produces one Bundle; `build` writes it to disk (WriteDir), `serve`
-// answers from it, and the deploy files that carry headers are rendered
-// from the same headers, so nothing about a file is decided twice.
+// immutable and the large files of a bundle with a Spool, in a temporary
+// file. A build produces one Bundle; `build` writes it to disk (WriteDir),
+// `serve` answers from it, and the deploy files that carry headers are
+// rendered from the same headers, so nothing about a file is decided twice.
 package bundle
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"path"
@@ -38,6 +40,16 @@ func (f *File) Bytes() ([]byte, error) {
 		return f.Body, nil
 	}
 	return f.spooled.Read()
+}
+
+// reader returns a reader of the file's bytes and their length: Body, or
+// the spool, where a file is read a chunk at a time.
+func (f *File) reader() (io.Reader, int64, error) {
+	if f.spooled == nil {
+		return bytes.NewReader(f.Body), int64(len(f.Body)), nil
+	}
+	r, err := f.spooled.reader()
+	return r, int64(f.spooled.size), err
 }
 
 // IsDocument reports whether a file is a machine-readable document (as

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -114,6 +115,18 @@ func (s *Spool) write(body []byte) error {
 
 // Read returns the bytes at at, in a new slice.
 func (at *Spooled) Read() ([]byte, error) {
+	r, err := at.reader()
+	if err != nil {
+		return nil, err
+	}
+	body := make([]byte, at.size)
+	_, err = io.ReadFull(r, body)
+	return body, err
+}
+
+// reader returns a reader of the bytes at at, for those too large to
+// read back whole (see File.reader).
+func (at *Spooled) reader() (*io.SectionReader, error) {
 	s := at.spool
 	s.mu.Lock()
 	err := s.flush()
@@ -121,9 +134,7 @@ func (at *Spooled) Read() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	body := make([]byte, at.size)
-	_, err = s.f.ReadAt(body, at.off)
-	return body, err
+	return io.NewSectionReader(s.f, at.off, int64(at.size)), nil
 }
 
 // immutable reports whether the file at site path p is one a site never

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -111,6 +113,45 @@ func TestSpoolWritesALargeFileAtOnce(t *testing.T) {
 	}
 	if c := cap(s.pending); c >= len(large) {
 		t.Errorf("the buffer grew to %d bytes for a file of %d", c, len(large))
+	}
+}
+
+// A write compares and copies a spooled file a chunk at a time: a large
+// one is written as added without being read back whole (the write
+// allocates a small part of its size), left alone when the output holds
+// it, and written again when its last chunk differs on disk.
+func TestWriteCopiesASpooledFileInChunks(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	large := []byte(strings.Repeat("<li>change</li>", 4<<20/15))
+	must(t, b.Add("/changelog/index.html", large, "text/html"))
+	root := t.TempDir()
+	out := filepath.Join(root, "public")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := write(t, b, out, WriteOptions{Root: root})
+	runtime.ReadMemStats(&after)
+	if got != (WriteStats{Written: 1}) {
+		t.Errorf("first write: %+v, want the file written", got)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(len(large)/4) {
+		t.Errorf("writing a spooled file of %d bytes allocated %d", len(large), allocated)
+	}
+	onDisk := filepath.Join(out, "changelog", "index.html")
+	if data, err := os.ReadFile(onDisk); err != nil || string(data) != string(large) {
+		t.Fatalf("on disk: %d bytes, %v; want the %d added", len(data), err, len(large))
+	}
+	if got := write(t, b, out, WriteOptions{Root: root}); got != (WriteStats{Unchanged: 1}) {
+		t.Errorf("second write: %+v, want the file unchanged", got)
+	}
+	changed := slices.Clone(large)
+	changed[len(changed)-1] = 'X'
+	must(t, os.WriteFile(onDisk, changed, 0o644))
+	if got := write(t, b, out, WriteOptions{Root: root}); got != (WriteStats{Written: 1}) {
+		t.Errorf("write over a copy whose last byte differs: %+v, want the file written", got)
+	}
+	if data, err := os.ReadFile(onDisk); err != nil || string(data) != string(large) {
+		t.Errorf("on disk after the third write: %d bytes, %v; want the %d added", len(data), err, len(large))
 	}
 }
 

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/format/paths"
@@ -409,17 +411,12 @@ func (b *Bundle) stage(out string) ([]staged, int, error) {
 	errs := make([]error, len(files))
 	parallel.For(len(files), func(i int) {
 		target := filepath.Join(out, filepath.FromSlash(files[i].Path[1:]))
-		body, err := files[i].Bytes()
-		if err != nil {
-			errs[i] = err
-			return
-		}
-		same, err := holds(target, body)
+		same, err := holds(target, files[i])
 		if same || err != nil {
 			errs[i] = err
 			return
 		}
-		temps[i], errs[i] = writeTemp(filepath.Dir(target), body)
+		temps[i], errs[i] = writeTemp(filepath.Dir(target), files[i])
 		if errs[i] == nil && testHook != nil {
 			testHook("staged")
 		}
@@ -437,10 +434,19 @@ func (b *Bundle) stage(out string) ([]staged, int, error) {
 	return changes, unchanged, errors.Join(errs...)
 }
 
+// chunk is the most bytes of a file that a write compares or copies at
+// once: a long history's changelog is not read back whole from the spool,
+// nor its copy on disk.
+const chunk = 64 << 10
+
+// buffers holds two chunks for each write of a file under way.
+var buffers = sync.Pool{New: func() any { b := make([]byte, 2*chunk); return &b }}
+
 // holds reports whether path is a regular file, readable by others,
-// holding exactly body. An error other than its absence (a name too long)
-// would fail the rename, so it is returned now, before anything changed.
-func holds(path string, body []byte) (bool, error) {
+// holding exactly f's bytes. An error other than its absence (a name too
+// long) would fail the rename, so it is returned now, before anything
+// changed; so is an error reading f's bytes.
+func holds(path string, f *File) (bool, error) {
 	info, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -448,27 +454,57 @@ func holds(path string, body []byte) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if !info.Mode().IsRegular() || info.Mode().Perm() != 0o644 || info.Size() != int64(len(body)) {
+	body, size, err := f.reader()
+	if err != nil {
+		return false, err
+	}
+	if !info.Mode().IsRegular() || info.Mode().Perm() != 0o644 || info.Size() != size {
 		return false, nil
 	}
-	data, err := os.ReadFile(path)
-	return err == nil && bytes.Equal(data, body), nil
+	old, err := os.Open(path)
+	if err != nil {
+		return false, nil
+	}
+	defer old.Close()
+	buf := buffers.Get().(*[]byte)
+	defer buffers.Put(buf)
+	want, got := (*buf)[:chunk], (*buf)[chunk:]
+	for size > 0 {
+		n := int(min(size, chunk))
+		if _, err := io.ReadFull(body, want[:n]); err != nil {
+			return false, err
+		}
+		if _, err := io.ReadFull(old, got[:n]); err != nil || !bytes.Equal(want[:n], got[:n]) {
+			return false, nil
+		}
+		size -= int64(n)
+	}
+	return true, nil
 }
 
-// writeTemp writes body to a new temporary file in dir and returns its path.
-func writeTemp(dir string, body []byte) (string, error) {
-	f, err := os.CreateTemp(dir, tempPrefix+"*")
+// writeTemp writes f's bytes to a new temporary file in dir and returns
+// its path.
+func writeTemp(dir string, f *File) (string, error) {
+	body, _, err := f.reader()
 	if err != nil {
 		return "", err
 	}
-	_, err = f.Write(body)
+	temp, err := os.CreateTemp(dir, tempPrefix+"*")
+	if err != nil {
+		return "", err
+	}
+	buf := buffers.Get().(*[]byte)
+	// Only Write: *os.File's ReadFrom would copy through a buffer of its
+	// own, one a file.
+	_, err = io.CopyBuffer(struct{ io.Writer }{temp}, body, (*buf)[:chunk])
+	buffers.Put(buf)
 	// CreateTemp makes a private file; the output is read by other users.
-	err = errors.Join(err, f.Chmod(0o644), f.Close())
+	err = errors.Join(err, temp.Chmod(0o644), temp.Close())
 	if err != nil {
-		os.Remove(f.Name())
+		os.Remove(temp.Name())
 		return "", err
 	}
-	return f.Name(), nil
+	return temp.Name(), nil
 }
 
 // renameOver renames temp to target, first removing a directory left at

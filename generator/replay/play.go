@@ -54,10 +54,10 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 // play replays the steps into tl.
 func (st *replayState) play(tl *timeline.Builder, steps []step) error {
 	for _, step := range steps {
-		st.trees[step.repo].Apply(step.commit)
+		st.trees[step.repo].Apply(*step.commit)
 		st.noteReleases(step)
-		if step.repo == 0 && st.touchesConfig(step.commit) {
-			st.loadConfig(step.commit)
+		if step.repo == 0 && st.touchesConfig(*step.commit) {
+			st.loadConfig(*step.commit)
 		}
 		c := st.snapshot(step)
 		if st.err != nil {
@@ -70,16 +70,22 @@ func (st *replayState) play(tl *timeline.Builder, steps []step) error {
 	return nil
 }
 
+// step is a commit of one of the repositories, in the order the replay
+// takes them: the commit itself stays in its repository's list.
 type step struct {
 	repo   int
-	commit gitlog.Commit
+	commit *gitlog.Commit
 }
 
 // merged interleaves the repositories' commits by commit time, keeping each
 // repository's own order (commit times need not increase along history).
 func (h *historyReader) merged() []step {
 	next := make([]int, len(h.repos))
-	var out []step
+	total := 0
+	for _, rh := range h.repos {
+		total += len(rh.commits)
+	}
+	out := make([]step, 0, total)
 	for {
 		best := -1
 		for i, rh := range h.repos {
@@ -93,7 +99,7 @@ func (h *historyReader) merged() []step {
 		if best < 0 {
 			return out
 		}
-		out = append(out, step{best, h.repos[best].commits[next[best]]})
+		out = append(out, step{best, &h.repos[best].commits[next[best]]})
 		next[best]++
 	}
 }
@@ -210,7 +216,7 @@ func uniqueServerNames(cfg *site.Config) error {
 // snapshot returns the state of the inputs after a step.
 func (st *replayState) snapshot(s step) timeline.Commit {
 	c := timeline.Commit{Hash: s.commit.Hash, Time: s.commit.Time}
-	servers := st.serversAt(s.commit)
+	servers := st.serversAt(*s.commit)
 	if !slices.Equal(servers, st.followed) {
 		st.forgetUnfollowed(servers)
 		st.followed = servers
@@ -258,10 +264,10 @@ func (st *replayState) files(fl *follow, s step) *serverFiles {
 		fl.files = f
 		if fl.located && srv.Tools != "" {
 			for _, p := range slices.Sorted(maps.Keys(st.trees[fl.repo])) {
-				st.update(f, p, st.trees[fl.repo][p], s.commit)
+				st.update(f, p, st.trees[fl.repo][p], *s.commit)
 			}
 		}
-		st.judge(srv.Name, f, s.commit)
+		st.judge(srv.Name, f, *s.commit)
 		f.changed, f.judged = true, nil
 		return f
 	}
@@ -271,9 +277,9 @@ func (st *replayState) files(fl *follow, s step) *serverFiles {
 		return f
 	}
 	for _, ch := range s.commit.Changes {
-		st.update(f, ch.Path, ch.Blob, s.commit)
+		st.update(f, ch.Path, ch.Blob, *s.commit)
 	}
-	f.judged = st.judge(srv.Name, f, s.commit)
+	f.judged = st.judge(srv.Name, f, *s.commit)
 	f.renamed = st.renamedTools(f, s)
 	return f
 }

@@ -22,12 +22,16 @@ type comparisons struct {
 	pairs   [][2]tools.Tool   // the versions to compare, dropped once compared
 	files   []fileAt          // the file each pair's versions are at
 	results []schemadiff.Result
-	claimed []atomic.Bool   // set by whoever makes the comparison
-	done    []chan struct{} // closed once the result is there
-	stopped atomic.Bool     // the replay is over: compare no more
+	claimed []atomic.Bool // set by whoever makes the comparison
+	stopped atomic.Bool   // the replay is over: compare no more
 	workers sync.WaitGroup
 
 	mu sync.Mutex
+	// made says, under mu, which results are there; madeCond signals each.
+	// One flag a comparison, not a channel: a long history has a hundred
+	// thousand of them.
+	made     []bool
+	madeCond *sync.Cond
 	// last holds, by file, the newer version of its last comparison,
 	// decoded: the older version of its next one, which is then not
 	// decoded a second time, and from which the version after it takes
@@ -84,10 +88,8 @@ func (h *historyReader) compareAhead(steps []step) *comparisons {
 	}
 	c.results = make([]schemadiff.Result, len(c.pairs))
 	c.claimed = make([]atomic.Bool, len(c.pairs))
-	c.done = make([]chan struct{}, len(c.pairs))
-	for i := range c.done {
-		c.done[i] = make(chan struct{})
-	}
+	c.made = make([]bool, len(c.pairs))
+	c.madeCond = sync.NewCond(&c.mu)
 	// One core is the replay's: it makes a comparison itself rather than
 	// wait for one no worker has started.
 	for range max(1, runtime.GOMAXPROCS(0)-1) {
@@ -122,11 +124,12 @@ func (c *comparisons) make(i int) {
 	before.Object, _ = kept.form.Value.(map[string]any)
 	after.Object, _ = next.form.Value.(map[string]any)
 	c.results[i] = timeline.CompareObjects(before, after)
+	c.pairs[i] = [2]tools.Tool{}
 	c.mu.Lock()
 	c.last[file] = next
+	c.made[i] = true
+	c.madeCond.Broadcast()
 	c.mu.Unlock()
-	c.pairs[i] = [2]tools.Tool{}
-	close(c.done[i])
 }
 
 // compare returns the comparison of two versions of a tool, made ahead when
@@ -134,7 +137,11 @@ func (c *comparisons) make(i int) {
 func (c *comparisons) compare(before, after tools.Tool) schemadiff.Result {
 	if i, ok := c.index[[2]string{before.SHA256, after.SHA256}]; ok {
 		c.make(i)
-		<-c.done[i]
+		c.mu.Lock()
+		for !c.made[i] {
+			c.madeCond.Wait()
+		}
+		c.mu.Unlock()
 		return c.results[i]
 	}
 	return c.forms.compare(before, after)

@@ -158,6 +158,8 @@ func Build(opt Options) (_ *Result, err error) {
 	if oneOff {
 		cache = NewCache()
 		cache.pages = pages.NewCacheOnce() // no build follows to look its pages up
+	} else if r, ok, err := cache.rerender(); ok {
+		return r, err
 	}
 	cfg, err := site.LoadWithKey(opt.ConfigPath, opt.Overrides, opt.KeyFile)
 	if err != nil {
@@ -188,7 +190,7 @@ func Build(opt Options) (_ *Result, err error) {
 	}
 	parsed := cache.tools.Parsed()
 	r.Reuse.ToolFiles, cache.parsed = parsed-cache.parsed, parsed
-	replays, feeds, pageCache, scanned := cache.replay, cache.feed, cache.pages, cache.scanned // no more of cache (see Cache)
+	replays, feeds, pageCache, scanned, watch := cache.replay, cache.feed, cache.pages, cache.scanned, cache.watch // no more of cache (see Cache)
 	if key.Warning != nil {
 		r.Warnings = append(r.Warnings, key.Warning)
 	}
@@ -283,6 +285,9 @@ func Build(opt Options) (_ *Result, err error) {
 	r.Stages.Render = time.Since(start)
 	r.count(servers, signed.Count)
 	r.Reuse.PagesRendered = pageCache.Rendered()
+	if !oneOff {
+		watch.last = r
+	}
 	return r, nil
 }
 

@@ -34,6 +34,10 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 	connecting := filepath.Join(dir, "content", "pages", "connecting.md")
 	tools := filepath.Join(dir, "content", "servers", "forecast", "tools")
 	writeFile(t, about, "# About\n\nWho runs these servers.\n")
+	// A directory of pages: its index lists the others by title.
+	install := filepath.Join(dir, "content", "pages", "guides", "install.md")
+	writeFile(t, filepath.Join(dir, "content", "pages", "guides", "index.md"), "# Guides\n\nHow to use the servers.\n")
+	writeFile(t, install, "# Install\n\nGet a client.\n")
 	templates := filepath.Join(dir, "templates")
 	if err := os.Mkdir(templates, 0o755); err != nil { // watched from the start
 		t.Fatal(err)
@@ -66,16 +70,33 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 		}
 		return nil
 	}
+	// A Markdown edit that keeps the page's title keeps the last build
+	// but for that page (see generator.Cache.Changed); anything else
+	// builds the site again.
+	kept := func(r generator.Reuse) error {
+		if !r.Build || r.PagesRendered != 1 {
+			return fmt.Errorf("reused %+v, want the last build kept and one page rendered", r)
+		}
+		return nil
+	}
+	built := func(r generator.Reuse) error {
+		if r.Build {
+			return fmt.Errorf("reused %+v, want the site built again", r)
+		}
+		return nil
+	}
 	steps := []struct {
 		name   string
 		change func()
 		cause  string // a path the rebuild is caused by
 		check  func(generator.Reuse) error
 	}{
+		// The first rebuild reads every input: the watch began after the
+		// first build read them.
 		{"Markdown edit", func() { appendFile(t, connecting, "\nOne more paragraph.\n") }, connecting,
 			func(r generator.Reuse) error {
-				if !r.Replay || !r.Feed || r.ToolFiles != 0 || r.PagesRendered != 1 {
-					return fmt.Errorf("reused %+v, want the replay and the feed, no tool file parsed and one page rendered", r)
+				if r.Build || !r.Replay || !r.Feed || r.ToolFiles != 0 || r.PagesRendered != 1 {
+					return fmt.Errorf("reused %+v, want the site built again, the replay and the feed reused, no tool file parsed and one page rendered", r)
 				}
 				return nil
 			}},
@@ -91,19 +112,44 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 			if err := os.Chtimes(connecting, info.ModTime(), info.ModTime()); err != nil {
 				t.Fatal(err)
 			}
-		}, connecting, func(r generator.Reuse) error {
-			if r.PagesRendered != 1 {
-				return fmt.Errorf("reused %+v, want the edited page rendered", r)
-			}
-			return nil
-		}},
+		}, connecting, kept},
+		// An editor's swap file is no input, and a file outside the
+		// watched inputs none either.
+		{"Markdown edit beside a swap file", func() {
+			writeFile(t, filepath.Join(dir, "content", "pages", ".connecting.md.swp"), "swap")
+			appendFile(t, connecting, "\nEdited in vim.\n")
+		}, connecting, kept},
+		{"Markdown edit with a change outside the inputs", func() {
+			writeFile(t, filepath.Join(dir, "NOTES.txt"), "not an input")
+			appendFile(t, connecting, "\nEdited again.\n")
+		}, connecting, kept},
+		{"a listed page's text", func() { appendFile(t, install, "\nThen connect it.\n") }, install, kept},
+		// Its title is on its directory's page.
+		{"a listed page's title", func() { editFile(t, install, "# Install", "# Installing") }, install, built},
 		{"Markdown title", func() { editFile(t, about, "# About", "# About us") }, about,
 			func(r generator.Reuse) error {
-				if !r.Replay || r.PagesRendered < 5 {
+				if r.Build || !r.Replay || r.PagesRendered < 5 {
 					return fmt.Errorf("reused %+v, want the replay and every page rendered (the navigation changed)", r)
 				}
 				return nil
 			}},
+		{"Markdown edit after it", func() { appendFile(t, about, "\nAnd who pays for them.\n") }, about, kept},
+		{"new page", func() { writeFile(t, filepath.Join(dir, "content", "pages", "faq.md"), "# FAQ\n\nAsk.\n") },
+			filepath.Join(dir, "content", "pages", "faq.md"), built},
+		{"page renamed", func() {
+			if err := os.Rename(filepath.Join(dir, "content", "pages", "faq.md"), filepath.Join(dir, "content", "pages", "questions.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, filepath.Join(dir, "content", "pages", "questions.md"), built},
+		{"page removed", func() {
+			if err := os.Remove(filepath.Join(dir, "content", "pages", "questions.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, filepath.Join(dir, "content", "pages", "questions.md"), built},
+		{"Markdown and tool edit at once", func() {
+			appendFile(t, connecting, "\nWith a tool edit.\n")
+			editFile(t, filepath.Join(tools, "get_forecast.json"), `"description": "`, `"description": "At once. `)
+		}, tools, built},
 		{"tool edit", func() {
 			editFile(t, filepath.Join(tools, "get_forecast.json"), `"description": "`, `"description": "Edited. `)
 		}, tools, func(r generator.Reuse) error {
@@ -138,7 +184,7 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 				}
 				return nil
 			}},
-		{"Markdown edit after it", func() { appendFile(t, connecting, "\nAnd another.\n") }, connecting,
+		{"Markdown edit after the remote", func() { appendFile(t, connecting, "\nAnd another.\n") }, connecting,
 			func(r generator.Reuse) error {
 				if !r.Replay || r.PagesRendered != 1 {
 					return fmt.Errorf("reused %+v, want the replay reused and one page rendered", r)
@@ -399,5 +445,46 @@ func TestIncrementalFollowsSymlinkChains(t *testing.T) {
 		t.Fatalf("after retargeting the middle link: %v", b.Err)
 	}
 	h.awaitPage("/chained/", "The second text.")
+	h.matchesFullBuild(config)
+}
+
+// A page whose file becomes a link, its title kept, keeps the last build
+// but for the page, and the watch list follows the link: an edit to what
+// it leads to rebuilds the site.
+func TestIncrementalPageBecomesSymlink(t *testing.T) {
+	config := gitExampleSite(t)
+	dir := filepath.Dir(config)
+	commitAll(t, dir)
+	page := filepath.Join(dir, "content", "pages", "connecting.md")
+	target := filepath.Join(dir, "notes", "connecting.md")
+	h := serveSite(t, config, Options{})
+	n := len(h.rebuilds())
+	appendFile(t, page, "\nA first edit, which reads every input.\n")
+	h.awaitRebuild(n, page)
+	text, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, target, string(text)+"\nKept elsewhere.\n")
+	// Made outside the inputs and renamed over the page: the page's path
+	// is the one change.
+	link := filepath.Join(dir, "notes", "link")
+	if err := os.Symlink("../../notes/connecting.md", link); err != nil {
+		t.Fatal(err)
+	}
+	n = len(h.rebuilds())
+	if err := os.Rename(link, page); err != nil {
+		t.Fatal(err)
+	}
+	if b := h.awaitRebuild(n, page); b.Err != nil || !b.Result.Reuse.Build {
+		t.Fatalf("after the page became a link: %v, reuse %+v; want the last build kept", b.Err, b.Result.Reuse)
+	}
+	h.awaitPage("/connecting/", "Kept elsewhere.")
+	n = len(h.rebuilds())
+	appendFile(t, target, "\nEdited through the link.\n")
+	if b := h.awaitRebuild(n, target); b.Err != nil {
+		t.Fatalf("after an edit to the link's target: %v", b.Err)
+	}
+	h.awaitPage("/connecting/", "Edited through the link.")
 	h.matchesFullBuild(config)
 }

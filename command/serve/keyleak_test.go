@@ -91,3 +91,29 @@ func TestKeyInAnyEncodingNotServed(t *testing.T) {
 		}
 	}
 }
+
+// A Markdown edit that keeps the last build but for its page (see
+// generator.Cache.Changed) still has that page scanned for the key: the
+// key pasted into it fails the rebuild, and the last good build is served.
+func TestKeyInMarkdownEditNotServed(t *testing.T) {
+	config := gitExampleSite(t)
+	dir := filepath.Dir(config)
+	commitAll(t, dir)
+	page := filepath.Join(dir, "content", "pages", "connecting.md")
+	h := serveSite(t, config, Options{})
+	for i, text := range []string{"\nA first edit, which reads every input.\n", "\nA second, which keeps the last build.\n"} {
+		n := len(h.rebuilds())
+		appendFile(t, page, text)
+		if b := h.awaitRebuild(n, page); b.Err != nil || b.Result.Reuse.Build != (i == 1) {
+			t.Fatalf("edit %d: %v, reuse %+v", i, b.Err, b.Result.Reuse)
+		}
+	}
+	n := len(h.rebuilds())
+	appendFile(t, page, "\n"+base64.RawURLEncoding.EncodeToString(testSeed)+"\n")
+	if b := h.awaitRebuild(n, page); b.Err == nil || !strings.Contains(b.Err.Error(), "would be published in /connecting/index.html") {
+		t.Fatalf("the rebuild with the key in the page = %v, want the key scan's refusal", b.Err)
+	}
+	if body := h.page("/connecting/"); strings.Contains(body, base64.RawURLEncoding.EncodeToString(testSeed)) || !strings.Contains(body, "keeps the last build") {
+		t.Error("the last good build is not what is served")
+	}
+}

@@ -60,6 +60,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -261,14 +262,19 @@ func (s *Server) rebuildLoop() {
 }
 
 // rebuild builds the site again and swaps the result in, or keeps the last
-// good build with the errors; then open pages are told. The watch list is
-// brought up to date after that, off the way from a save to the reload: a
-// change made meanwhile to a path watched before is seen all the same.
+// good build with the errors; then open pages are told. The build is told
+// what changed, so that a Markdown edit renders that page alone and reads
+// nothing else (see generator.Cache.Changed). The watch list is brought up
+// to date after that, off the way from a save to the reload: a change made
+// meanwhile to a path watched before is seen all the same. It stands as it
+// is after such an edit of regular files (a symlink's target would have to
+// be watched), since no input came or went.
 func (s *Server) rebuild(changed []string) {
 	start := time.Now()
 	if slices.ContainsFunc(changed, func(p string) bool { return moves(s.repos, p) }) {
 		s.build.Cache.Moved()
 	}
+	s.build.Cache.Changed(changed)
 	res, err := generator.Build(s.build)
 	if err != nil {
 		s.state.Store(newState(s.state.Load(), s.good, err))
@@ -277,10 +283,20 @@ func (s *Server) rebuild(changed []string) {
 	}
 	s.events.publish(s.state.Load().version)
 	elapsed := time.Since(start)
-	if err == nil {
+	if err == nil && !(res.Reuse.Build && regularFiles(changed)) {
 		s.watcher.Watch(inputs(res.Config, s.build.KeyFile))
 	}
 	s.report(Build{Result: res, Err: err, Changed: changed, Elapsed: elapsed})
+}
+
+// regularFiles reports whether every path is a regular file, not a link.
+func regularFiles(paths []string) bool {
+	for _, p := range paths {
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Server) setGood(res *generator.Result) {

@@ -35,11 +35,11 @@ type state struct {
 type entry struct {
 	file *bundle.File
 	sum  [sha256.Size]byte // of file.Body
-	// sent is the body sent and its ETag: for HTML, with the live-reload
-	// snippet, made at the page's first request, since a state's version,
-	// which the snippet holds, is new with every rebuild and a browser
-	// asks for few of the pages.
-	sent func() sent
+	// snippet is the live-reload snippet an HTML page is sent with; nil
+	// for any other file.
+	snippet []byte
+	once    sync.Once
+	out     sent // see sent
 }
 
 type sent struct {
@@ -47,23 +47,38 @@ type sent struct {
 	etag string
 }
 
+// sent returns the body sent and its ETag, made at the file's first
+// request: for a page, with the snippet, which holds the state's version,
+// new with every rebuild, while a browser asks for few of the pages.
+func (e *entry) sent() sent {
+	e.once.Do(func() {
+		if e.snippet == nil {
+			e.out = sent{body: e.file.Body, etag: etag(e.sum)}
+			return
+		}
+		body := inject(e.file.Body, e.snippet)
+		e.out = sent{body: body, etag: etag(sha256.Sum256(body))}
+	})
+	return e.out
+}
+
 // newState prepares a build's files for serving; failure is the error of a
 // rebuild that came after it, shown on every page. A file whose body is
-// the one a file of prev had (a stage reused it) is not hashed again, and
-// but for a page (whose live-reload snippet is new) is sent as before.
+// the one a file of prev had (a stage reused it) is not hashed again. The
+// entries are made in one allocation: a rebuild that changed one page
+// makes thousands.
 func newState(prev *state, good *generator.Result, failure error) *state {
 	files := good.Bundle.Files()
-	entries := make([]*entry, len(files))
-	previous := make([]*entry, len(files)) // of prev, with the same body
+	entries := make([]entry, len(files))
 	v := sha256.New()
 	for i, f := range files {
-		e := &entry{file: f}
+		e := &entries[i]
+		e.file = f
 		if p, ok := prev.reusable(f); ok {
-			e.sum, previous[i] = p.sum, p
+			e.sum = p.sum
 		} else {
 			e.sum = sha256.Sum256(f.Body)
 		}
-		entries[i] = e
 		v.Write([]byte(f.Path))
 		v.Write([]byte{0})
 		v.Write(e.sum[:])
@@ -83,24 +98,16 @@ func newState(prev *state, good *generator.Result, failure error) *state {
 	}
 	snippet := renderSnippet(st.version, problemsOf(failure))
 	html := map[string]bool{} // by content type
-	for i, e := range entries {
+	for i := range entries {
+		e := &entries[i]
 		st.files[e.file.Path] = e
 		isPage, known := html[e.file.ContentType]
 		if !known {
 			isPage = isHTML(e.file)
 			html[e.file.ContentType] = isPage
 		}
-		switch {
-		case isPage:
-			e.sent = sync.OnceValue(func() sent {
-				body := inject(e.file.Body, snippet)
-				return sent{body: body, etag: etag(sha256.Sum256(body))}
-			})
-		case previous[i] != nil && previous[i].file.ContentType == e.file.ContentType:
-			e.sent = previous[i].sent
-		default:
-			plain := sent{body: e.file.Body, etag: etag(e.sum)}
-			e.sent = func() sent { return plain }
+		if isPage {
+			e.snippet = snippet
 		}
 	}
 	return st

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"path"
@@ -149,6 +150,29 @@ func (b *Bundle) check(p string) error {
 		}
 	}
 	return nil
+}
+
+// Replaced returns a bundle of b's files with new bodies for those at the
+// paths in bodies, each keeping its content type and headers: a rebuild's,
+// when only those bodies changed. b is left as it is; its other files are
+// shared, which is safe since a file is never changed once its headers
+// are set. A path that is not a file of b is an error.
+func (b *Bundle) Replaced(bodies map[string][]byte) (*Bundle, error) {
+	files := b.Files()
+	out := &Bundle{files: make(map[string]*File, len(files)), dirs: maps.Clone(b.dirs), spool: b.spool}
+	for i, f := range files {
+		if body, ok := bodies[f.Path]; ok {
+			files[i] = &File{Path: f.Path, Body: body, ContentType: f.ContentType, Header: f.Header}
+		}
+		out.files[f.Path] = files[i]
+	}
+	for p := range bodies {
+		if _, ok := b.files[p]; !ok {
+			return nil, fmt.Errorf("no file %s to replace", p)
+		}
+	}
+	out.sorted = files
+	return out, nil
 }
 
 // Get returns the file at p.

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -231,5 +232,36 @@ func TestAddedFileHasNoHeaderYet(t *testing.T) {
 	must(t, b.Add("/.well-known/mcp/schemas/a/t/1.0.0.json", []byte("{}"), "application/json"))
 	if f, _ := b.Get("/.well-known/mcp/schemas/a/t/1.0.0.json"); f.Header != nil {
 		t.Errorf("Header = %v, want nil", f.Header)
+	}
+}
+
+// Replaced makes a new bundle, whose replaced files keep their content
+// type and headers, and leaves the first as it was.
+func TestReplaced(t *testing.T) {
+	b := New()
+	must(t, b.Add("/a/index.html", []byte("old"), "text/html"))
+	must(t, b.Add("/b.json", []byte("{}"), "application/json"))
+	for _, f := range b.Files() {
+		f.Header = http.Header{"X-Path": {f.Path}}
+	}
+	r, err := b.Replaced(map[string][]byte{"/a/index.html": []byte("new")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := r.Get("/a/index.html")
+	if string(got.Body) != "new" || got.ContentType != "text/html" || got.Header.Get("X-Path") != "/a/index.html" {
+		t.Errorf("replaced file = %q, %s, %v", got.Body, got.ContentType, got.Header)
+	}
+	if old, _ := b.Get("/a/index.html"); string(old.Body) != "old" {
+		t.Errorf("the first bundle's file became %q", old.Body)
+	}
+	if files := r.Files(); len(files) != 2 || files[0] != got || files[1].Path != "/b.json" {
+		t.Errorf("Files = %v", files)
+	}
+	if err := r.Add("/a", nil, "text/plain"); err == nil {
+		t.Error("a file where the replaced bundle has a directory was added")
+	}
+	if _, err := b.Replaced(map[string][]byte{"/c.html": nil}); err == nil {
+		t.Error("a file the bundle does not have was replaced")
 	}
 }

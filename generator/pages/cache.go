@@ -10,6 +10,7 @@ import (
 	"html/template"
 	"io/fs"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
@@ -57,6 +58,18 @@ type Cache struct {
 	// without the key that would find it again, whose encoding of the
 	// page's model would cost a one-off build memory and time for nothing.
 	once bool
+	last *rendering // the last rendering, when it succeeded and another may follow
+}
+
+// rendering is what a rendering rendered with, which Rerender renders
+// with again.
+type rendering struct {
+	renderer   *renderer
+	root       string                   // the repository the content is read within
+	contentDir string                   // absolute
+	keyFile    inputfile.Secret         // which no Markdown file may be
+	byFile     map[string]*MarkdownPage // the Markdown pages, by the absolute path of their file
+	children   map[string][]*MarkdownPage
 }
 
 // converted is Markdown converted for a page.
@@ -95,6 +108,7 @@ func (c *Cache) Rendered() int {
 
 // begin starts a rendering with the timeline the Site shows.
 func (c *Cache) begin(tl *timeline.Timeline) {
+	c.last = nil // until the rendering succeeds
 	if tl != c.timeline {
 		c.history++
 	}
@@ -107,6 +121,71 @@ func (c *Cache) end() {
 	c.markdown, c.pages, c.models = c.nextMarkdown, c.nextPages, c.nextModels
 	c.nextMarkdown, c.nextPages, c.nextModels = nil, nil, nil
 	c.files.Sweep()
+}
+
+// keep keeps what the rendering by r of in, whose content is in
+// contentDir, rendered with, for Rerender.
+func (c *Cache) keep(r *renderer, in BuildInput, contentDir string) {
+	dir, err := filepath.Abs(contentDir)
+	if c.once || err != nil {
+		return
+	}
+	l := &rendering{renderer: r, root: in.Config.Root, contentDir: dir, keyFile: in.KeyFile,
+		byFile: map[string]*MarkdownPage{}, children: childrenOf(r.site.Content.Pages)}
+	for _, m := range r.site.Content.Pages {
+		l.byFile[filepath.Join(dir, filepath.FromSlash(m.file))] = m
+	}
+	c.last = l
+}
+
+// Rerender renders again the Markdown pages whose files are at the
+// absolute paths changed, when the caller knows (from a watcher) that no
+// other input changed since the last rendering, and when each is the file
+// of a page of that rendering that keeps its title: no other page shows a
+// page's Markdown (see Cache), so a full rendering would make only these
+// pages anew. It returns them, or ok false when a full rendering is
+// needed: another path, a page added or removed, a new title, or an error
+// (which the full rendering reports).
+func (c *Cache) Rerender(changed []string) (files []File, ok bool) {
+	l := c.last
+	c.last = nil // until every page is rendered again
+	if l == nil || len(changed) == 0 {
+		return nil, false
+	}
+	// The page and Markdown caches are added to in place: new ones would
+	// keep only what this rendering uses, the changed pages.
+	c.nextMarkdown, c.nextPages, c.nextModels, c.rendered = c.markdown, c.pages, c.models, 0
+	defer func() { c.nextMarkdown, c.nextPages, c.nextModels = nil, nil, nil }()
+	fsys := c.files.FS(l.root, l.contentDir, inputfile.MaxSize, l.keyFile)
+	md := newMarkdown()
+	read := make([]*MarkdownPage, len(changed))
+	for i, p := range changed {
+		m, ok := l.byFile[p]
+		if !ok {
+			return nil, false
+		}
+		c.mu.Lock()
+		delete(c.markdown, m.converted.key) // its conversion is used no more, unless it is the new one
+		c.mu.Unlock()
+		updated, readErr, err := readPage(fsys, m, displayIn(l.contentDir), md, c)
+		if readErr != nil || err != nil || updated.Title != m.Title {
+			return nil, false
+		}
+		read[i] = updated
+	}
+	r := l.renderer
+	r.templates.renderer = r
+	for i, p := range changed {
+		m := l.byFile[p]
+		*m = *read[i] // the Site's page, which the pages listing it point to
+		f, err := r.run(r.markdownJob(m, l.children[m.Name]))
+		if err != nil {
+			return nil, false
+		}
+		files = append(files, f)
+	}
+	c.last = l
+	return files, true
 }
 
 // parsed returns the templates in tfs, parsed, or parsed by an earlier

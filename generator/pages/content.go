@@ -36,6 +36,7 @@ type MarkdownPage struct {
 	Name  string // its path without slashes around: "about", "guides/install"
 	Title string // its first level-1 heading, else the last part of Name
 
+	file string // its Markdown file, under the content directory: "pages/about.md"
 	// Its Markdown, which only its own page shows: a page is not made from
 	// another's (see Cache).
 	source    []byte
@@ -131,7 +132,7 @@ func readPages(fsys fs.FS, display func(rel string) string, cache *Cache) ([]*Ma
 			return nil
 		}
 		files[name] = p
-		pages = append(pages, &MarkdownPage{Name: name})
+		pages = append(pages, &MarkdownPage{Name: name, file: p})
 		return nil
 	})
 	if err != nil {
@@ -140,26 +141,31 @@ func readPages(fsys fs.FS, display func(rel string) string, cache *Cache) ([]*Ma
 	md := newMarkdown()
 	readErrs, errs := make([]error, len(pages)), make([]error, len(pages))
 	parallel.For(len(pages), func(i int) {
-		m := pages[i]
-		file := files[m.Name]
-		if m.source, readErrs[i] = fs.ReadFile(fsys, file); readErrs[i] != nil {
-			return
-		}
-		if errs[i] = checkNesting(m.source, display(file)); errs[i] != nil {
-			return
-		}
-		cv, err := cache.convert(md, m.source, rootOf(m.Path()), reservedIDs[KindPage], 0)
-		if err != nil {
-			errs[i] = diag.Errorf(display(file), 0, "rendering the Markdown: %v", err)
-			return
-		}
-		m.converted, m.Title = &cv, cmp.Or(cv.title, path.Base(m.Name))
+		pages[i], readErrs[i], errs[i] = readPage(fsys, pages[i], display, md, cache)
 	})
 	if err := cmp.Or(readErrs...); err != nil {
 		return nil, err
 	}
 	sort.Slice(pages, func(i, j int) bool { return pages[i].Name < pages[j].Name })
 	return pages, errors.Join(append(problems, errs...)...)
+}
+
+// readPage returns m with its Markdown read from its file in fsys and
+// converted through cache, and its title; m itself is left as it is. A
+// file that cannot be read is the error read, Markdown refused err.
+func readPage(fsys fs.FS, m *MarkdownPage, display func(rel string) string, md *markdown, cache *Cache) (_ *MarkdownPage, read, err error) {
+	src, err := fs.ReadFile(fsys, m.file)
+	if err != nil {
+		return m, err, nil
+	}
+	if err := checkNesting(src, display(m.file)); err != nil {
+		return m, nil, err
+	}
+	cv, err := cache.convert(md, src, rootOf(m.Path()), reservedIDs[KindPage], 0)
+	if err != nil {
+		return m, nil, diag.Errorf(display(m.file), 0, "rendering the Markdown: %v", err)
+	}
+	return &MarkdownPage{Name: m.Name, Title: cmp.Or(cv.title, path.Base(m.Name)), file: m.file, source: src, converted: &cv}, nil, nil
 }
 
 // skip skips a hidden file or directory.

@@ -68,9 +68,7 @@ func renderBuild(in BuildInput, add func(File) error) (warnings []*diag.Error, e
 	cfg := in.Config
 	in.Cache.begin(in.Timeline)
 	contentDir := cfg.Path(cfg.ContentDir)
-	content, err := readContent(in.Cache.files.FS(cfg.Root, contentDir, inputfile.MaxSize, in.KeyFile), func(rel string) string {
-		return filepath.Join(contentDir, filepath.FromSlash(rel))
-	}, in.Cache)
+	content, err := readContent(in.Cache.files.FS(cfg.Root, contentDir, inputfile.MaxSize, in.KeyFile), displayIn(contentDir), in.Cache)
 	if err != nil {
 		return nil, err
 	}
@@ -84,11 +82,19 @@ func renderBuild(in BuildInput, add func(File) error) (warnings []*diag.Error, e
 	if err != nil {
 		return nil, err
 	}
-	if err := renderWith(s, tfs, in.Cache, f, add); err != nil {
+	r, err := renderWith(s, tfs, in.Cache, f, add)
+	if err != nil {
 		return nil, err
 	}
 	in.Cache.end()
+	in.Cache.keep(r, in, contentDir)
 	return warnings, nil
+}
+
+// displayIn turns a path under dir, as an fs.FS names it, into the name
+// used in errors.
+func displayIn(dir string) func(rel string) string {
+	return func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
 }
 
 // strayMarkdown warns about Markdown files at the top of the content

@@ -459,8 +459,9 @@ type File struct {
 // in tfs (see Templates) and hands each file to add: the pages in the order
 // of the package comment's list, then the assets. It links each tool to its
 // server, and reuses the pages the cache holds that were made from the same
-// (see frames).
-func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames, add func(File) error) error {
+// (see frames). It returns the renderer, which Cache.Rerender renders with
+// again.
+func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames, add func(File) error) (*renderer, error) {
 	for _, srv := range s.Servers {
 		for _, t := range srv.Tools {
 			t.server = srv
@@ -470,26 +471,26 @@ func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames, add func(File) error) e
 	}
 	r, err := newRenderer(s, tfs, c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r.cache, r.frames = c, f
 	jobs, err := r.plan()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := r.runAll(jobs, add); err != nil {
-		return err
+		return nil, err
 	}
 	assets, err := r.assets()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, a := range assets {
 		if err := add(a); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return r, nil
 }
 
 // renderer holds one rendering's parsed templates.
@@ -596,19 +597,31 @@ func (r *renderer) plan() ([]job, error) {
 		r.job(&Page{Kind: KindChangelog, Title: "Changelog", Path: ChangelogPath}, nil),
 		r.job(&Page{Kind: KindVerify, Title: "Verify this site", Path: "verify/"}, nil),
 	)
-	children := map[string][]*MarkdownPage{}
+	children := childrenOf(s.Content.Pages)
 	for _, m := range s.Content.Pages {
+		jobs = append(jobs, r.markdownJob(m, children[m.Name]))
+	}
+	notFound, err := r.notFound()
+	return append(jobs, notFound), err
+}
+
+// childrenOf returns the pages listed on each page: those of its directory.
+func childrenOf(pages []*MarkdownPage) map[string][]*MarkdownPage {
+	children := map[string][]*MarkdownPage{}
+	for _, m := range pages {
 		if parent := m.parent(); parent != "" {
 			children[parent] = append(children[parent], m)
 		}
 	}
-	for _, m := range s.Content.Pages {
-		j := r.job(&Page{Kind: KindPage, Title: m.Title, Path: m.Path(), Children: children[m.Name]}, m.source)
-		j.converted = m.converted
-		jobs = append(jobs, j)
-	}
-	notFound, err := r.notFound()
-	return append(jobs, notFound), err
+	return children
+}
+
+// markdownJob is the job of rendering the Markdown page m, which lists
+// children.
+func (r *renderer) markdownJob(m *MarkdownPage, children []*MarkdownPage) job {
+	j := r.job(&Page{Kind: KindPage, Title: m.Title, Path: m.Path(), Children: children}, m.source)
+	j.converted = m.converted
+	return j
 }
 
 // executeShared is the template function "shared": it renders the named

@@ -31,7 +31,7 @@ func newRendering() *Cache {
 // order they were added.
 func renderFiles(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
 	var files []File
-	err := renderWith(s, tfs, c, f, func(f File) error {
+	_, err := renderWith(s, tfs, c, f, func(f File) error {
 		files = append(files, f)
 		return nil
 	})
@@ -321,7 +321,7 @@ func TestRenderWithAddsInOrderUntilAddFails(t *testing.T) {
 	}
 	full := errors.New("bundle full")
 	var added []string
-	err = renderWith(fixtureSite(t), templates.FS, newRendering(), &frames{}, func(f File) error {
+	_, err = renderWith(fixtureSite(t), templates.FS, newRendering(), &frames{}, func(f File) error {
 		if added = append(added, f.Path); len(added) == 3 {
 			return full
 		}

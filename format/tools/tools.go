@@ -8,6 +8,7 @@
 package tools
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -138,16 +139,10 @@ func Parse(file string, data []byte) (Tool, error) {
 // versions that keeps their canonical forms and decodes few of them.
 func ParseCanonical(file string, data []byte) (Tool, error) {
 	if len(data) <= MaxFileBytes {
-		canonical, err := canonjson.Transform(data, limits)
-		if err == nil {
-			// The checks read the tool's members and theirs, no deeper.
-			v, _ := canonjson.Outline(canonical, 2)
-			if obj, ok := v.(map[string]any); ok && check(obj) == nil {
+		if canonical, err := canonjson.Transform(data, limits); err == nil {
+			if name, ok := checkCanonical(canonical); ok {
 				sum := sha256.Sum256(canonical)
-				// Made in a buffer the size of the file, the form is shorter:
-				// a reader that keeps many would keep the rest with it.
-				canonical = append(make([]byte, 0, len(canonical)), canonical...)
-				return Tool{Name: obj["name"].(string), File: file, Canonical: canonical, SHA256: hex.EncodeToString(sum[:])}, nil
+				return Tool{Name: name, File: file, Canonical: canonical, SHA256: hex.EncodeToString(sum[:])}, nil
 			}
 		}
 	}
@@ -220,6 +215,63 @@ func check(obj map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// checkCanonical reports whether check accepts the tool whose canonical
+// form is given, and its name, reading the form's text: only the tool's
+// members and its schemas' "type" are looked at, and nothing is decoded.
+// It is false for anything it does not accept at once, which check then
+// decides. In a canonical form the keys check knows and the characters of
+// a valid name are written as they are, never escaped.
+func checkCanonical(canonical []byte) (name string, accepted bool) {
+	hasInput, ok := false, true
+	object := canonjson.Members(canonical, func(key, value []byte) bool {
+		switch string(key) {
+		case "name":
+			n, quoted := unquotePlain(value)
+			ok = quoted && namePattern.Match(n) && string(n) != "." && string(n) != ".."
+			name = string(n)
+		case "title", "description":
+			ok = bytes.HasPrefix(value, []byte(`"`))
+		case "inputSchema", "outputSchema":
+			ok = isObjectSchema(value)
+			hasInput = hasInput || key[0] == 'i'
+		case "annotations", "_meta":
+			ok = bytes.HasPrefix(value, []byte("{"))
+		}
+		return ok
+	})
+	return name, object && ok && hasInput && name != ""
+}
+
+// isObjectSchema reports whether a schema's canonical form is an object
+// whose "type" is "object".
+func isObjectSchema(schema []byte) bool {
+	// "type" sorts after most keywords, often after all: the form then
+	// ends with it, and the schema is not read through. Only a string's
+	// own quotes go unescaped in a canonical form, so a form that ends
+	// (or begins) with this text has this member.
+	if bytes.HasSuffix(schema, []byte(`,"type":"object"}`)) || bytes.HasPrefix(schema, []byte(`{"type":"object"`)) {
+		return true
+	}
+	object := false
+	canonjson.Members(schema, func(key, value []byte) bool {
+		if string(key) != "type" {
+			return true
+		}
+		object = string(value) == `"object"`
+		return false
+	})
+	return object
+}
+
+// unquotePlain returns the text of a canonical string that holds no
+// escape, and whether it is one.
+func unquotePlain(value []byte) ([]byte, bool) {
+	if len(value) < 2 || value[0] != '"' || value[len(value)-1] != '"' || bytes.IndexByte(value, '\\') >= 0 {
+		return nil, false
+	}
+	return value[1 : len(value)-1], true
 }
 
 // checkSchema requires an object schema where key is present: MCP tool

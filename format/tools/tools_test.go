@@ -11,6 +11,7 @@ import (
 
 	"github.com/gowebpki/jcs"
 
+	"github.com/wellknown-dev/wellknown/format/canonjson"
 	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
@@ -259,4 +260,40 @@ func TestCanonicalUnchanged(t *testing.T) {
 			t.Errorf("%s: canonical form\n got %s\nwant %s", f, tool.Canonical, want)
 		}
 	}
+}
+
+// checkCanonical accepts what check accepts, with the same name, and
+// nothing else, reading the canonical form's text.
+func FuzzCheckCanonical(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"a","inputSchema":{"type":"object"}}`,
+		`{"name":"a.b-c_1","title":"T","description":"D","inputSchema":{"properties":{"x":{"type":"object"}},"type":"string"}}`,
+		`{"name":"a","inputSchema":{"properties":{},"type":"object","uniqueItems":true},"outputSchema":{"type":"object"},"annotations":{},"_meta":{}}`,
+		`{"name":".","inputSchema":{"type":"object"}}`, `{"name":"..","inputSchema":{"type":"object"}}`,
+		`{"name":"a\u0062","inputSchema":{"type":"object"}}`, `{"name":"a b","inputSchema":{"type":"object"}}`,
+		`{"name":null,"inputSchema":{"type":"object"}}`, `{"name":"a","inputSchema":null}`, `{"name":"a"}`,
+		`{"name":"a","inputSchema":{"type":"Object"}}`, `{"name":"a","inputSchema":{"type":["object"]}}`,
+		`{"name":"a","inputSchema":{"a":"\",\"type\":\"object\"}"}}`, `{"name":"a","inputSchema":{"type":"object"},"outputSchema":[]}`,
+		`{"name":"a","inputSchema":{"type":"object"},"title":1}`, `{"name":"a","inputSchema":{"type":"object"},"annotations":[]}`,
+		`{"name":"a","inputSchema":{"type":"object"},"_meta":"m"}`, `[{"name":"a","inputSchema":{"type":"object"}}]`,
+		`{"name":"` + strings.Repeat("n", 129) + `","inputSchema":{"type":"object"}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := canonjson.Decode(data, limits)
+		if err != nil {
+			return
+		}
+		canonical, err := canonjson.Canonical(v)
+		if err != nil {
+			return
+		}
+		obj, isObject := v.(map[string]any)
+		want := isObject && check(obj) == nil
+		name, got := checkCanonical(canonical)
+		if got != want || got && name != obj["name"] {
+			t.Fatalf("checkCanonical(%s) = %q, %v; check accepts it: %v", canonical, name, got, want)
+		}
+	})
 }

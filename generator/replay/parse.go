@@ -18,7 +18,7 @@ import (
 // contents of a blob parsed here are not kept: a long history's tool files,
 // all held until the log ends, would cost as much as their canonical forms.
 type earlyParse struct {
-	globs []*serverFiles
+	tools *pathTest // the paths some server's glob matches, asked by expect only
 	forms *forms
 
 	mu      sync.Mutex
@@ -42,7 +42,8 @@ type parsedAt struct {
 }
 
 func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
-	e := &earlyParse{globs: globs, forms: forms, paths: map[string]string{}, parsed: map[string]parsedAt{}}
+	isTool := func(p string) bool { return matchesAny(globs, p) }
+	e := &earlyParse{tools: newPathTest(isTool), forms: forms, paths: map[string]string{}, parsed: map[string]parsedAt{}}
 	e.ready = sync.NewCond(&e.mu)
 	e.workers.Go(e.work)
 	return e
@@ -51,7 +52,7 @@ func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
 // expect notes the path a blob is asked for at: it is parsed when it
 // arrives if some server's glob matches the path.
 func (e *earlyParse) expect(id, p string) {
-	if !matchesAny(e.globs, p) {
+	if !e.tools.matches(p) {
 		return
 	}
 	e.mu.Lock()

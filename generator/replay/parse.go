@@ -21,6 +21,10 @@ type earlyParse struct {
 	tools *pathTest // the paths some server's glob matches, asked by expect only
 	forms *forms
 
+	// free holds the buffers of blobs parsed, for blobs read after
+	// (see buffer).
+	free chan []byte
+
 	mu      sync.Mutex
 	ready   *sync.Cond
 	paths   map[string]string // blob id → the path it was asked for at
@@ -43,7 +47,8 @@ type parsedAt struct {
 
 func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
 	isTool := func(p string) bool { return matchesAny(globs, p) }
-	e := &earlyParse{tools: newPathTest(isTool), forms: forms, paths: map[string]string{}, parsed: map[string]parsedAt{}}
+	e := &earlyParse{tools: newPathTest(isTool), forms: forms, free: make(chan []byte, freeBuffers),
+		paths: map[string]string{}, parsed: map[string]parsedAt{}}
 	e.ready = sync.NewCond(&e.mu)
 	e.workers.Go(e.work)
 	return e
@@ -90,9 +95,46 @@ func (e *earlyParse) work() {
 		e.queue = e.queue[1:]
 		e.mu.Unlock()
 		t := e.forms.parse(b.path, b.data)
+		e.release(b.data)
 		e.mu.Lock()
 		e.parsed[b.id] = parsedAt{b.path, t}
 		e.mu.Unlock()
+	}
+}
+
+// freeBuffers is how many buffers of blobs parsed are kept for the blobs
+// after, and reusedBuffer the largest kept: enough for a parse that runs
+// behind git for a while, and no more memory than a few tool files.
+const (
+	freeBuffers  = 64
+	reusedBuffer = 64 << 10
+)
+
+// buffer returns a slice of n bytes to read a blob into (gitlog.Blobs'
+// Buffer): a buffer of a blob parsed, or a new one, of at least 4 KB so
+// that it serves the blobs after it too. A long history's blobs, read one
+// after another and dropped once parsed, would cost the garbage collector
+// about their whole size.
+func (e *earlyParse) buffer(n int) []byte {
+	select {
+	case b := <-e.free:
+		if cap(b) >= n {
+			return b[:n]
+		}
+	default:
+	}
+	return make([]byte, n, max(n, 4<<10))
+}
+
+// release gives back the buffer of a blob just parsed, which nothing
+// parse returns refers to.
+func (e *earlyParse) release(data []byte) {
+	if cap(data) > reusedBuffer {
+		return
+	}
+	select {
+	case e.free <- data[:0]:
+	default:
 	}
 }
 

@@ -460,6 +460,7 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 	// No input the replay reads may be larger than a tool file: the cap
 	// bounds what a hostile blob in history costs every build.
 	b.Limit = tools.MaxFileBytes
+	b.Buffer = early.buffer
 	ids := make(chan string, 256)
 	contents := map[string][]byte{} // written by the reader only, read once it is done
 	read := make(chan error, 1)

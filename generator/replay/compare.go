@@ -26,6 +26,7 @@ type comparisons struct {
 	done    []chan struct{} // closed once the result is there
 	stopped atomic.Bool     // the replay is over: compare no more
 	workers sync.WaitGroup
+	next    int // the first comparison compare may make ahead (see compare), read by it only
 
 	mu sync.Mutex
 	// last holds, by file, the newer version of its last comparison,
@@ -130,14 +131,30 @@ func (c *comparisons) make(i int) {
 }
 
 // compare returns the comparison of two versions of a tool, made ahead when
-// it could be.
+// it could be. While a worker still makes the one asked for, the replay
+// makes those after it that no one has started, which it asks for next,
+// instead of waiting: the comparisons cost more than the rest of the
+// replay, and one worker alone kept it waiting half the time.
 func (c *comparisons) compare(before, after tools.Tool) schemadiff.Result {
 	if i, ok := c.index[[2]string{before.SHA256, after.SHA256}]; ok {
 		c.make(i)
+		for c.next = max(c.next, i+1); c.next < len(c.pairs) && !c.made(i); c.next++ {
+			c.make(c.next)
+		}
 		<-c.done[i]
 		return c.results[i]
 	}
 	return c.forms.compare(before, after)
+}
+
+// made reports whether comparison i is made.
+func (c *comparisons) made(i int) bool {
+	select {
+	case <-c.done[i]:
+		return true
+	default:
+		return false
+	}
 }
 
 // decodeForm decodes a canonical form like an earlier one (see

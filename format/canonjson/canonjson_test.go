@@ -178,6 +178,16 @@ func FuzzTransformMatchesDecode(f *testing.F) {
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !bytes.Equal(got, want) {
 			t.Fatalf("Transform(%q, %+v) = %q, %v; Decode and Canonical: %q, %v", data, lim, got, gotErr, want, wantErr)
 		}
+		// TransformFunc gives fn the same form, and returns fn's error.
+		stop := errors.New("stop")
+		var seen []byte
+		err := TransformFunc(data, lim, func(canonical []byte) error {
+			seen = append(seen, canonical...)
+			return stop
+		})
+		if gotErr == nil && (err != stop || !bytes.Equal(seen, got)) || gotErr != nil && fmt.Sprint(err) != fmt.Sprint(gotErr) {
+			t.Fatalf("TransformFunc(%q, %+v) gave %q, %v; Transform: %q, %v", data, lim, seen, err, got, gotErr)
+		}
 		if gotErr != nil {
 			return
 		}

@@ -16,6 +16,19 @@ import (
 // a long history's tool files cost their reading, not a tree each. Anything
 // that pass finds wrong is decided by Decode.
 func Transform(data []byte, lim Limits) ([]byte, error) {
+	var out []byte
+	err := TransformFunc(data, lim, func(canonical []byte) error {
+		// Copied out at its size: a reader of many forms keeps each.
+		out = append(make([]byte, 0, len(canonical)), canonical...)
+		return nil
+	})
+	return out, err
+}
+
+// TransformFunc calls fn with the form Transform returns, in a buffer fn
+// may not keep, and returns Transform's error or fn's: for a caller that
+// copies the form elsewhere, which then costs no slice of its own.
+func TransformFunc(data []byte, lim Limits, fn func(canonical []byte) error) error {
 	if !bytes.HasPrefix(data, bom) && utf8.Valid(data) {
 		t := transformers.Get().(*transformer)
 		t.decoder = decoder{data: data, lim: lim}
@@ -25,22 +38,25 @@ func Transform(data []byte, lim Limits) ([]byte, error) {
 			t.skipSpace()
 			ok = t.pos == len(t.data)
 		}
-		// The form is copied out at its size: a reader of many keeps each.
-		var out []byte
+		var err error
 		if ok {
-			out = append(make([]byte, 0, len(t.out)), t.out...)
+			err = fn(t.out)
 		}
 		t.decoder, t.members = decoder{}, t.members[:0]
 		transformers.Put(t)
 		if ok {
-			return out, nil
+			return err
 		}
 	}
 	v, err := Decode(data, lim)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return Canonical(v)
+	canonical, err := Canonical(v)
+	if err != nil {
+		return err
+	}
+	return fn(canonical)
 }
 
 // transformers keep the buffers of transformers done: a long history's

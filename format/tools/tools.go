@@ -138,16 +138,44 @@ func Parse(file string, data []byte) (Tool, error) {
 // one pass that builds no tree (canonjson.Transform), for a reader of many
 // versions that keeps their canonical forms and decodes few of them.
 func ParseCanonical(file string, data []byte) (Tool, error) {
+	return ParseStored(file, data, nil)
+}
+
+// ParseStored is ParseCanonical for a reader that keeps the forms outside
+// memory: store, when not nil, is given the SHA-256 and the canonical form
+// of each tool, in a buffer it may not keep, and returns where it keeps
+// them, the tool's Stored; Canonical is then nil. When store returns nil,
+// Canonical holds the form.
+func ParseStored(file string, data []byte, store func(sha256 string, canonical []byte) Stored) (Tool, error) {
+	keep := func(t *Tool, canonical []byte) {
+		if store != nil {
+			t.Stored = store(t.SHA256, canonical)
+		}
+		if t.Stored == nil {
+			t.Canonical = append(make([]byte, 0, len(canonical)), canonical...)
+		}
+	}
 	if len(data) <= MaxFileBytes {
-		if canonical, err := canonjson.Transform(data, limits); err == nil {
+		var t Tool
+		err := canonjson.TransformFunc(data, limits, func(canonical []byte) error {
 			if name, ok := checkCanonical(canonical); ok {
 				sum := sha256.Sum256(canonical)
-				return Tool{Name: name, File: file, Canonical: canonical, SHA256: hex.EncodeToString(sum[:])}, nil
+				t = Tool{Name: name, File: file, SHA256: hex.EncodeToString(sum[:])}
+				keep(&t, canonical)
 			}
+			return nil
+		})
+		if err == nil && t.Name != "" {
+			return t, nil
 		}
 	}
 	t, err := Parse(file, data) // worded as Parse words it
 	t.Object = nil
+	if err == nil {
+		canonical := t.Canonical
+		t.Canonical = nil
+		keep(&t, canonical)
+	}
 	return t, err
 }
 

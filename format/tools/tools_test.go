@@ -133,6 +133,46 @@ func TestParseCanonical(t *testing.T) {
 	}
 }
 
+// storedAt is a Stored for tests: where a form was kept.
+type storedAt int
+
+func (storedAt) Read() ([]byte, error) { return nil, nil }
+
+// ParseStored gives store the form and hash ParseCanonical returns, and
+// keeps what store returns in place of the form, or the form when store
+// keeps none.
+func TestParseStored(t *testing.T) {
+	files, err := filepath.Glob("../../content/servers/*/tools/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example tool files (%v)", err)
+	}
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ParseCanonical(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stored []byte
+		got, err := ParseStored(f, data, func(sha256 string, canonical []byte) Stored {
+			if sha256 != want.SHA256 {
+				t.Errorf("ParseStored(%s) stores SHA-256 %s, want %s", f, sha256, want.SHA256)
+			}
+			stored = append(stored, canonical...)
+			return storedAt(i)
+		})
+		if err != nil || got.Name != want.Name || got.SHA256 != want.SHA256 || got.Canonical != nil || got.Stored != storedAt(i) || !bytes.Equal(stored, want.Canonical) {
+			t.Errorf("ParseStored(%s) = %+v, %v, stored %q; want %+v stored", f, got, err, stored, want)
+		}
+		kept, err := ParseStored(f, data, func(string, []byte) Stored { return nil })
+		if err != nil || kept.Stored != nil || !bytes.Equal(kept.Canonical, want.Canonical) {
+			t.Errorf("ParseStored(%s) with a store that keeps nothing = %+v, %v", f, kept, err)
+		}
+	}
+}
+
 func TestCheckUnique(t *testing.T) {
 	ts := []Tool{{Name: "b", File: "x/b.json"}, {Name: "a", File: "x/a.json"}, {Name: "b", File: "y/b.json"}}
 	err := CheckUnique(ts)

@@ -178,22 +178,30 @@ func newForms(spool *bundle.Spool) *forms {
 // them, would cost several times the files' size, where the replay needs
 // one at a time (decode makes it again from the canonical form).
 func (f *forms) parse(p string, data []byte) parsedTool {
-	t, err := tools.ParseCanonical(p, data)
-	if f == nil || err != nil {
+	if f == nil {
+		t, err := tools.ParseCanonical(p, data)
 		return parsedTool{t, err}
 	}
+	t, err := tools.ParseStored(p, data, f.store)
+	return parsedTool{t, err}
+}
+
+// store keeps a canonical form in the spool, each distinct form once, and
+// returns where it is; nil when the spool fails to keep it, which fails
+// the replay (see failed).
+func (f *forms) store(sha256 string, canonical []byte) tools.Stored {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	at, ok := f.at[t.SHA256]
-	if !ok {
-		if at, err = f.spool.Put(t.Canonical); err != nil {
-			f.err = cmp.Or(f.err, err) // the replay fails (see failed)
-			return parsedTool{t, nil}
-		}
-		f.at[t.SHA256] = at
+	if at, ok := f.at[sha256]; ok {
+		return at
 	}
-	t.Canonical, t.Stored = nil, at
-	return parsedTool{t, nil}
+	at, err := f.spool.Put(canonical)
+	if err != nil {
+		f.err = cmp.Or(f.err, err)
+		return nil
+	}
+	f.at[sha256] = at
+	return at
 }
 
 // canonical returns t's canonical form, read back from the spool when it

@@ -178,27 +178,90 @@ func FuzzTransformMatchesDecode(f *testing.F) {
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !bytes.Equal(got, want) {
 			t.Fatalf("Transform(%q, %+v) = %q, %v; Decode and Canonical: %q, %v", data, lim, got, gotErr, want, wantErr)
 		}
+		// TransformFunc gives fn the same form, and returns fn's error.
+		stop := errors.New("stop")
+		var seen []byte
+		err := TransformFunc(data, lim, func(canonical []byte) error {
+			seen = append(seen, canonical...)
+			return stop
+		})
+		if gotErr == nil && (err != stop || !bytes.Equal(seen, got)) || gotErr != nil && fmt.Sprint(err) != fmt.Sprint(gotErr) {
+			t.Fatalf("TransformFunc(%q, %+v) gave %q, %v; Transform: %q, %v", data, lim, seen, err, got, gotErr)
+		}
 		if gotErr != nil {
 			return
 		}
-		// With no depth cut, Outline is Decode.
-		outline, err := Outline(got, 0)
-		if again, _ := Canonical(outline); err != nil || !bytes.Equal(again, got) {
-			t.Fatalf("Outline(%q, 0) = %v, %v", got, outline, err)
-		}
+		checkMembers(t, got, v)
 	})
 }
 
-// Outline decodes the outer members of a canonical form, and the objects
-// and arrays nested deeper empty.
-func TestOutline(t *testing.T) {
-	data := []byte(`{"a":{"b":{"c":[1,"]\"}"]},"d":"e","f":[[1]]},"g":[{"h":1}],"i":1}`)
-	v, err := Outline(data, 2)
-	if err != nil {
-		t.Fatal(err)
+// checkMembers checks that Members splits the canonical form of v into
+// v's members, when v is an object, and reports no object otherwise.
+func checkMembers(t *testing.T, canonical []byte, v any) {
+	t.Helper()
+	obj, isObject := v.(map[string]any)
+	n := 0
+	got := Members(canonical, func(key, value []byte) bool {
+		n++
+		k, err := Decode(append(append([]byte{'"'}, key...), '"'), Limits{})
+		member, ok := obj[fmt.Sprint(k)]
+		want, _ := Canonical(member)
+		if err != nil || !ok || !bytes.Equal(value, want) {
+			t.Fatalf("Members(%q): member %q: %q, want %q", canonical, key, value, want)
+		}
+		return true
+	})
+	if got != isObject || n != len(obj) {
+		t.Fatalf("Members(%q) = %v with %d members, want %v with %d", canonical, got, n, isObject, len(obj))
 	}
-	got, _ := Canonical(v)
-	if want := `{"a":{"b":{},"d":"e","f":[]},"g":[{}],"i":1}`; string(got) != want {
-		t.Errorf("Outline(%s, 2) = %s, want %s", data, got, want)
+}
+
+// Members splits a canonical form into its outer members, whatever their
+// values hold, and stops when asked to.
+func TestMembers(t *testing.T) {
+	for _, s := range []string{
+		`{"a":{"b":{"c":[1,"]\"}"]},"d":"e","f":[[1]]},"g":[{"h":1}],"i":1,"j":"\\","k":"\\\"}","l":null}`,
+		`{}`, `{"":""}`, `[{"a":1}]`, `"{"`, `1`, `{"a\"b":{"c,d":[]},"e":-1.5e-7}`,
+	} {
+		v, err := Decode([]byte(s), Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		canonical, _ := Canonical(v)
+		checkMembers(t, canonical, v)
+	}
+	var keys []string
+	Members([]byte(`{"a":1,"b":2,"c":3}`), func(key, _ []byte) bool {
+		keys = append(keys, string(key))
+		return string(key) != "b"
+	})
+	if fmt.Sprint(keys) != "[a b]" {
+		t.Errorf("Members went on after false: %v", keys)
+	}
+}
+
+// plainEnd stops where a byte-at-a-time scan stops, wherever in a word the
+// byte that stops it is.
+func TestPlainEnd(t *testing.T) {
+	for _, stop := range []byte{'"', '\\', 0, 0x1f} {
+		for _, other := range []byte{'a', ' ', '!', '#', '[', ']', 0x7f, 0x80, 0xff, '"' + 1, '\\' - 1} {
+			for n := range 20 {
+				for at := range n + 1 {
+					data := bytes.Repeat([]byte{other}, n)
+					if at < n {
+						data[at] = stop
+					}
+					for from := range min(at, 3) + 1 {
+						want := from
+						for want < len(data) && data[want] != '"' && data[want] != '\\' && data[want] >= 0x20 {
+							want++
+						}
+						if got := plainEnd(data, from); got != want {
+							t.Fatalf("plainEnd(%q, %d) = %d, want %d", data, from, got, want)
+						}
+					}
+				}
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ package canonjson
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -110,7 +111,6 @@ type decoder struct {
 	pos        int
 	lim        Limits
 	properties int
-	outline    int   // when above 0, the depth below which objects and arrays are skipped (see Outline)
 	form       *Form // when not nil, where each object and array is recorded (see DecodeForm)
 }
 
@@ -167,9 +167,6 @@ func (d *decoder) value(depth int) (any, error) {
 		}
 		if depth >= maxNesting {
 			return nil, errSyntax
-		}
-		if d.outline > 0 && depth >= d.outline {
-			return d.skip(c)
 		}
 		if d.form != nil {
 			return d.container(c, depth+1)
@@ -330,9 +327,7 @@ func (d *decoder) string() (string, error) {
 	}
 	d.pos++
 	start := d.pos
-	for d.pos < len(d.data) && d.data[d.pos] != '"' && d.data[d.pos] != '\\' && d.data[d.pos] >= 0x20 {
-		d.pos++
-	}
+	d.pos = plainEnd(d.data, d.pos)
 	if d.pos < len(d.data) && d.data[d.pos] == '"' {
 		d.pos++
 		return string(d.data[start : d.pos-1]), nil // no escapes: the common case
@@ -357,6 +352,29 @@ func (d *decoder) string() (string, error) {
 		}
 	}
 	return "", d.fail(d.pos, "unexpected end of JSON in a string")
+}
+
+// plainEnd returns where the run of bytes of a string that stand for
+// themselves ends, from data[i:] on: at a quote, a backslash, a control
+// character or the end of data. It reads eight bytes at a time while none
+// of them ends it: most of a tool file is long strings.
+func plainEnd(data []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		quote, backslash := w^'"'*ones, w^'\\'*ones
+		// The high bit of a byte below 0x20, or of one equal to 0 after
+		// the exclusive or, is set in some byte of these exactly when
+		// there is such a byte (the classic tests for a zero or smaller
+		// byte in a word).
+		if ((w-0x20*ones)&^w|(quote-ones)&^quote|(backslash-ones)&^backslash)&highs != 0 {
+			break
+		}
+	}
+	for i < len(data) && data[i] != '"' && data[i] != '\\' && data[i] >= 0x20 {
+		i++
+	}
+	return i
 }
 
 // escape appends the character of the escape sequence at d.pos to buf.

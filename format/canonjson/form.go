@@ -34,6 +34,9 @@ type span struct {
 func DecodeForm(canonical []byte, like *Form) (*Form, error) {
 	f := &Form{text: canonical, like: like}
 	if like != nil {
+		// A version like the one before has about as many objects and
+		// arrays: its spans are made once, not grown.
+		f.spans = make([]span, 0, len(like.spans)+len(like.spans)/8)
 		a, b := canonical, like.text
 		f.prefix = commonPrefix(a, b)
 		// The two parts do not overlap in either version, so no value of

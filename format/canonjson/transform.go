@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
@@ -15,20 +16,52 @@ import (
 // a long history's tool files cost their reading, not a tree each. Anything
 // that pass finds wrong is decided by Decode.
 func Transform(data []byte, lim Limits) ([]byte, error) {
+	var out []byte
+	err := TransformFunc(data, lim, func(canonical []byte) error {
+		// Copied out at its size: a reader of many forms keeps each.
+		out = append(make([]byte, 0, len(canonical)), canonical...)
+		return nil
+	})
+	return out, err
+}
+
+// TransformFunc calls fn with the form Transform returns, in a buffer fn
+// may not keep, and returns Transform's error or fn's: for a caller that
+// copies the form elsewhere, which then costs no slice of its own.
+func TransformFunc(data []byte, lim Limits, fn func(canonical []byte) error) error {
 	if !bytes.HasPrefix(data, bom) && utf8.Valid(data) {
-		t := transformer{decoder: decoder{data: data, lim: lim}, out: make([]byte, 0, len(data))}
-		if t.value(0) == nil {
-			if t.skipSpace(); t.pos == len(t.data) {
-				return t.out, nil
-			}
+		t := transformers.Get().(*transformer)
+		t.decoder = decoder{data: data, lim: lim}
+		t.out = t.out[:0]
+		ok := t.value(0) == nil
+		if ok {
+			t.skipSpace()
+			ok = t.pos == len(t.data)
+		}
+		var err error
+		if ok {
+			err = fn(t.out)
+		}
+		t.decoder, t.members = decoder{}, t.members[:0]
+		transformers.Put(t)
+		if ok {
+			return err
 		}
 	}
 	v, err := Decode(data, lim)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return Canonical(v)
+	canonical, err := Canonical(v)
+	if err != nil {
+		return err
+	}
+	return fn(canonical)
 }
+
+// transformers keep the buffers of transformers done: a long history's
+// tool files are transformed one after another.
+var transformers = sync.Pool{New: func() any { return new(transformer) }}
 
 // transformer writes the canonical form of a document as it reads it. Its
 // errors only say that Decode must decide: their words are not shown.
@@ -181,10 +214,7 @@ func (t *transformer) string() ([]byte, error) {
 	if start >= len(t.data) || t.data[start] != '"' {
 		return nil, errSyntax
 	}
-	i := start + 1
-	for i < len(t.data) && t.data[i] != '"' && t.data[i] != '\\' && t.data[i] >= 0x20 {
-		i++
-	}
+	i := plainEnd(t.data, start+1)
 	if i < len(t.data) && t.data[i] == '"' {
 		t.pos = i + 1
 		t.out = append(t.out, t.data[start:t.pos]...)
@@ -227,40 +257,59 @@ func (t *transformer) number() error {
 	return nil
 }
 
-// Outline decodes a canonical form (as Transform or Canonical write it)
-// as Decode would, but for the objects and arrays nested more than depth
-// deep, which it decodes empty: a check that needs a document's outer
-// members reads them without building the rest.
-func Outline(canonical []byte, depth int) (any, error) {
-	d := decoder{data: canonical, outline: depth}
-	return d.document()
+// Members calls fn with each member of the object a canonical form (as
+// Transform or Canonical write it) holds, in order, until fn returns
+// false: its key as written, escapes kept, and its value's text. It builds
+// no values, for a check of a document's outer members. It reports whether
+// the form is an object.
+func Members(canonical []byte, fn func(key, value []byte) bool) bool {
+	if len(canonical) < 2 || canonical[0] != '{' {
+		return false
+	}
+	for pos := 1; pos < len(canonical) && canonical[pos] == '"'; {
+		colon := valueEnd(canonical, pos)
+		if colon >= len(canonical) || canonical[colon] != ':' {
+			break
+		}
+		end := valueEnd(canonical, colon+1)
+		if !fn(canonical[pos+1:colon-1], canonical[colon+1:end]) {
+			break
+		}
+		pos = end + 1 // after the comma, if there is one
+	}
+	return true
 }
 
-// skip passes over the object or array at d.pos, which opens with c, and
-// returns it empty. The document is a canonical form: its strings need
-// no more than their escaped quotes told apart.
-func (d *decoder) skip(c byte) (any, error) {
+// valueEnd returns where the value at canonical[pos:] ends. In a canonical
+// form nothing but a string holds white space or a bracket, and a string
+// needs no more than its escaped quotes told apart.
+func valueEnd(canonical []byte, pos int) int {
 	open := 0
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
+	for ; pos < len(canonical); pos++ {
+		switch canonical[pos] {
 		case '"':
-			for d.pos++; d.pos < len(d.data) && d.data[d.pos] != '"'; d.pos++ {
-				if d.data[d.pos] == '\\' {
-					d.pos++ // the escaped character, which may be a quote
+			for pos++; pos < len(canonical) && canonical[pos] != '"'; pos++ {
+				if canonical[pos] == '\\' {
+					pos++ // the escaped character, which may be a quote
 				}
+			}
+			if open == 0 {
+				return min(pos+1, len(canonical))
 			}
 		case '{', '[':
 			open++
 		case '}', ']':
-			open--
-		}
-		d.pos++
-		if open == 0 {
-			if c == '{' {
-				return map[string]any{}, nil
+			if open == 0 {
+				return pos // the end of the object or array around the value
 			}
-			return []any{}, nil
+			if open--; open == 0 {
+				return pos + 1
+			}
+		case ',':
+			if open == 0 {
+				return pos
+			}
 		}
 	}
-	return nil, d.fail(d.pos, "unexpected end of JSON")
+	return pos
 }

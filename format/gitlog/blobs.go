@@ -32,6 +32,12 @@ type Blobs struct {
 	// A commit can hold a blob of any size; a build's memory must not.
 	Limit   int
 	Skipped map[string]int
+
+	// Buffer, when set, returns the slice of n bytes ReadStream reads the
+	// next blob into (its contents and git's newline after them), in
+	// place of a new one: for a caller done with each blob once fn has
+	// seen it, which gives the buffers back for the blobs after.
+	Buffer func(n int) []byte
 }
 
 // skippedBlob is answer's report of a blob over the Limit.
@@ -205,7 +211,12 @@ func (b *Blobs) answer(id string) ([]byte, error) {
 		}
 		return nil, &skippedBlob{size}
 	}
-	data := make([]byte, size+1) // the contents and a newline
+	var data []byte // the contents and a newline
+	if b.Buffer != nil {
+		data = b.Buffer(size + 1)
+	} else {
+		data = make([]byte, size+1)
+	}
 	if _, err := io.ReadFull(b.stdout, data); err != nil {
 		return nil, b.fail(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -221,4 +222,38 @@ func commitForBlobs(t *testing.T, r *testRepo, message string) ([]Commit, *Blobs
 	}
 	t.Cleanup(func() { blobs.Close() })
 	return log, blobs
+}
+
+// With Buffer set, each blob is read into the slice it returns, and its
+// contents are whole.
+func TestBlobsBuffer(t *testing.T) {
+	r := newTestRepo(t)
+	want := map[string]string{"a.json": `{"a":1}`, "b.json": strings.Repeat("b", 100), "c.json": ""}
+	for path, content := range want {
+		r.write(path, content)
+	}
+	log, blobs := commitForBlobs(t, r, "buffers")
+	backing := make([]byte, 0, 1024)
+	var asked []int
+	blobs.Buffer = func(n int) []byte {
+		asked = append(asked, n)
+		backing = backing[len(backing):] // the next part, never handed out before
+		return backing[:n]
+	}
+	paths := map[string]string{}
+	for _, c := range log[0].Changes {
+		paths[c.Blob] = c.Path
+	}
+	err := blobs.ReadEach(slices.Sorted(maps.Keys(paths)), func(id string, data []byte) error {
+		if string(data) != want[paths[id]] {
+			t.Errorf("blob of %s = %q, want %q", paths[id], data, want[paths[id]])
+		}
+		if cap(data) > 0 && &data[:1][0] != &backing[:1][0] {
+			t.Errorf("blob of %s was not read into the buffer given", paths[id])
+		}
+		return nil
+	})
+	if err != nil || len(asked) != len(want) {
+		t.Fatalf("ReadEach: %v; %d buffers asked for %d blobs", err, len(asked), len(want))
+	}
 }

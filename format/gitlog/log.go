@@ -159,8 +159,9 @@ func parseLog(r *bufio.Reader, fn func(Commit) error) error {
 
 // logParser splits git log -z output into NUL-terminated fields.
 type logParser struct {
-	r    *bufio.Reader
-	long []byte // holds a field longer than the reader's buffer
+	r     *bufio.Reader
+	long  []byte // holds a field longer than the reader's buffer
+	entry []byte // the diff entry being read (see change)
 	// names are the paths and committers read so far, each kept once: a
 	// long history names the same few in every commit, and its commits
 	// (and the tool versions read from their files) would keep a copy each.
@@ -252,24 +253,34 @@ func (p *logParser) commitTime() (time.Time, error) {
 }
 
 // change parses one raw diff entry and its path, and adds it to c when it
-// concerns a regular file.
+// concerns a regular file. The entry is read from a copy, since reading
+// the path overwrites it, kept from one entry to the next: a long history
+// has one or more a commit.
 func (p *logParser) change(c *Commit, entry []byte) error {
-	meta := string(entry) // entry is overwritten by the next read
-	fields := strings.Fields(meta[1:])
-	if len(fields) != 5 || !isObjectID([]byte(fields[3])) {
-		return fmt.Errorf("malformed diff entry %q", meta)
+	p.entry = append(p.entry[:0], entry...)
+	var fields [5][]byte
+	n := 0
+	for f := range bytes.FieldsSeq(p.entry[1:]) {
+		if n == len(fields) {
+			n++
+			break
+		}
+		fields[n] = f
+		n++
+	}
+	if n != len(fields) || !isObjectID(fields[3]) {
+		return fmt.Errorf("malformed diff entry %q", p.entry)
 	}
 	oldMode, newMode, oldBlob, newBlob := fields[0], fields[1], fields[2], fields[3]
 	path, err := p.field()
 	if err != nil {
-		return fmt.Errorf("diff entry %q: path: %w", meta, noEOF(err))
+		return fmt.Errorf("diff entry %q: path: %w", p.entry, noEOF(err))
 	}
 	switch {
-	case isRegular(newMode) && isRegular(oldMode) && newBlob == oldBlob:
+	case isRegular(newMode) && isRegular(oldMode) && bytes.Equal(newBlob, oldBlob):
 		// Only the executable bit changed: the contents are the same.
 	case isRegular(newMode):
-		// A copy of the blob id: the substring would keep the whole entry.
-		c.Changes = append(c.Changes, Change{Path: p.name(path), Blob: strings.Clone(newBlob)})
+		c.Changes = append(c.Changes, Change{Path: p.name(path), Blob: string(newBlob)})
 	case isRegular(oldMode): // deleted, or replaced by a link or submodule
 		c.Changes = append(c.Changes, Change{Path: p.name(path)})
 	}
@@ -278,8 +289,8 @@ func (p *logParser) change(c *Commit, entry []byte) error {
 
 // isRegular reports whether a git file mode (100644, 100755) is a regular
 // file's; links are 120000, submodules 160000, absent files 000000.
-func isRegular(mode string) bool {
-	return len(mode) == 6 && strings.HasPrefix(mode, "100")
+func isRegular(mode []byte) bool {
+	return len(mode) == 6 && bytes.HasPrefix(mode, []byte("100"))
 }
 
 // isObjectID reports whether b is a full SHA-1 or SHA-256 object id.

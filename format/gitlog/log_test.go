@@ -1,10 +1,12 @@
 package gitlog
 
 import (
+	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -338,6 +340,39 @@ func TestShort(t *testing.T) {
 	} {
 		if got := Short(hash); got != want {
 			t.Errorf("Short(%q) = %q, want %q", hash, got, want)
+		}
+	}
+}
+
+// Each raw diff entry is read whole before its path overwrites it (here,
+// in a reader too small for either), and one that is not five fields is
+// an error that quotes it.
+func TestParseLogEntries(t *testing.T) {
+	const (
+		header = "1111111111111111111111111111111111111111\x001700000000\x00c@example.com\x00s\x00\n"
+		a      = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		b      = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+		zero   = "0000000000000000000000000000000000000000"
+		dir    = "tools/server-0/with-a-long-name/"
+	)
+	parse := func(log string) ([]Change, error) {
+		var got []Change
+		err := parseLog(bufio.NewReaderSize(strings.NewReader(header+log), 16), func(c Commit) error {
+			got = c.Changes
+			return nil
+		})
+		return got, err
+	}
+	got, err := parse(":100644 100644 " + a + " " + b + " M\x00" + dir + "x.json\x00" +
+		":100644 100755 " + a + " " + a + " M\x00" + dir + "exec.json\x00" +
+		":100644 000000 " + a + " " + zero + " D\x00" + dir + "gone.json\x00" +
+		":000000 120000 " + zero + " " + b + " A\x00" + dir + "link\x00")
+	if want := []Change{{dir + "gone.json", ""}, {dir + "x.json", b}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("parseLog = %v, %v; want %v", got, err, want)
+	}
+	for _, bad := range []string{":100644 100644 " + a + " M", ":100644 100644 " + a + " " + b + " M extra", ":100644 100644 " + a + " nothex M"} {
+		if _, err := parse(bad + "\x00" + dir + "x.json\x00"); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("malformed diff entry %q", bad)) {
+			t.Errorf("parseLog of entry %q: %v, want it reported as malformed", bad, err)
 		}
 	}
 }

@@ -8,6 +8,7 @@
 package tools
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -137,22 +138,44 @@ func Parse(file string, data []byte) (Tool, error) {
 // one pass that builds no tree (canonjson.Transform), for a reader of many
 // versions that keeps their canonical forms and decodes few of them.
 func ParseCanonical(file string, data []byte) (Tool, error) {
+	return ParseStored(file, data, nil)
+}
+
+// ParseStored is ParseCanonical for a reader that keeps the forms outside
+// memory: store, when not nil, is given the SHA-256 and the canonical form
+// of each tool, in a buffer it may not keep, and returns where it keeps
+// them, the tool's Stored; Canonical is then nil. When store returns nil,
+// Canonical holds the form.
+func ParseStored(file string, data []byte, store func(sha256 string, canonical []byte) Stored) (Tool, error) {
+	keep := func(t *Tool, canonical []byte) {
+		if store != nil {
+			t.Stored = store(t.SHA256, canonical)
+		}
+		if t.Stored == nil {
+			t.Canonical = append(make([]byte, 0, len(canonical)), canonical...)
+		}
+	}
 	if len(data) <= MaxFileBytes {
-		canonical, err := canonjson.Transform(data, limits)
-		if err == nil {
-			// The checks read the tool's members and theirs, no deeper.
-			v, _ := canonjson.Outline(canonical, 2)
-			if obj, ok := v.(map[string]any); ok && check(obj) == nil {
+		var t Tool
+		err := canonjson.TransformFunc(data, limits, func(canonical []byte) error {
+			if name, ok := checkCanonical(canonical); ok {
 				sum := sha256.Sum256(canonical)
-				// Made in a buffer the size of the file, the form is shorter:
-				// a reader that keeps many would keep the rest with it.
-				canonical = append(make([]byte, 0, len(canonical)), canonical...)
-				return Tool{Name: obj["name"].(string), File: file, Canonical: canonical, SHA256: hex.EncodeToString(sum[:])}, nil
+				t = Tool{Name: name, File: file, SHA256: hex.EncodeToString(sum[:])}
+				keep(&t, canonical)
 			}
+			return nil
+		})
+		if err == nil && t.Name != "" {
+			return t, nil
 		}
 	}
 	t, err := Parse(file, data) // worded as Parse words it
 	t.Object = nil
+	if err == nil {
+		canonical := t.Canonical
+		t.Canonical = nil
+		keep(&t, canonical)
+	}
 	return t, err
 }
 
@@ -220,6 +243,63 @@ func check(obj map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// checkCanonical reports whether check accepts the tool whose canonical
+// form is given, and its name, reading the form's text: only the tool's
+// members and its schemas' "type" are looked at, and nothing is decoded.
+// It is false for anything it does not accept at once, which check then
+// decides. In a canonical form the keys check knows and the characters of
+// a valid name are written as they are, never escaped.
+func checkCanonical(canonical []byte) (name string, accepted bool) {
+	hasInput, ok := false, true
+	object := canonjson.Members(canonical, func(key, value []byte) bool {
+		switch string(key) {
+		case "name":
+			n, quoted := unquotePlain(value)
+			ok = quoted && namePattern.Match(n) && string(n) != "." && string(n) != ".."
+			name = string(n)
+		case "title", "description":
+			ok = bytes.HasPrefix(value, []byte(`"`))
+		case "inputSchema", "outputSchema":
+			ok = isObjectSchema(value)
+			hasInput = hasInput || key[0] == 'i'
+		case "annotations", "_meta":
+			ok = bytes.HasPrefix(value, []byte("{"))
+		}
+		return ok
+	})
+	return name, object && ok && hasInput && name != ""
+}
+
+// isObjectSchema reports whether a schema's canonical form is an object
+// whose "type" is "object".
+func isObjectSchema(schema []byte) bool {
+	// "type" sorts after most keywords, often after all: the form then
+	// ends with it, and the schema is not read through. Only a string's
+	// own quotes go unescaped in a canonical form, so a form that ends
+	// (or begins) with this text has this member.
+	if bytes.HasSuffix(schema, []byte(`,"type":"object"}`)) || bytes.HasPrefix(schema, []byte(`{"type":"object"`)) {
+		return true
+	}
+	object := false
+	canonjson.Members(schema, func(key, value []byte) bool {
+		if string(key) != "type" {
+			return true
+		}
+		object = string(value) == `"object"`
+		return false
+	})
+	return object
+}
+
+// unquotePlain returns the text of a canonical string that holds no
+// escape, and whether it is one.
+func unquotePlain(value []byte) ([]byte, bool) {
+	if len(value) < 2 || value[0] != '"' || value[len(value)-1] != '"' || bytes.IndexByte(value, '\\') >= 0 {
+		return nil, false
+	}
+	return value[1 : len(value)-1], true
 }
 
 // checkSchema requires an object schema where key is present: MCP tool

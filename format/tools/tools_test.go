@@ -11,6 +11,7 @@ import (
 
 	"github.com/gowebpki/jcs"
 
+	"github.com/wellknown-dev/wellknown/format/canonjson"
 	"github.com/wellknown-dev/wellknown/internal/diag"
 )
 
@@ -128,6 +129,46 @@ func TestParseCanonical(t *testing.T) {
 		// A reader of a long history keeps every version's form.
 		if cap(got.Canonical) != len(got.Canonical) {
 			t.Errorf("ParseCanonical(%s) keeps %d bytes for a form of %d", f, cap(got.Canonical), len(got.Canonical))
+		}
+	}
+}
+
+// storedAt is a Stored for tests: where a form was kept.
+type storedAt int
+
+func (storedAt) Read() ([]byte, error) { return nil, nil }
+
+// ParseStored gives store the form and hash ParseCanonical returns, and
+// keeps what store returns in place of the form, or the form when store
+// keeps none.
+func TestParseStored(t *testing.T) {
+	files, err := filepath.Glob("../../content/servers/*/tools/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example tool files (%v)", err)
+	}
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ParseCanonical(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stored []byte
+		got, err := ParseStored(f, data, func(sha256 string, canonical []byte) Stored {
+			if sha256 != want.SHA256 {
+				t.Errorf("ParseStored(%s) stores SHA-256 %s, want %s", f, sha256, want.SHA256)
+			}
+			stored = append(stored, canonical...)
+			return storedAt(i)
+		})
+		if err != nil || got.Name != want.Name || got.SHA256 != want.SHA256 || got.Canonical != nil || got.Stored != storedAt(i) || !bytes.Equal(stored, want.Canonical) {
+			t.Errorf("ParseStored(%s) = %+v, %v, stored %q; want %+v stored", f, got, err, stored, want)
+		}
+		kept, err := ParseStored(f, data, func(string, []byte) Stored { return nil })
+		if err != nil || kept.Stored != nil || !bytes.Equal(kept.Canonical, want.Canonical) {
+			t.Errorf("ParseStored(%s) with a store that keeps nothing = %+v, %v", f, kept, err)
 		}
 	}
 }
@@ -259,4 +300,40 @@ func TestCanonicalUnchanged(t *testing.T) {
 			t.Errorf("%s: canonical form\n got %s\nwant %s", f, tool.Canonical, want)
 		}
 	}
+}
+
+// checkCanonical accepts what check accepts, with the same name, and
+// nothing else, reading the canonical form's text.
+func FuzzCheckCanonical(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"a","inputSchema":{"type":"object"}}`,
+		`{"name":"a.b-c_1","title":"T","description":"D","inputSchema":{"properties":{"x":{"type":"object"}},"type":"string"}}`,
+		`{"name":"a","inputSchema":{"properties":{},"type":"object","uniqueItems":true},"outputSchema":{"type":"object"},"annotations":{},"_meta":{}}`,
+		`{"name":".","inputSchema":{"type":"object"}}`, `{"name":"..","inputSchema":{"type":"object"}}`,
+		`{"name":"a\u0062","inputSchema":{"type":"object"}}`, `{"name":"a b","inputSchema":{"type":"object"}}`,
+		`{"name":null,"inputSchema":{"type":"object"}}`, `{"name":"a","inputSchema":null}`, `{"name":"a"}`,
+		`{"name":"a","inputSchema":{"type":"Object"}}`, `{"name":"a","inputSchema":{"type":["object"]}}`,
+		`{"name":"a","inputSchema":{"a":"\",\"type\":\"object\"}"}}`, `{"name":"a","inputSchema":{"type":"object"},"outputSchema":[]}`,
+		`{"name":"a","inputSchema":{"type":"object"},"title":1}`, `{"name":"a","inputSchema":{"type":"object"},"annotations":[]}`,
+		`{"name":"a","inputSchema":{"type":"object"},"_meta":"m"}`, `[{"name":"a","inputSchema":{"type":"object"}}]`,
+		`{"name":"` + strings.Repeat("n", 129) + `","inputSchema":{"type":"object"}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := canonjson.Decode(data, limits)
+		if err != nil {
+			return
+		}
+		canonical, err := canonjson.Canonical(v)
+		if err != nil {
+			return
+		}
+		obj, isObject := v.(map[string]any)
+		want := isObject && check(obj) == nil
+		name, got := checkCanonical(canonical)
+		if got != want || got && name != obj["name"] {
+			t.Fatalf("checkCanonical(%s) = %q, %v; check accepts it: %v", canonical, name, got, want)
+		}
+	})
 }

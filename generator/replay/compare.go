@@ -25,13 +25,14 @@ type comparisons struct {
 	claimed []atomic.Bool // set by whoever makes the comparison
 	stopped atomic.Bool   // the replay is over: compare no more
 	workers sync.WaitGroup
+	next    int // the first comparison compare may make ahead (see compare), read by it only
 
 	mu sync.Mutex
-	// made says, under mu, which results are there; madeCond signals each.
+	// done says, under mu, which results are there; doneCond signals each.
 	// One flag a comparison, not a channel: a long history has a hundred
 	// thousand of them.
-	made     []bool
-	madeCond *sync.Cond
+	done     []bool
+	doneCond *sync.Cond
 	// last holds, by file, the newer version of its last comparison,
 	// decoded: the older version of its next one, which is then not
 	// decoded a second time, and from which the version after it takes
@@ -88,8 +89,8 @@ func (h *historyReader) compareAhead(steps []step) *comparisons {
 	}
 	c.results = make([]schemadiff.Result, len(c.pairs))
 	c.claimed = make([]atomic.Bool, len(c.pairs))
-	c.made = make([]bool, len(c.pairs))
-	c.madeCond = sync.NewCond(&c.mu)
+	c.done = make([]bool, len(c.pairs))
+	c.doneCond = sync.NewCond(&c.mu)
 	// One core is the replay's: it makes a comparison itself rather than
 	// wait for one no worker has started.
 	for range max(1, runtime.GOMAXPROCS(0)-1) {
@@ -127,24 +128,37 @@ func (c *comparisons) make(i int) {
 	c.pairs[i] = [2]tools.Tool{}
 	c.mu.Lock()
 	c.last[file] = next
-	c.made[i] = true
-	c.madeCond.Broadcast()
+	c.done[i] = true
+	c.doneCond.Broadcast()
 	c.mu.Unlock()
 }
 
 // compare returns the comparison of two versions of a tool, made ahead when
-// it could be.
+// it could be. While a worker still makes the one asked for, the replay
+// makes those after it that no one has started, which it asks for next,
+// instead of waiting: the comparisons cost more than the rest of the
+// replay, and one worker alone kept it waiting half the time.
 func (c *comparisons) compare(before, after tools.Tool) schemadiff.Result {
 	if i, ok := c.index[[2]string{before.SHA256, after.SHA256}]; ok {
 		c.make(i)
+		for c.next = max(c.next, i+1); c.next < len(c.pairs) && !c.made(i); c.next++ {
+			c.make(c.next)
+		}
 		c.mu.Lock()
-		for !c.made[i] {
-			c.madeCond.Wait()
+		for !c.done[i] {
+			c.doneCond.Wait()
 		}
 		c.mu.Unlock()
 		return c.results[i]
 	}
 	return c.forms.compare(before, after)
+}
+
+// made reports whether comparison i is made.
+func (c *comparisons) made(i int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.done[i]
 }
 
 // decodeForm decodes a canonical form like an earlier one (see

@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/format/tools"
@@ -90,4 +94,49 @@ func reparse(t *testing.T, tool tools.Tool) tools.Tool {
 		t.Fatal(err)
 	}
 	return parsed
+}
+
+// While a worker still makes the comparison the replay asks for, compare
+// makes the ones after it that no one has started, and returns the
+// worker's once it is there.
+func TestCompareMakesTheNextWhileAWorkerMakesItsOwn(t *testing.T) {
+	c := &comparisons{index: map[[2]string]int{}, last: map[fileAt]decoded{}}
+	for i := range 4 {
+		before, err := tools.Parse("a.json", []byte(toolJSON("a", "A.", fmt.Sprint("p", i))))
+		after, err2 := tools.Parse("a.json", []byte(toolJSON("a", "A.", fmt.Sprint("p", i), "q")))
+		if err != nil || err2 != nil {
+			t.Fatal(err, err2)
+		}
+		c.index[[2]string{before.SHA256, after.SHA256}] = i
+		c.pairs = append(c.pairs, [2]tools.Tool{before, after})
+		c.files = append(c.files, fileAt{0, fmt.Sprintf("tools/%d.json", i)})
+	}
+	c.done, c.doneCond = make([]bool, len(c.pairs)), sync.NewCond(&c.mu)
+	want := make([]schemadiff.Result, len(c.pairs))
+	for i, p := range c.pairs {
+		want[i] = timeline.CompareObjects(reparse(t, p[0]), reparse(t, p[1]))
+	}
+	c.results = make([]schemadiff.Result, len(c.pairs))
+	c.claimed = make([]atomic.Bool, len(c.pairs))
+	c.claimed[0].Store(true) // a worker makes it
+	first := c.pairs[0]
+	got := make(chan schemadiff.Result)
+	go func() { got <- c.compare(first[0], first[1]) }()
+	for deadline := time.Now().Add(time.Minute); !c.made(len(c.pairs) - 1); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("compare waited for the worker without making the comparisons after its own")
+		}
+	}
+	for i := 1; i < len(c.pairs); i++ {
+		if !reflect.DeepEqual(c.results[i], want[i]) {
+			t.Errorf("comparison %d made ahead = %+v, want %+v", i, c.results[i], want[i])
+		}
+	}
+	c.mu.Lock()
+	c.results[0], c.done[0] = want[0], true // the worker's
+	c.doneCond.Broadcast()
+	c.mu.Unlock()
+	if r := <-got; !reflect.DeepEqual(r, want[0]) {
+		t.Errorf("compare = %+v, want the worker's %+v", r, want[0])
+	}
 }

@@ -18,8 +18,12 @@ import (
 // contents of a blob parsed here are not kept: a long history's tool files,
 // all held until the log ends, would cost as much as their canonical forms.
 type earlyParse struct {
-	globs []*serverFiles
+	tools *pathTest // the paths some server's glob matches, asked by expect only
 	forms *forms
+
+	// free holds the buffers of blobs parsed, for blobs read after
+	// (see buffer).
+	free chan []byte
 
 	mu      sync.Mutex
 	ready   *sync.Cond
@@ -42,7 +46,9 @@ type parsedAt struct {
 }
 
 func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
-	e := &earlyParse{globs: globs, forms: forms, paths: map[string]string{}, parsed: map[string]parsedAt{}}
+	isTool := func(p string) bool { return matchesAny(globs, p) }
+	e := &earlyParse{tools: newPathTest(isTool), forms: forms, free: make(chan []byte, freeBuffers),
+		paths: map[string]string{}, parsed: map[string]parsedAt{}}
 	e.ready = sync.NewCond(&e.mu)
 	e.workers.Go(e.work)
 	return e
@@ -51,7 +57,7 @@ func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
 // expect notes the path a blob is asked for at: it is parsed when it
 // arrives if some server's glob matches the path.
 func (e *earlyParse) expect(id, p string) {
-	if !matchesAny(e.globs, p) {
+	if !e.tools.matches(p) {
 		return
 	}
 	e.mu.Lock()
@@ -89,9 +95,46 @@ func (e *earlyParse) work() {
 		e.queue = e.queue[1:]
 		e.mu.Unlock()
 		t := e.forms.parse(b.path, b.data)
+		e.release(b.data)
 		e.mu.Lock()
 		e.parsed[b.id] = parsedAt{b.path, t}
 		e.mu.Unlock()
+	}
+}
+
+// freeBuffers is how many buffers of blobs parsed are kept for the blobs
+// after, and reusedBuffer the largest kept: enough for a parse that runs
+// behind git for a while, and no more memory than a few tool files.
+const (
+	freeBuffers  = 64
+	reusedBuffer = 64 << 10
+)
+
+// buffer returns a slice of n bytes to read a blob into (gitlog.Blobs'
+// Buffer): a buffer of a blob parsed, or a new one, of at least 4 KB so
+// that it serves the blobs after it too. A long history's blobs, read one
+// after another and dropped once parsed, would cost the garbage collector
+// about their whole size.
+func (e *earlyParse) buffer(n int) []byte {
+	select {
+	case b := <-e.free:
+		if cap(b) >= n {
+			return b[:n]
+		}
+	default:
+	}
+	return make([]byte, n, max(n, 4<<10))
+}
+
+// release gives back the buffer of a blob just parsed, which nothing
+// parse returns refers to.
+func (e *earlyParse) release(data []byte) {
+	if cap(data) > reusedBuffer {
+		return
+	}
+	select {
+	case e.free <- data[:0]:
+	default:
 	}
 }
 
@@ -135,22 +178,30 @@ func newForms(spool *bundle.Spool) *forms {
 // them, would cost several times the files' size, where the replay needs
 // one at a time (decode makes it again from the canonical form).
 func (f *forms) parse(p string, data []byte) parsedTool {
-	t, err := tools.ParseCanonical(p, data)
-	if f == nil || err != nil {
+	if f == nil {
+		t, err := tools.ParseCanonical(p, data)
 		return parsedTool{t, err}
 	}
+	t, err := tools.ParseStored(p, data, f.store)
+	return parsedTool{t, err}
+}
+
+// store keeps a canonical form in the spool, each distinct form once, and
+// returns where it is; nil when the spool fails to keep it, which fails
+// the replay (see failed).
+func (f *forms) store(sha256 string, canonical []byte) tools.Stored {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	at, ok := f.at[t.SHA256]
-	if !ok {
-		if at, err = f.spool.Put(t.Canonical); err != nil {
-			f.err = cmp.Or(f.err, err) // the replay fails (see failed)
-			return parsedTool{t, nil}
-		}
-		f.at[t.SHA256] = at
+	if at, ok := f.at[sha256]; ok {
+		return at
 	}
-	t.Canonical, t.Stored = nil, at
-	return parsedTool{t, nil}
+	at, err := f.spool.Put(canonical)
+	if err != nil {
+		f.err = cmp.Or(f.err, err)
+		return nil
+	}
+	f.at[sha256] = at
+	return at
 }
 
 // canonical returns t's canonical form, read back from the spool when it

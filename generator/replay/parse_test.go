@@ -139,3 +139,43 @@ func readMovedFile(t *testing.T, first string) *Output {
 	}
 	return out
 }
+
+// Nothing a parse returns refers to the blob it parsed, whose buffer the
+// early parse gives back (release) for the blobs read after.
+func TestParseKeepsNothingOfTheBlob(t *testing.T) {
+	for _, data := range []string{
+		toolJSON("a", "A."),
+		`{"inputSchema": {"type": "object", "properties": {"z": {}, "a": {"enum": ["x", 1.50]}}}, "name": "b"}`, // reordered, a number rewritten
+		`{"name": "a b", "inputSchema": {"type": "object"}}`,                                                    // refused by the checks
+		`{"name": "a", "inputSchema": {"type": "object"}, "x": [1,}`,                                            // not JSON
+	} {
+		blob := []byte(data)
+		p := (*forms)(nil).parse("tools/t.json", blob)
+		before := fmt.Sprintf("%+v %v", p.tool, p.err)
+		for i := range blob {
+			blob[i] = '#'
+		}
+		if after := fmt.Sprintf("%+v %v", p.tool, p.err); after != before {
+			t.Errorf("parse of %s changed with its blob:\n%s\n%s", data, before, after)
+		}
+	}
+}
+
+// A buffer given back is read into again by a blob it holds, and by no
+// larger one.
+func TestEarlyParseReusesBuffers(t *testing.T) {
+	e := startEarlyParse(nil, nil)
+	defer e.finish()
+	b := e.buffer(100)
+	if cap(b) < 4<<10 {
+		t.Fatalf("a buffer of %d bytes for 100, want 4 KB at least", cap(b))
+	}
+	e.release(b)
+	if again := e.buffer(cap(b)); &again[0] != &b[0] {
+		t.Error("the buffer given back was not used again")
+	}
+	e.release(b)
+	if larger := e.buffer(cap(b) + 1); &larger[0] == &b[0] || len(larger) != cap(b)+1 {
+		t.Error("a blob larger than the buffer given back was read into it")
+	}
+}

@@ -460,6 +460,7 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 	// No input the replay reads may be larger than a tool file: the cap
 	// bounds what a hostile blob in history costs every build.
 	b.Limit = tools.MaxFileBytes
+	b.Buffer = early.buffer
 	ids := make(chan string, 256)
 	contents := map[string][]byte{} // written by the reader only, read once it is done
 	read := make(chan error, 1)
@@ -472,10 +473,11 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 		})
 	}()
 	requested := map[string]bool{}
+	inputs := pathspecTest(pathspecs)
 	var commits []gitlog.Commit
 	var held []string // the names asked for after prefetch, when there is one
 	logErr := rh.repo.LogEach(rev, directories(pathspecs), func(c gitlog.Commit) error {
-		if c.Changes = matching(c.Changes, pathspecs); len(c.Changes) == 0 {
+		if c.Changes = matching(c.Changes, inputs); len(c.Changes) == 0 {
 			return nil
 		}
 		commits = append(commits, c)
@@ -639,12 +641,39 @@ func directories(pathspecs []string) []string {
 	return out
 }
 
-// matching returns the changes of paths one of pathspecs matches: what git
-// log would have returned for the pathspecs themselves.
-func matching(changes []gitlog.Change, pathspecs []string) []gitlog.Change {
-	return slices.DeleteFunc(changes, func(ch gitlog.Change) bool {
-		return !slices.ContainsFunc(pathspecs, func(spec string) bool { return matchesPathspec(spec, ch.Path) })
+// matching returns the changes of the paths inputs matches (see
+// pathspecTest): what git log would have returned for the pathspecs
+// themselves.
+func matching(changes []gitlog.Change, inputs *pathTest) []gitlog.Change {
+	return slices.DeleteFunc(changes, func(ch gitlog.Change) bool { return !inputs.matches(ch.Path) })
+}
+
+// pathspecTest tells the paths one of pathspecs matches.
+func pathspecTest(pathspecs []string) *pathTest {
+	return newPathTest(func(p string) bool {
+		return slices.ContainsFunc(pathspecs, func(spec string) bool { return matchesPathspec(spec, p) })
 	})
+}
+
+// pathTest is a test of paths that keeps its answers: a long history
+// changes the same files again and again, and a site has a glob for
+// each server to try. It is not safe for concurrent use.
+type pathTest struct {
+	test    func(p string) bool
+	answers map[string]bool
+}
+
+func newPathTest(test func(p string) bool) *pathTest {
+	return &pathTest{test: test, answers: map[string]bool{}}
+}
+
+func (t *pathTest) matches(p string) bool {
+	answer, known := t.answers[p]
+	if !known {
+		answer = t.test(p)
+		t.answers[p] = answer
+	}
+	return answer
 }
 
 // matchesPathspec reports whether a :(literal) or :(glob) pathspec matches

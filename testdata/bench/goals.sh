@@ -42,9 +42,9 @@ row() {
 }
 echo
 printf '%-50s %12s %12s   %s\n' "issue 21 (medians of $RUNS)" measured goal verdict
-row "peak memory, heavy, 200 tools x 10,000 commits" "$(figure mem10k ' MB \([^)]*\); build')" " MB" 150 "<="
+row "peak memory, heavy, 200 tools x 10,000 commits" "$(figure mem10k ' MB \([^)]*\); Go heap')" " MB" 150 "<="
 mem100k=
-[ -n "${SKIP_100K:-}" ] || mem100k=$(figure mem100k ' MB \([^)]*\); build')
+[ -n "${SKIP_100K:-}" ] || mem100k=$(figure mem100k ' MB \([^)]*\); Go heap')
 row "peak memory, heavy, 200 tools x 100,000 commits" "$mem100k" " MB" 200 "<="
 row "history stage / git floor, light profile" "$(figure light 'x the floor')" "x" 2 "<="
 row "history stage / git floor, heavy profile" "$(figure heavy 'x the floor')" "x" 2 "<="

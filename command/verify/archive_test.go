@@ -27,8 +27,13 @@ func (o *origin) archivedFeed(edit func(docs []*agentfeed.Feed)) {
 	for i := range 7 {
 		f.Entries = append(f.Entries, announce(t, o.signer(), fmt.Sprintf("urn:af:test:%d", i+1), fmt.Sprintf("api-%d", i+1), "1.0"))
 	}
-	current, archives := agentfeed.Paginate(f, 3, func(n int) string { return o.url(archivePath(n)) })
-	docs := append(archives, current)
+	url := func(n int) string { return o.url(archivePath(n)) }
+	full := agentfeed.Archives(len(f.Entries), 3)
+	var docs []*agentfeed.Feed
+	for n := 1; n <= full; n++ {
+		docs = append(docs, agentfeed.ArchivePage(f, f.Entries[(n-1)*3:n*3], n, url))
+	}
+	docs = append(docs, agentfeed.SubscriptionPage(f, f.Entries[full*3:], full, url))
 	if edit != nil {
 		edit(docs)
 	}
@@ -38,7 +43,7 @@ func (o *origin) archivedFeed(edit func(docs []*agentfeed.Feed)) {
 			t.Fatal(err)
 		}
 		p := paths.Feed
-		if i < len(archives) {
+		if i < full {
 			p = archivePath(i + 1)
 		}
 		o.put(p, data, nil)

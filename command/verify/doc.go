@@ -49,7 +49,7 @@
 //  4. Every entry is verified over the literal text of its content, under
 //     the key its af:signer names, or else the first usable key. Each entry
 //     that fails is reported by id, and the others are still checked.
-//  5. The verified entries are replayed in document order (agentfeed.Replay).
+//  5. The verified entries are replayed in document order (agentfeed.State.Apply).
 //     An entry of an unknown type is skipped and reported as a warning, not
 //     a failure; a malformed payload, or an id repeated with other content,
 //     is a failure.

@@ -511,8 +511,8 @@ func replace(t *testing.T, data []byte, old, new string) []byte {
 // snapshotOf is the snapshot of entries, signed by s.
 func snapshotOf(t *testing.T, s agentfeed.Signer, did string, entries ...agentfeed.Entry) []byte {
 	t.Helper()
-	st, err := agentfeed.Replay(entries)
-	if err != nil {
+	st := agentfeed.NewState()
+	if err := st.ApplyAll(0, entries); err != nil {
 		t.Fatal(err)
 	}
 	data, err := agentfeed.Snapshot(s, st, did, "2026-04-27T12:00:00Z", agentfeed.StatusActive)

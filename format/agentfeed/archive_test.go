@@ -7,6 +7,16 @@ import (
 	"testing"
 )
 
+// paginate splits f into its archive documents and its subscription
+// document, as a writer of the whole feed does (see Archives).
+func paginate(f *Feed, pageSize int, archiveURL func(n int) string) (current *Feed, archives []*Feed) {
+	full := Archives(len(f.Entries), pageSize)
+	for n := 1; n <= full; n++ {
+		archives = append(archives, ArchivePage(f, f.Entries[(n-1)*pageSize:n*pageSize], n, archiveURL))
+	}
+	return SubscriptionPage(f, f.Entries[full*pageSize:], full, archiveURL), archives
+}
+
 func archiveURL(n int) string {
 	return fmt.Sprintf("https://example.com/.well-known/agent-feed/archive-%d.xml", n)
 }
@@ -34,7 +44,7 @@ func TestPaginateSizes(t *testing.T) {
 	for _, tc := range []struct{ entries, archives, current int }{
 		{0, 0, 0}, {1, 0, 1}, {5, 0, 5}, {6, 1, 1}, {10, 1, 5}, {11, 2, 1}, {23, 4, 3},
 	} {
-		sub, archives := Paginate(feedOfLength(t, tc.entries), 5, archiveURL)
+		sub, archives := paginate(feedOfLength(t, tc.entries), 5, archiveURL)
 		if len(archives) != tc.archives || len(sub.Entries) != tc.current {
 			t.Errorf("%d entries: %d archives and %d current entries, want %d and %d", tc.entries, len(archives), len(sub.Entries), tc.archives, tc.current)
 			continue
@@ -61,7 +71,7 @@ func TestPaginateSizes(t *testing.T) {
 // Each archive links to the one before and to the subscription document,
 // says it is an archive, and keeps those through encoding and decoding.
 func TestArchiveLinksRoundTrip(t *testing.T) {
-	sub, archives := Paginate(feedOfLength(t, 12), 5, archiveURL)
+	sub, archives := paginate(feedOfLength(t, 12), 5, archiveURL)
 	for i, a := range archives {
 		data, err := Encode(a)
 		if err != nil {
@@ -101,7 +111,7 @@ func TestArchiveLinksRoundTrip(t *testing.T) {
 // A full archive's bytes do not change as the history grows.
 func TestArchiveImmutable(t *testing.T) {
 	encodeArchives := func(n int) [][]byte {
-		_, archives := Paginate(feedOfLength(t, n), 5, archiveURL)
+		_, archives := paginate(feedOfLength(t, n), 5, archiveURL)
 		var docs [][]byte
 		for _, a := range archives {
 			data, err := Encode(a)
@@ -122,7 +132,7 @@ func TestArchiveImmutable(t *testing.T) {
 }
 
 func TestDecodeRefusesTwoPrevArchives(t *testing.T) {
-	sub, _ := Paginate(feedOfLength(t, 7), 5, archiveURL)
+	sub, _ := paginate(feedOfLength(t, 7), 5, archiveURL)
 	data, err := Encode(sub)
 	if err != nil {
 		t.Fatal(err)

@@ -136,7 +136,7 @@
 //
 // # Archives
 //
-// A long history is split as RFC 5005 §4 archived feeds (Paginate): the
+// A long history is split as RFC 5005 §4 archived feeds (Archives): the
 // subscription document keeps the newest 1 to page-size entries and links
 // rel="prev-archive" to the newest archive document; archive n holds
 // entries (n-1)·size+1 to n·size, oldest first, links to archive n-1 and to
@@ -159,9 +159,9 @@
 // contract, for the caller: treat a spec version above 0 or an unknown
 // status as terminated; apply nothing from a terminated feed and follow
 // af:migrated-to from a migrated one; verify each entry and skip those
-// that fail; then Replay the rest in document order. Replay passes over
-// entries of unknown types, deprecations of unknown endpoints and repeated
-// ids, reporting a repeated id whose content differs.
+// that fail; then apply the rest in document order (State.ApplyAll), which
+// passes over entries of unknown types, deprecations of unknown endpoints
+// and repeated ids, reporting a repeated id whose content differs.
 //
 // # Snapshot
 //

@@ -35,7 +35,7 @@ type Feed struct {
 	// can decide (the spec says: treat as terminated).
 	Status     Status
 	MigratedTo string // the new feed URL; set exactly when Status is migrated
-	// RFC 5005 archives (see Paginate): PrevArchive is the URL of the
+	// RFC 5005 archives (see Archives): PrevArchive is the URL of the
 	// archive document of the entries before these; Current, in an archive,
 	// the URL of the subscription document; Archive marks an archive
 	// document (fh:archive).

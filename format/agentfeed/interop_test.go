@@ -53,7 +53,7 @@ func TestIndependentVerifier(t *testing.T) {
 // archive document of a paginated feed as TestIndependentVerifier does: each
 // verifies on its own, and together they hold every entry once.
 func TestIndependentVerifierArchives(t *testing.T) {
-	sub, archives := Paginate(interopFeedValue(t), 1, func(n int) string {
+	sub, archives := paginate(interopFeedValue(t), 1, func(n int) string {
 		return "https://example.com/.well-known/agent-feed/archive-" + strconv.Itoa(n) + ".xml"
 	})
 	if len(archives) != 2 {

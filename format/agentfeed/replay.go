@@ -25,20 +25,20 @@ type Deprecated struct {
 	Replacement *string `json:"replacement,omitempty"` // an endpoint id
 }
 
-// SkipReason says why Replay passed over an entry; the values are the
+// SkipReason says why ApplyAll passed over an entry; the values are the
 // reader contract's event names.
 type SkipReason string
 
-// The reasons Replay passes over an entry.
+// The reasons ApplyAll passes over an entry.
 const (
 	SkipUnknownType          SkipReason = "unknown-entry-type"
 	SkipReplayMismatch       SkipReason = "replay-mismatch"        // an id seen before, with other content
 	SkipDeprecationOfUnknown SkipReason = "deprecation-of-unknown" // the endpoint was never announced
 )
 
-// Skipped is an entry that Replay did not apply.
+// Skipped is an entry that ApplyAll did not apply.
 type Skipped struct {
-	Index   int // position in the entries given to Replay, from 0
+	Index   int // position in the feed (see ApplyAll), from 0
 	EntryID string
 	Reason  SkipReason
 }
@@ -65,8 +65,10 @@ func (st *State) Endpoint(id string) (Endpoint, bool) {
 	return st.Endpoints[i], true
 }
 
-// Replay applies entries in document order, never by timestamp, as the
-// reader contract says:
+// ApplyAll applies entries in document order, never by timestamp, as the
+// reader contract says, the first at index first (a reader of a whole feed
+// gives 0, a writer that replays a long feed a page at a time the page's
+// offset):
 //   - endpoint-announcement upserts the endpoint (its id, or its URL when
 //     the payload has no endpoint-id), keeping any recorded deprecation;
 //   - schema-change sets the version to to-version, first creating a
@@ -76,19 +78,9 @@ func (st *State) Endpoint(id string) (Endpoint, bool) {
 // An id seen before is passed over, and reported when its content differs;
 // entries of unknown types and deprecations of unknown endpoints are
 // reported and passed over. A payload that is not valid JSON or lacks a
-// field the state needs is an error. Replay does not verify signatures:
-// give it only entries that verified.
-func Replay(entries []Entry) (*State, error) {
-	st := NewState()
-	if err := st.ApplyAll(0, entries); err != nil {
-		return nil, err
-	}
-	return st, nil
-}
-
-// ApplyAll applies entries in order as Replay does, the first at index
-// first: for a writer that replays a long feed one page at a time. It
-// stops at the first error, which names the entry.
+// field the state needs is an error, which names the entry; ApplyAll stops
+// at it. It does not verify signatures: give it only entries that
+// verified.
 func (st *State) ApplyAll(first int, entries []Entry) error {
 	for i, e := range entries {
 		if err := st.Apply(first+i, e); err != nil {
@@ -108,8 +100,8 @@ func NewState() *State {
 	}
 }
 
-// Apply applies the entry at index i as Replay does; on an error the state
-// is unchanged.
+// Apply applies the entry at index i as ApplyAll does; on an error the
+// state is unchanged.
 func (st *State) Apply(i int, e Entry) error {
 	sum := sha256.Sum256(e.Content)
 	if prev, seen := st.applied[e.ID]; seen {

@@ -6,7 +6,16 @@ import (
 	"testing"
 )
 
-// unsignedEntry is an entry for Replay, which does not look at signatures.
+// replay applies entries to a new state, as a reader of a whole feed does.
+func replay(entries []Entry) (*State, error) {
+	st := NewState()
+	if err := st.ApplyAll(0, entries); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// unsignedEntry is an entry for replay, which does not look at signatures.
 func unsignedEntry(t *testing.T, id, typ string, payload any) Entry {
 	t.Helper()
 	content, err := Canonical(payload)
@@ -16,7 +25,7 @@ func unsignedEntry(t *testing.T, id, typ string, payload any) Entry {
 	return Entry{ID: id, Type: typ, Content: content}
 }
 
-// replayScenario exercises every rule of Replay; replayScenarioState is the
+// replayScenario exercises every rule of replay; replayScenarioState is the
 // state it must lead to.
 func replayScenario(t *testing.T) []Entry {
 	announce := func(id, endpointID, url, protocol, version string) Entry {
@@ -56,7 +65,7 @@ var replayScenarioState = &State{
 }
 
 func TestReplay(t *testing.T) {
-	st, err := Replay(replayScenario(t))
+	st, err := replay(replayScenario(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,9 +102,9 @@ func TestReplayRejectsMalformedPayloads(t *testing.T) {
 		{"deprecation without sunset", TypeDeprecation, `{"endpoint-id":"a","replacement":null}`, "deprecation payload: no sunset"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, err := Replay([]Entry{{ID: "urn:af:x:1", Type: tc.typ, Content: []byte(tc.content)}})
+			st, err := replay([]Entry{{ID: "urn:af:x:1", Type: tc.typ, Content: []byte(tc.content)}})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("Replay = %+v, %v; want error containing %q", st, err, tc.want)
+				t.Fatalf("replay = %+v, %v; want error containing %q", st, err, tc.want)
 			}
 		})
 	}

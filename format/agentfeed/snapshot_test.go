@@ -10,7 +10,7 @@ import (
 )
 
 func TestSnapshot(t *testing.T) {
-	st, err := Replay(replayScenario(t))
+	st, err := replay(replayScenario(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestSnapshot(t *testing.T) {
 }
 
 func TestSnapshotOfEmptyState(t *testing.T) {
-	st, err := Replay(nil)
+	st, err := replay(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,14 +81,14 @@ func TestSnapshotOfEmptyState(t *testing.T) {
 }
 
 func TestSnapshotRejectsUnknownStatus(t *testing.T) {
-	st, _ := Replay(nil)
+	st, _ := replay(nil)
 	if _, err := Snapshot(testSigner(), st, "did:web:example.com", "t", "paused"); err == nil || !strings.Contains(err.Error(), `unknown feed status "paused"`) {
 		t.Errorf("Snapshot with status paused: %v", err)
 	}
 }
 
 func TestVerifySnapshotRejectsTampering(t *testing.T) {
-	st, err := Replay(replayScenario(t))
+	st, err := replay(replayScenario(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestVerifySnapshotRejectsTampering(t *testing.T) {
 }
 
 func TestVerifySnapshotIgnoresFormatting(t *testing.T) {
-	st, err := Replay(replayScenario(t))
+	st, err := replay(replayScenario(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,7 +112,7 @@ func checkFeedVector(t *testing.T, dir string, m vectorManifest, v Verifier) {
 	if len(verified) != m.Expect.VerifiedEntryCount {
 		t.Errorf("%d entries verify, want %d", len(verified), m.Expect.VerifiedEntryCount)
 	}
-	st, err := Replay(verified)
+	st, err := replay(verified)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestSnapshotLayoutMatchesReference(t *testing.T) {
 	root := vectorDir(t, "agent-feed")
 	feedDir := filepath.Join(root, "02-single-endpoint-announcement")
 	f := readVectorFeed(t, feedDir)
-	st, err := Replay(f.Entries)
+	st, err := replay(f.Entries)
 	if err != nil {
 		t.Fatal(err)
 	}

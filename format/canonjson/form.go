@@ -25,7 +25,7 @@ type span struct {
 	value      any
 }
 
-// DecodeForm decodes a canonical form (as Transform or Canonical write it).
+// DecodeForm decodes a canonical form (as TransformFunc or Canonical write it).
 // When like is not nil, each object and array the form shares with like,
 // byte for byte, in the part both begin with or in the part both end with,
 // is like's own value, not a copy: two versions of a document that differ

@@ -12,8 +12,8 @@ func FuzzDecodeForm(f *testing.F) {
 	f.Add([]byte(`[{"a":1},{"a":1},{"a":1}]`), []byte(`[{"a":1},{"a":1}]`))
 	f.Add([]byte(`{"k":{"x":1}}`), []byte(`{"j":{"x":1},"k":{"x":1}}`))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
-		ca, errA := Transform(a, Limits{})
-		cb, errB := Transform(b, Limits{})
+		ca, errA := transformed(a, Limits{})
+		cb, errB := transformed(b, Limits{})
 		if errA != nil || errB != nil {
 			return
 		}

@@ -10,24 +10,13 @@ import (
 	"github.com/gowebpki/jcs"
 )
 
-// Transform returns the RFC 8785 form of a JSON document: what Canonical
-// returns for the value Decode returns, errors included. A well-formed
-// document is written out as it is read, in one pass that builds no values:
-// a long history's tool files cost their reading, not a tree each. Anything
-// that pass finds wrong is decided by Decode.
-func Transform(data []byte, lim Limits) ([]byte, error) {
-	var out []byte
-	err := TransformFunc(data, lim, func(canonical []byte) error {
-		// Copied out at its size: a reader of many forms keeps each.
-		out = append(make([]byte, 0, len(canonical)), canonical...)
-		return nil
-	})
-	return out, err
-}
-
-// TransformFunc calls fn with the form Transform returns, in a buffer fn
-// may not keep, and returns Transform's error or fn's: for a caller that
-// copies the form elsewhere, which then costs no slice of its own.
+// TransformFunc calls fn with the RFC 8785 form of a JSON document, in a
+// buffer fn may not keep, and returns fn's error or the one Canonical
+// returns for the value Decode returns. A well-formed document is written
+// out as it is read, in one pass that builds no values: a long history's
+// tool files cost their reading, not a tree each, and a caller that copies
+// the form elsewhere no slice of its own. Anything that pass finds wrong
+// is decided by Decode.
 func TransformFunc(data []byte, lim Limits, fn func(canonical []byte) error) error {
 	if !bytes.HasPrefix(data, bom) && utf8.Valid(data) {
 		t := transformers.Get().(*transformer)
@@ -258,7 +247,7 @@ func (t *transformer) number() error {
 }
 
 // Members calls fn with each member of the object a canonical form (as
-// Transform or Canonical write it) holds, in order, until fn returns
+// TransformFunc or Canonical write it) holds, in order, until fn returns
 // false: its key as written, escapes kept, and its value's text. It builds
 // no values, for a check of a document's outer members. It reports whether
 // the form is an object.

@@ -13,7 +13,11 @@ import (
 func shared(t *testing.T, before, after string) (b, a map[string]any) {
 	t.Helper()
 	form := func(s string, like *canonjson.Form) *canonjson.Form {
-		c, err := canonjson.Transform([]byte(s), canonjson.Limits{})
+		v, err := canonjson.Decode([]byte(s), canonjson.Limits{})
+		if err != nil {
+			t.Fatalf("test JSON %s: %v", s, err)
+		}
+		c, err := canonjson.Canonical(v)
 		if err != nil {
 			t.Fatalf("test JSON %s: %v", s, err)
 		}

@@ -135,7 +135,7 @@ func Parse(file string, data []byte) (Tool, error) {
 
 // ParseCanonical is Parse, errors included, without the decoded object:
 // the tool's name, file, canonical form and its hash. It reads a file in
-// one pass that builds no tree (canonjson.Transform), for a reader of many
+// one pass that builds no tree (canonjson.TransformFunc), for a reader of many
 // versions that keeps their canonical forms and decodes few of them.
 func ParseCanonical(file string, data []byte) (Tool, error) {
 	return ParseStored(file, data, nil)

@@ -448,9 +448,9 @@ func TestIncrementalFollowsSymlinkChains(t *testing.T) {
 	h.matchesFullBuild(config)
 }
 
-// A page whose file becomes a link, its title kept, keeps the last build
-// but for the page, and the watch list follows the link: an edit to what
-// it leads to rebuilds the site.
+// A page whose file becomes a link, its title kept, is a full build (the
+// file it leads to may be another page's too), and the watch list follows
+// the link: an edit to what it leads to rebuilds the site.
 func TestIncrementalPageBecomesSymlink(t *testing.T) {
 	config := gitExampleSite(t)
 	dir := filepath.Dir(config)
@@ -476,8 +476,8 @@ func TestIncrementalPageBecomesSymlink(t *testing.T) {
 	if err := os.Rename(link, page); err != nil {
 		t.Fatal(err)
 	}
-	if b := h.awaitRebuild(n, page); b.Err != nil || !b.Result.Reuse.Build {
-		t.Fatalf("after the page became a link: %v, reuse %+v; want the last build kept", b.Err, b.Result.Reuse)
+	if b := h.awaitRebuild(n, page); b.Err != nil || b.Result.Reuse.Build {
+		t.Fatalf("after the page became a link: %v, reuse %+v; want a full build", b.Err, b.Result.Reuse)
 	}
 	h.awaitPage("/connecting/", "Kept elsewhere.")
 	n = len(h.rebuilds())
@@ -487,4 +487,48 @@ func TestIncrementalPageBecomesSymlink(t *testing.T) {
 	}
 	h.awaitPage("/connecting/", "Edited through the link.")
 	h.matchesFullBuild(config)
+}
+
+// A Markdown file that two pages read, through a symlink or a hard link
+// (another page, the home page), is saved at one name: the pages that read
+// it at the other change too, so the rebuild is not the last build with
+// the one page of that name rendered again.
+func TestIncrementalLinkedMarkdown(t *testing.T) {
+	for _, tc := range []struct {
+		name, link, path string
+		hard             bool
+	}{
+		{"a page a symlink", "pages/alias.md", "/alias/", false},
+		{"a page a hard link", "pages/alias.md", "/alias/", true},
+		{"the home page a symlink", "index.md", "/", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			config := gitExampleSite(t)
+			dir := filepath.Dir(config)
+			page := filepath.Join(dir, "content", "pages", "connecting.md")
+			link := filepath.Join(dir, "content", filepath.FromSlash(tc.link))
+			os.Remove(link)
+			err := os.Link(page, link)
+			if !tc.hard {
+				target, _ := filepath.Rel(filepath.Dir(link), page)
+				err = errors.Join(os.Remove(link), os.Symlink(target, link))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			commitAll(t, dir)
+			h := serveSite(t, config, Options{})
+			for _, edit := range []string{"A first edit, which reads every input.", "A second edit."} {
+				n := len(h.rebuilds())
+				appendFile(t, page, "\n"+edit+"\n")
+				if b := h.awaitRebuild(n, page); b.Err != nil {
+					t.Fatal(b.Err)
+				}
+				if got := h.page(tc.path); !strings.Contains(got, edit) {
+					t.Errorf("%s, which reads the file through a link, does not show %q", tc.path, edit)
+				}
+			}
+			h.matchesFullBuild(config)
+		})
+	}
 }

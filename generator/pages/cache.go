@@ -10,6 +10,7 @@ import (
 	"html/template"
 	"io/fs"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -127,7 +128,7 @@ func (c *Cache) end() {
 // contentDir, rendered with, for Rerender.
 func (c *Cache) keep(r *renderer, in BuildInput, contentDir string) {
 	dir, err := filepath.Abs(contentDir)
-	if c.once || err != nil {
+	if c.once || err != nil || !singleNames(dir) {
 		return
 	}
 	l := &rendering{renderer: r, root: in.Config.Root, contentDir: dir, keyFile: in.KeyFile,
@@ -136,6 +137,28 @@ func (c *Cache) keep(r *renderer, in BuildInput, contentDir string) {
 		l.byFile[filepath.Join(dir, filepath.FromSlash(m.file))] = m
 	}
 	c.last = l
+}
+
+// singleNames reports whether every file under dir has one name there: no
+// symlink, no file with another name (a hard link). Otherwise a change
+// the watcher reports at one name may change a page read at another
+// (another page, the home page, a server's README), which Rerender, going
+// by the name, would leave as it was.
+func singleNames(dir string) bool {
+	single := true
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type()&fs.ModeSymlink == 0 {
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			if info, err := d.Info(); err == nil && oneName(info) {
+				return nil
+			}
+		}
+		single = false
+		return fs.SkipAll
+	})
+	return single
 }
 
 // Rerender renders again the Markdown pages whose files are at the
@@ -161,7 +184,9 @@ func (c *Cache) Rerender(changed []string) (files []File, ok bool) {
 	read := make([]*MarkdownPage, len(changed))
 	for i, p := range changed {
 		m, ok := l.byFile[p]
-		if !ok {
+		// Still a plain file of one name: one that became a symlink or a
+		// hard link may now be another page's text too (see singleNames).
+		if info, err := os.Lstat(p); !ok || err != nil || !info.Mode().IsRegular() || !oneName(info) {
 			return nil, false
 		}
 		c.mu.Lock()

@@ -128,12 +128,14 @@ func (e Event) Title() string {
 	switch p := e.Payload.(type) {
 	case agentfeed.Announcement:
 		if p.Protocol == ProtocolTool {
-			return DisplayName(p.EndpointID) + " " + p.Version + " published"
+			_, tool := splitToolEndpoint(p.EndpointID)
+			return tool + " " + p.Version + " published"
 		}
 		return p.EndpointID + " " + p.Version + " announced"
 	case agentfeed.SchemaChange:
 		if e.version != nil {
-			return changeTitle(DisplayName(p.EndpointID), e.version)
+			_, tool := splitToolEndpoint(p.EndpointID)
+			return changeTitle(tool, e.version)
 		}
 	}
 	return e.title
@@ -144,13 +146,14 @@ func (e Event) Summary() string {
 	switch p := e.Payload.(type) {
 	case agentfeed.Announcement:
 		if p.Protocol == ProtocolTool {
-			server, tool, _ := strings.Cut(p.EndpointID, "#")
+			server, tool := splitToolEndpoint(p.EndpointID)
 			return fmt.Sprintf("%s %s on %s", tool, p.Version, server)
 		}
 		return fmt.Sprintf("%s %s at %s", p.EndpointID, p.Version, p.Endpoint)
 	case agentfeed.SchemaChange:
 		if v := e.version; v != nil {
-			return fmt.Sprintf("%s %s → %s (%s): %s", DisplayName(p.EndpointID), v.From, v.Version, v.Change.Class, describe(v.Change))
+			_, tool := splitToolEndpoint(p.EndpointID)
+			return fmt.Sprintf("%s %s → %s (%s): %s", tool, v.From, v.Version, v.Change.Class, describe(v.Change))
 		}
 	}
 	return e.summary
@@ -263,6 +266,14 @@ func readStored(t *tools.Tool) error {
 
 // ToolEndpointID is the endpoint id of a tool: "<server name>#<tool name>".
 func ToolEndpointID(server, tool string) string { return server + "#" + tool }
+
+// splitToolEndpoint is the server and the tool of a ToolEndpointID: split
+// at its last "#", which a tool's name cannot hold and a server's may.
+// The texts made from them are signed: they must be those of the names.
+func splitToolEndpoint(id string) (server, tool string) {
+	i := strings.LastIndexByte(id, '#')
+	return id[:i], id[i+1:]
+}
 
 // Compare compares two versions of a tool, as schemadiff.Compare compares
 // their objects.

@@ -332,28 +332,32 @@ func TestEventsShareToolEndpointID(t *testing.T) {
 // and Summary are made when asked for, as the builder would have made them.
 func TestEventsMakeTheirTextsWhenAsked(t *testing.T) {
 	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
-	server := func(src string) Server {
-		tl := tool(t, src)
-		return Server{Name: "com.example/weather", Slug: "weather", Version: "1.0.0", Endpoint: "https://example.com/mcp",
-			Tools: map[string]tools.Tool{tl.Name: tl}}
-	}
-	tl, err := derive([]Commit{{Hash: "c1", Time: at, Servers: []Server{server(v1)}}, {Hash: "c2", Time: at.AddDate(0, 0, 1), Servers: []Server{server(v3)}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range tl.Events {
-		if e.title != "" || e.summary != "" {
-			t.Errorf("event %s %s keeps its texts", e.Type, e.EndpointID)
+	// A server's name may hold a "#", which a tool's cannot: the texts,
+	// signed, are made of the names as given.
+	for _, name := range []string{"com.example/weather", "acme#beta"} {
+		server := func(src string) Server {
+			tl := tool(t, src)
+			return Server{Name: name, Slug: "weather", Version: "1.0.0", Endpoint: "https://example.com/mcp",
+				Tools: map[string]tools.Tool{tl.Name: tl}}
 		}
-		got = append(got, e.Title()+" | "+e.Summary())
-	}
-	want := []string{
-		"com.example/weather 1.0.0 announced | com.example/weather 1.0.0 at https://example.com/mcp",
-		"get_forecast 1.0.0 published | get_forecast 1.0.0 on com.example/weather",
-		"get_forecast 2.0.0: parameter `city` renamed to `location`, and 1 more (breaking) | get_forecast 1.0.0 → 2.0.0 (breaking): parameter `city` renamed to `location`; new optional parameter `days`",
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("texts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		tl, err := derive([]Commit{{Hash: "c1", Time: at, Servers: []Server{server(v1)}}, {Hash: "c2", Time: at.AddDate(0, 0, 1), Servers: []Server{server(v3)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range tl.Events {
+			if e.title != "" || e.summary != "" {
+				t.Errorf("event %s %s keeps its texts", e.Type, e.EndpointID)
+			}
+			got = append(got, e.Title()+" | "+e.Summary())
+		}
+		want := []string{
+			name + " 1.0.0 announced | " + name + " 1.0.0 at https://example.com/mcp",
+			"get_forecast 1.0.0 published | get_forecast 1.0.0 on " + name,
+			"get_forecast 2.0.0: parameter `city` renamed to `location`, and 1 more (breaking) | get_forecast 1.0.0 → 2.0.0 (breaking): parameter `city` renamed to `location`; new optional parameter `days`",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("texts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }

@@ -65,14 +65,14 @@ func (c *Cache) Watched() {
 // Moved: see replay.Cache.Moved.
 func (c *Cache) Moved() { c.replay.Moved() }
 
-// Changed tells a Watched Cache the paths (absolute and clean) that
-// changed since the last build. When they are only Markdown files of
-// pages of the last build, which keep their titles, the next build is
-// the last one with those pages rendered again (see
-// pages.Cache.Rerender): a full build would make every other file the
-// same. Then it reads no other input, and so does not judge an EDP
+// Changed tells a Watched Cache paths (absolute and clean) that changed
+// since the last build; the paths of several calls add up. When they are
+// only Markdown files of pages of the last build, which keep their
+// titles, the next build is the last one with those pages rendered again
+// (see pages.Cache.Rerender): a full build would make every other file
+// the same. Then it reads no other input, and so does not judge an EDP
 // attestation's expiry anew, which decides only warnings.
-func (c *Cache) Changed(paths []string) { c.watch.changed = paths }
+func (c *Cache) Changed(paths []string) { c.watch.changed = append(c.watch.changed, paths...) }
 
 // rerender returns the last build with the pages of the changed Markdown
 // rendered again, or ok false when a full build is needed.

@@ -151,7 +151,7 @@ func singleNames(dir string) bool {
 			if !d.Type().IsRegular() {
 				return nil
 			}
-			if info, err := d.Info(); err == nil && oneName(info) {
+			if info, err := d.Info(); err == nil && inputfile.OneName(info) {
 				return nil
 			}
 		}
@@ -186,7 +186,7 @@ func (c *Cache) Rerender(changed []string) (files []File, ok bool) {
 		m, ok := l.byFile[p]
 		// Still a plain file of one name: one that became a symlink or a
 		// hard link may now be another page's text too (see singleNames).
-		if info, err := os.Lstat(p); !ok || err != nil || !info.Mode().IsRegular() || !oneName(info) {
+		if info, err := os.Lstat(p); !ok || err != nil || !info.Mode().IsRegular() || !inputfile.OneName(info) {
 			return nil, false
 		}
 		c.mu.Lock()

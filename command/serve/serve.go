@@ -60,7 +60,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -267,8 +266,9 @@ func (s *Server) rebuildLoop() {
 // nothing else (see generator.Cache.Changed). The watch list is brought up
 // to date after that, off the way from a save to the reload: a change made
 // meanwhile to a path watched before is seen all the same. It stands as it
-// is after such an edit of regular files (a symlink's target would have to
-// be watched), since no input came or went.
+// is after a kept build, since no input came or went: the build is kept
+// only for plain files of one name (a symlink's target would have to be
+// watched).
 func (s *Server) rebuild(changed []string) {
 	start := time.Now()
 	if slices.ContainsFunc(changed, func(p string) bool { return moves(s.repos, p) }) {
@@ -283,20 +283,10 @@ func (s *Server) rebuild(changed []string) {
 	}
 	s.events.publish(s.state.Load().version)
 	elapsed := time.Since(start)
-	if err == nil && !(res.Reuse.Build && regularFiles(changed)) {
+	if err == nil && !res.Reuse.Build {
 		s.watcher.Watch(inputs(res.Config, s.build.KeyFile))
 	}
 	s.report(Build{Result: res, Err: err, Changed: changed, Elapsed: elapsed})
-}
-
-// regularFiles reports whether every path is a regular file, not a link.
-func regularFiles(paths []string) bool {
-	for _, p := range paths {
-		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
-			return false
-		}
-	}
-	return true
 }
 
 func (s *Server) setGood(res *generator.Result) {

@@ -39,12 +39,13 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		st.trees[i] = gitlog.Tree{}
 	}
 	st.refollow()
-	ahead := h.compareAhead(steps)
-	defer ahead.stop()
-	tl := timeline.NewBuilder(ahead.compare)
+	st.ahead = h.compareAhead(steps)
+	defer st.ahead.stop()
+	tl := timeline.NewBuilder(st.ahead.compare)
 	if err := st.play(tl, steps); err != nil {
 		return nil, err
 	}
+	st.ahead = nil
 	// A resumed replay compares the few versions its commits make itself.
 	tl.SetCompare(h.forms.compare)
 	h.resume = &resumable{st: st, tl: tl, steps: steps}
@@ -53,7 +54,10 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 
 // play replays the steps into tl.
 func (st *replayState) play(tl *timeline.Builder, steps []step) error {
-	for _, step := range steps {
+	for i, step := range steps {
+		if st.ahead != nil {
+			st.ahead.at(i)
+		}
 		st.trees[step.repo].Apply(*step.commit)
 		st.noteReleases(step)
 		if step.repo == 0 && st.touchesConfig(*step.commit) {
@@ -107,6 +111,7 @@ func (h *historyReader) merged() []step {
 // replayState is the state of the inputs at one point of the replay.
 type replayState struct {
 	h       *historyReader
+	ahead   *comparisons // the whole history's replay's, told each step (see comparisons.at)
 	trees   []gitlog.Tree
 	config  *site.Config
 	servers map[string]*serverFiles // by server name

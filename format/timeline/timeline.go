@@ -608,12 +608,18 @@ func (r *Builder) deprecationAt(c Commit, endpoint, key, title, summary string, 
 
 // event builds an Event whose (type, endpoint, key) is unique: a name used
 // before (a tool re-announced at the same version) gets an occurrence suffix.
+// A schema change's name needs no count: its key, "from -> to", names two
+// versions of one tool, whose versions only ever increase. Most events of
+// a long history are schema changes, and the names counted were a tenth
+// of what its timeline held.
 func (r *Builder) event(c Commit, typ, endpoint, key string, payload any) Event {
-	name := typ + "\x00" + endpoint + "\x00" + key
-	if n := r.keys[name]; n > 0 {
-		key = fmt.Sprintf("%s #%d", key, n+1)
+	if typ != agentfeed.TypeSchemaChange {
+		name := typ + "\x00" + endpoint + "\x00" + key
+		if n := r.keys[name]; n > 0 {
+			key = fmt.Sprintf("%s #%d", key, n+1)
+		}
+		r.keys[name]++
 	}
-	r.keys[name]++
 	return Event{Type: typ, EndpointID: endpoint, Key: key, Commit: c.Hash, Time: c.Time, Payload: payload}
 }
 

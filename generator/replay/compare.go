@@ -3,7 +3,6 @@ package replay
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/wellknown-dev/wellknown/format/canonjson"
 	"github.com/wellknown-dev/wellknown/format/schemadiff"
@@ -16,29 +15,55 @@ import (
 // each tool file's path, each version against the one before. They are
 // known from the log alone, and they were the largest part of the replay's
 // time.
+//
+// They are planned a window ahead of the replay (compareWindow, see at)
+// and dropped once it has gone past their commit: a long history has a
+// hundred thousand of them, and planned all at once they held more
+// memory than any other part of the replay but the timeline itself.
 type comparisons struct {
-	forms   *forms            // where the versions' canonical forms are
-	index   map[[2]string]int // by the SHA-256 of the two versions
-	pairs   [][2]tools.Tool   // the versions to compare, dropped once compared
-	files   []fileAt          // the file each pair's versions are at
-	results []schemadiff.Result
-	claimed []atomic.Bool // set by whoever makes the comparison
-	stopped atomic.Bool   // the replay is over: compare no more
-	workers sync.WaitGroup
-	next    int // the first comparison compare may make ahead (see compare), read by it only
+	forms *forms // where the versions' canonical forms are
+	// plan and index are the replay's alone: it plans (at) and looks
+	// comparisons up (compare).
+	plan  planner
+	index map[[2]string]int // by the SHA-256 of the two versions: the comparison's number
 
-	mu sync.Mutex
-	// done says, under mu, which results are there; doneCond signals each.
-	// One flag a comparison, not a channel: a long history has a hundred
-	// thousand of them.
-	done     []bool
-	doneCond *sync.Cond
+	mu   sync.Mutex
+	cond *sync.Cond // signals a comparison made, more planned, or stop
+	// planned holds the comparisons numbered from base on, in the steps'
+	// order; those before base are dropped.
+	base    int
+	planned []comparison
+	free    int  // no comparison numbered below is unclaimed
+	stopped bool // the replay is over: compare no more
+	workers sync.WaitGroup
 	// last holds, by file, the newer version of its last comparison,
 	// decoded: the older version of its next one, which is then not
 	// decoded a second time, and from which the version after it takes
 	// every value it did not change (see canonjson.DecodeForm). One
 	// object per file, not per version.
 	last map[fileAt]decoded
+}
+
+// compareWindow is how many comparisons are planned from the replay's
+// step on: enough to keep the other cores busy, few enough that
+// their versions and results cost little memory.
+var compareWindow = 1024
+
+// comparison is one comparison planned.
+type comparison struct {
+	before, after tools.Tool // their objects are not held (see parse)
+	file          fileAt     // the file both versions are at
+	step          int        // the step that changes the file
+	claimed, done bool       // by whoever makes it; the result is there
+	result        schemadiff.Result
+}
+
+// planner walks the steps to plan their comparisons.
+type planner struct {
+	h     *historyReader
+	steps []step
+	at    int                     // the next step to plan
+	last  []map[string]tools.Tool // by repository, the last version at each path
 }
 
 // decoded is a version of a tool file decoded.
@@ -59,63 +84,109 @@ type fileAt struct {
 // waits for a comparison under way, and makes one not started yet or not
 // planned itself; stop ends the work.
 func (h *historyReader) compareAhead(steps []step) *comparisons {
-	c := &comparisons{forms: h.forms, index: map[[2]string]int{}, last: map[fileAt]decoded{}}
-	last := make([]map[string]tools.Tool, len(h.repos)) // by repository, the last version at each path
-	for i := range last {
-		last[i] = map[string]tools.Tool{}
+	c := &comparisons{forms: h.forms, index: map[[2]string]int{}, last: map[fileAt]decoded{},
+		plan: planner{h: h, steps: steps, last: make([]map[string]tools.Tool, len(h.repos))}}
+	for i := range c.plan.last {
+		c.plan.last[i] = map[string]tools.Tool{}
 	}
-	for _, s := range steps {
-		rh := h.repos[s.repo]
-		for _, ch := range s.commit.Changes {
-			if ch.Blob == "" {
-				delete(last[s.repo], ch.Path)
-				continue
-			}
-			parsed, ok := rh.parsed[ch.Blob]
-			if !ok || parsed.err != nil {
-				continue // not a tool file, or one that keeps its previous state
-			}
-			next := parsed.tool
-			before, had := last[s.repo][ch.Path]
-			last[s.repo][ch.Path] = next
-			key := [2]string{before.SHA256, next.SHA256}
-			if _, known := c.index[key]; !had || before.Name != next.Name || before.SHA256 == next.SHA256 || known {
-				continue
-			}
-			c.index[key] = len(c.pairs)
-			c.pairs = append(c.pairs, [2]tools.Tool{before, next})
-			c.files = append(c.files, fileAt{s.repo, ch.Path})
-		}
+	c.cond = sync.NewCond(&c.mu)
+	if len(steps) > 0 {
+		c.at(0)
 	}
-	c.results = make([]schemadiff.Result, len(c.pairs))
-	c.claimed = make([]atomic.Bool, len(c.pairs))
-	c.done = make([]bool, len(c.pairs))
-	c.doneCond = sync.NewCond(&c.mu)
 	// One core is the replay's: it makes a comparison itself rather than
 	// wait for one no worker has started.
 	for range max(1, runtime.GOMAXPROCS(0)-1) {
-		c.workers.Go(func() {
-			for i := range c.pairs {
-				if c.stopped.Load() {
-					return
-				}
-				c.make(i)
-			}
-		})
+		c.workers.Go(c.work)
 	}
 	return c
 }
 
-// make makes comparison i unless someone else has claimed it.
-func (c *comparisons) make(i int) {
-	if !c.claimed[i].CompareAndSwap(false, true) {
-		return
+// at tells the comparisons that the replay is at step i: those of the
+// steps before are dropped, since one it did not ask for then it never
+// will, and the steps from i on are planned until a window of
+// comparisons is.
+func (c *comparisons) at(i int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := 0
+	for k < len(c.planned) && c.planned[k].step < i {
+		cmp := &c.planned[k]
+		key := [2]string{cmp.before.SHA256, cmp.after.SHA256}
+		if c.index[key] == c.base+k {
+			delete(c.index, key)
+		}
+		k++
 	}
+	clear(c.planned[:k])
+	c.planned = c.planned[k:]
+	c.base += k
+	for c.plan.at <= i {
+		c.planStep()
+	}
+	for len(c.planned) < compareWindow && c.plan.at < len(c.plan.steps) {
+		c.planStep()
+	}
+	c.cond.Broadcast()
+}
+
+// planStep plans the comparisons of the next step. The caller is the
+// replay, holding mu.
+func (c *comparisons) planStep() {
+	p := &c.plan
+	s := p.steps[p.at]
+	rh := p.h.repos[s.repo]
+	for _, ch := range s.commit.Changes {
+		if ch.Blob == "" {
+			delete(p.last[s.repo], ch.Path)
+			continue
+		}
+		parsed, ok := rh.parsed[ch.Blob]
+		if !ok || parsed.err != nil {
+			continue // not a tool file, or one that keeps its previous state
+		}
+		next := parsed.tool
+		before, had := p.last[s.repo][ch.Path]
+		p.last[s.repo][ch.Path] = next
+		key := [2]string{before.SHA256, next.SHA256}
+		if _, known := c.index[key]; !had || before.Name != next.Name || before.SHA256 == next.SHA256 || known {
+			continue
+		}
+		c.index[key] = c.base + len(c.planned)
+		c.planned = append(c.planned, comparison{before: before, after: next, file: fileAt{s.repo, ch.Path}, step: p.at})
+	}
+	p.at++
+}
+
+// work makes the comparisons no one has claimed, oldest first, until the
+// replay stops it or every step's are made.
+func (c *comparisons) work() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for !c.stopped {
+		c.free = max(c.free, c.base)
+		for c.free < c.base+len(c.planned) && c.planned[c.free-c.base].claimed {
+			c.free++
+		}
+		switch {
+		case c.free < c.base+len(c.planned):
+			c.make(c.free)
+		case c.plan.at == len(c.plan.steps):
+			return
+		default:
+			c.cond.Wait()
+		}
+	}
+}
+
+// make makes comparison i, which is planned and unclaimed. The caller
+// holds mu, which make releases while it compares.
+func (c *comparisons) make(i int) {
+	cmp := &c.planned[i-c.base]
+	cmp.claimed = true
 	// The versions were kept without their objects (see parse): each
 	// comparison decodes what c.last does not hold, and the newer version
 	// as far as it differs from the older.
-	file, before, after := c.files[i], c.pairs[i][0], c.pairs[i][1]
-	c.mu.Lock()
+	file, before, after := cmp.file, cmp.before, cmp.after
 	kept := c.last[file]
 	c.mu.Unlock()
 	if kept.sha256 != before.SHA256 {
@@ -124,13 +195,14 @@ func (c *comparisons) make(i int) {
 	next := decoded{after.SHA256, decodeForm(c.forms.canonical(after), kept.form)}
 	before.Object, _ = kept.form.Value.(map[string]any)
 	after.Object, _ = next.form.Value.(map[string]any)
-	c.results[i] = timeline.CompareObjects(before, after)
-	c.pairs[i] = [2]tools.Tool{}
+	result := timeline.CompareObjects(before, after)
 	c.mu.Lock()
 	c.last[file] = next
-	c.done[i] = true
-	c.doneCond.Broadcast()
-	c.mu.Unlock()
+	if i >= c.base { // else the replay went past it meanwhile
+		cmp := &c.planned[i-c.base]
+		cmp.result, cmp.done = result, true
+	}
+	c.cond.Broadcast()
 }
 
 // compare returns the comparison of two versions of a tool, made ahead when
@@ -139,26 +211,25 @@ func (c *comparisons) make(i int) {
 // instead of waiting: the comparisons cost more than the rest of the
 // replay, and one worker alone kept it waiting half the time.
 func (c *comparisons) compare(before, after tools.Tool) schemadiff.Result {
-	if i, ok := c.index[[2]string{before.SHA256, after.SHA256}]; ok {
-		c.make(i)
-		for c.next = max(c.next, i+1); c.next < len(c.pairs) && !c.made(i); c.next++ {
-			c.make(c.next)
-		}
-		c.mu.Lock()
-		for !c.done[i] {
-			c.doneCond.Wait()
-		}
-		c.mu.Unlock()
-		return c.results[i]
-	}
-	return c.forms.compare(before, after)
-}
-
-// made reports whether comparison i is made.
-func (c *comparisons) made(i int) bool {
+	i, ok := c.index[[2]string{before.SHA256, after.SHA256}]
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.done[i]
+	if !ok || i < c.base {
+		c.mu.Unlock()
+		return c.forms.compare(before, after)
+	}
+	for j := i; !c.planned[i-c.base].done; {
+		for j < c.base+len(c.planned) && c.planned[j-c.base].claimed {
+			j++
+		}
+		if j < c.base+len(c.planned) {
+			c.make(j)
+		} else {
+			c.cond.Wait()
+		}
+	}
+	r := c.planned[i-c.base].result
+	c.mu.Unlock()
+	return r
 }
 
 // decodeForm decodes a canonical form like an earlier one (see
@@ -180,7 +251,10 @@ func (f *forms) compare(before, after tools.Tool) schemadiff.Result {
 
 // stop ends the comparisons not made yet, and returns once none is running.
 func (c *comparisons) stop() {
-	c.stopped.Store(true)
+	c.mu.Lock()
+	c.stopped = true
+	c.cond.Broadcast()
+	c.mu.Unlock()
 	c.workers.Wait()
-	c.last = nil
+	c.last, c.planned = nil, nil
 }

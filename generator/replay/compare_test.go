@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/format/gitlog"
 	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
@@ -65,10 +65,10 @@ func TestSchemaChangesCompareTheirTwoVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	ahead := h.compareAhead(h.merged())
-	ahead.stop()
-	if len(ahead.pairs) != 6 {
-		t.Errorf("%d comparisons made ahead, want 6 (the changes of a tool in its own file)", len(ahead.pairs))
+	if n := ahead.base + len(ahead.planned); n != 6 {
+		t.Errorf("%d comparisons planned ahead, want 6 (the changes of a tool in its own file)", n)
 	}
+	ahead.stop()
 	changes := 0
 	for _, th := range tl.Servers[0].Tools {
 		for i, v := range th.Versions[1:] {
@@ -101,6 +101,8 @@ func reparse(t *testing.T, tool tools.Tool) tools.Tool {
 // worker's once it is there.
 func TestCompareMakesTheNextWhileAWorkerMakesItsOwn(t *testing.T) {
 	c := &comparisons{index: map[[2]string]int{}, last: map[fileAt]decoded{}}
+	c.cond = sync.NewCond(&c.mu)
+	var want []schemadiff.Result
 	for i := range 4 {
 		before, err := tools.Parse("a.json", []byte(toolJSON("a", "A.", fmt.Sprint("p", i))))
 		after, err2 := tools.Parse("a.json", []byte(toolJSON("a", "A.", fmt.Sprint("p", i), "q")))
@@ -108,35 +110,93 @@ func TestCompareMakesTheNextWhileAWorkerMakesItsOwn(t *testing.T) {
 			t.Fatal(err, err2)
 		}
 		c.index[[2]string{before.SHA256, after.SHA256}] = i
-		c.pairs = append(c.pairs, [2]tools.Tool{before, after})
-		c.files = append(c.files, fileAt{0, fmt.Sprintf("tools/%d.json", i)})
+		c.planned = append(c.planned, comparison{before: before, after: after, file: fileAt{0, fmt.Sprintf("tools/%d.json", i)}})
+		want = append(want, timeline.CompareObjects(reparse(t, before), reparse(t, after)))
 	}
-	c.done, c.doneCond = make([]bool, len(c.pairs)), sync.NewCond(&c.mu)
-	want := make([]schemadiff.Result, len(c.pairs))
-	for i, p := range c.pairs {
-		want[i] = timeline.CompareObjects(reparse(t, p[0]), reparse(t, p[1]))
-	}
-	c.results = make([]schemadiff.Result, len(c.pairs))
-	c.claimed = make([]atomic.Bool, len(c.pairs))
-	c.claimed[0].Store(true) // a worker makes it
-	first := c.pairs[0]
+	c.planned[0].claimed = true // a worker makes it
+	first := c.planned[0]
 	got := make(chan schemadiff.Result)
-	go func() { got <- c.compare(first[0], first[1]) }()
-	for deadline := time.Now().Add(time.Minute); !c.made(len(c.pairs) - 1); time.Sleep(time.Millisecond) {
+	go func() { got <- c.compare(first.before, first.after) }()
+	made := func(i int) bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.planned[i].done
+	}
+	for deadline := time.Now().Add(time.Minute); !made(len(want) - 1); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("compare waited for the worker without making the comparisons after its own")
 		}
 	}
-	for i := 1; i < len(c.pairs); i++ {
-		if !reflect.DeepEqual(c.results[i], want[i]) {
-			t.Errorf("comparison %d made ahead = %+v, want %+v", i, c.results[i], want[i])
+	for i := 1; i < len(want); i++ {
+		if !reflect.DeepEqual(c.planned[i].result, want[i]) {
+			t.Errorf("comparison %d made ahead = %+v, want %+v", i, c.planned[i].result, want[i])
 		}
 	}
 	c.mu.Lock()
-	c.results[0], c.done[0] = want[0], true // the worker's
-	c.doneCond.Broadcast()
+	c.planned[0].result, c.planned[0].done = want[0], true // the worker's
+	c.cond.Broadcast()
 	c.mu.Unlock()
 	if r := <-got; !reflect.DeepEqual(r, want[0]) {
 		t.Errorf("compare = %+v, want the worker's %+v", r, want[0])
+	}
+}
+
+// A replay holds the comparisons of a window of steps ahead of it, not
+// of the whole history, also after steps whose comparisons it did not
+// ask for, and each it asks for, whether made by a worker, by itself, or
+// again after a version came back, is the comparison of its two versions.
+func TestComparisonsArePlannedAWindowAhead(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
+	for i := range 40 {
+		// Two tools change in each commit; every tenth commit takes a
+		// back to a version it had before.
+		g.Write("tools/a.json", toolJSON("a", "A.", fmt.Sprint("p", i%10)))
+		g.Write("tools/b.json", toolJSON("b", fmt.Sprint("B", i, ".")))
+		g.Commit(fmt.Sprintf("step %d", i))
+	}
+	cfg, err := site.Load(filepath.Join(g.Dir, "site.toml"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &historyReader{cfg: cfg, in: Input{Config: cfg, Endpoint: cardEndpoint}, out: &Output{}}
+	if _, err := h.read(); err != nil {
+		t.Fatal(err)
+	}
+	defer func(w int) { compareWindow = w }(compareWindow)
+	compareWindow = 3
+	steps := h.merged()
+	c := h.compareAhead(steps)
+	defer c.stop()
+	asked := 0
+	last := map[string]tools.Tool{}
+	for i, s := range steps {
+		c.at(i)
+		for _, ch := range s.commit.Changes {
+			next := h.repos[0].parsed[ch.Blob].tool
+			before, had := last[ch.Path]
+			last[ch.Path] = next
+			if !had || before.SHA256 == next.SHA256 || i < 20 {
+				continue // the first steps' comparisons are never asked for
+			}
+			if _, planned := c.index[[2]string{before.SHA256, next.SHA256}]; !planned {
+				t.Errorf("%s at %s: not planned when asked for", ch.Path, gitlog.Short(s.commit.Hash))
+			}
+			got := c.compare(before, next)
+			asked++
+			if want := timeline.CompareObjects(reparse(t, h.forms.decode(before)), reparse(t, h.forms.decode(next))); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s at %s: %+v, want %+v", ch.Path, gitlog.Short(s.commit.Hash), got, want)
+			}
+			c.mu.Lock()
+			held, indexed := len(c.planned), len(c.index)
+			c.mu.Unlock()
+			// The window and the step that goes past it.
+			if held > compareWindow+2 || indexed > held {
+				t.Fatalf("%d comparisons held, %d indexed after %d asked, want at most a window of %d and a step's", held, indexed, asked, compareWindow)
+			}
+		}
+	}
+	if asked != 40 {
+		t.Errorf("%d comparisons asked, want 40", asked)
 	}
 }

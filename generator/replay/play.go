@@ -31,7 +31,10 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		return nil, err
 	}
 	steps := h.merged()
-	st := &replayState{h: h, trees: make([]gitlog.Tree, len(h.repos)), servers: map[string]*serverFiles{},
+	// A replay that spools is a build's that writes once (Input.Spool):
+	// no replay resumes from it, and it lets go of each commit's changes
+	// once replayed, a long history's largest part but the timeline's.
+	st := &replayState{h: h, release: h.forms != nil, trees: make([]gitlog.Tree, len(h.repos)), servers: map[string]*serverFiles{},
 		backfill: backfill, configured: map[string]bool{}, started: map[string]bool{}, clashes: map[string]*clash{},
 		versions: map[string]string{}, unrecordable: map[string]site.Server{}, releases: make([][]release, len(h.repos)),
 		fromTags: map[string]bool{}, startedAt: map[string]int{}}
@@ -39,21 +42,28 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		st.trees[i] = gitlog.Tree{}
 	}
 	st.refollow()
-	ahead := h.compareAhead(steps)
-	defer ahead.stop()
-	tl := timeline.NewBuilder(ahead.compare)
+	st.ahead = h.compareAhead(steps)
+	defer st.ahead.stop()
+	tl := timeline.NewBuilder(st.ahead.compare)
 	if err := st.play(tl, steps); err != nil {
 		return nil, err
 	}
+	st.ahead = nil
 	// A resumed replay compares the few versions its commits make itself.
 	tl.SetCompare(h.forms.compare)
-	h.resume = &resumable{st: st, tl: tl, steps: steps}
-	return h.resume.end(), nil
+	r := &resumable{st: st, tl: tl, steps: steps}
+	if !st.release {
+		h.resume = r
+	}
+	return r.end(), nil
 }
 
 // play replays the steps into tl.
 func (st *replayState) play(tl *timeline.Builder, steps []step) error {
-	for _, step := range steps {
+	for i, step := range steps {
+		if st.ahead != nil {
+			st.ahead.at(i)
+		}
 		st.trees[step.repo].Apply(*step.commit)
 		st.noteReleases(step)
 		if step.repo == 0 && st.touchesConfig(*step.commit) {
@@ -65,6 +75,9 @@ func (st *replayState) play(tl *timeline.Builder, steps []step) error {
 		}
 		if err := tl.Commit(c); err != nil {
 			return err
+		}
+		if st.release {
+			*step.commit = gitlog.Commit{Hash: step.commit.Hash, Time: step.commit.Time}
 		}
 	}
 	return nil
@@ -107,6 +120,8 @@ func (h *historyReader) merged() []step {
 // replayState is the state of the inputs at one point of the replay.
 type replayState struct {
 	h       *historyReader
+	release bool         // let go of each commit's changes once replayed (see replay)
+	ahead   *comparisons // the whole history's replay's, told each step (see comparisons.at)
 	trees   []gitlog.Tree
 	config  *site.Config
 	servers map[string]*serverFiles // by server name

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/format/gitlog"
 	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
@@ -91,6 +92,50 @@ func checkReadStored(t *testing.T, tl *timeline.Timeline, keep int) {
 	for name, tool := range tl.Servers[0].Last.Tools {
 		if canonical, _ := tool.Stored.Read(); string(tool.Canonical) != string(canonical) {
 			t.Errorf("tool %s at the last commit: %q in memory, want %q", name, tool.Canonical, canonical)
+		}
+	}
+}
+
+// A replay with a spool, a build's that writes once, lets go of each
+// commit's changes once it has replayed it, and leaves nothing to resume
+// from; one without keeps both for the build after it.
+func TestSpooledReplayLetsGoOfItsCommits(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
+	for i := range 3 {
+		g.Write("tools/a.json", toolJSON("a", "A.", fmt.Sprint("p", i)))
+		g.Commit(fmt.Sprintf("step %d", i))
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	spool, err := bundle.NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	for _, s := range []*bundle.Spool{spool, nil} {
+		cfg := load(t, g.Dir)
+		h := &historyReader{cfg: cfg, in: Input{Config: cfg, Endpoint: cardEndpoint, Spool: s}, out: &Output{}, forms: newForms(s)}
+		tl, err := h.read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(tl.Servers[0].Tools[0].Versions); n != 3 {
+			t.Errorf("spool %v: %d versions, want 3", s != nil, n)
+		}
+		commits := h.repos[0].commits
+		if len(commits) != 3 {
+			t.Fatalf("spool %v: %d commits read, want 3", s != nil, len(commits))
+		}
+		for _, c := range commits {
+			if held := c.Changes != nil; held != (s == nil) {
+				t.Errorf("spool %v: commit %s holds its changes: %v", s != nil, gitlog.Short(c.Hash), held)
+			}
+			if c.Hash == "" || c.Time.IsZero() {
+				t.Errorf("spool %v: a commit lost its hash or time", s != nil)
+			}
+		}
+		if resumable := h.resume != nil; resumable != (s == nil) {
+			t.Errorf("spool %v: resumable %v", s != nil, resumable)
 		}
 	}
 }

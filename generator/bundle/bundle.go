@@ -43,9 +43,10 @@ func (f *File) Bytes() ([]byte, error) {
 	return f.spooled.Read()
 }
 
-// reader returns a reader of the file's bytes and their length: Body, or
-// the spool, where a file is read a chunk at a time.
-func (f *File) reader() (io.Reader, int64, error) {
+// Reader returns a reader of the file's bytes and their length: of Body,
+// or of the spool, so that a spooled file can be taken a chunk at a time
+// instead of read back whole (see Bytes).
+func (f *File) Reader() (io.Reader, int64, error) {
 	if f.spooled == nil {
 		return bytes.NewReader(f.Body), int64(len(f.Body)), nil
 	}

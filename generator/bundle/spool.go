@@ -125,7 +125,7 @@ func (at *Spooled) Read() ([]byte, error) {
 }
 
 // reader returns a reader of the bytes at at, for those too large to
-// read back whole (see File.reader).
+// read back whole (see File.Reader).
 func (at *Spooled) reader() (*io.SectionReader, error) {
 	s := at.spool
 	s.mu.Lock()

@@ -454,7 +454,7 @@ func holds(path string, f *File) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	body, size, err := f.reader()
+	body, size, err := f.Reader()
 	if err != nil {
 		return false, err
 	}
@@ -485,7 +485,7 @@ func holds(path string, f *File) (bool, error) {
 // writeTemp writes f's bytes to a new temporary file in dir and returns
 // its path.
 func writeTemp(dir string, f *File) (string, error) {
-	body, _, err := f.reader()
+	body, _, err := f.Reader()
 	if err != nil {
 		return "", err
 	}

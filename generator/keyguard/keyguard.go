@@ -126,12 +126,19 @@ func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
 	found := make([]string, len(files))
 	errs := make([]error, len(files))
 	parallel.For(len(files), func(i int) {
-		// A spooled file's bytes are read back: Body is nil.
-		body, err := files[i].Bytes()
-		if len(body) == 0 || clean[&body[0]] != len(body) {
-			found[i], _ = scanner.Find(body)
+		f := files[i]
+		if f.Body == nil {
+			// A spooled file is read back a chunk at a time: whole, a
+			// long history's changelog would be the render's largest
+			// allocation.
+			r, size, err := f.Reader()
+			if err == nil {
+				found[i], _, err = scanner.FindReader(r, size)
+			}
+			errs[i] = err
+		} else if len(f.Body) == 0 || clean[&f.Body[0]] != len(f.Body) {
+			found[i], _ = scanner.Find(f.Body)
 		}
-		errs[i] = err
 	})
 	if err := errors.Join(errs...); err != nil {
 		s.remember(nil)

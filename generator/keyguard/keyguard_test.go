@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,6 +121,43 @@ func TestScanSpooled(t *testing.T) {
 	}
 	if err := NewScanned().Scan(b, key); err == nil || !strings.Contains(err.Error(), "would be published in "+p) {
 		t.Errorf("a spooled file with the key: error %v, want %s named", err, p)
+	}
+}
+
+// Scan reads a large spooled file a chunk at a time: it allocates a small
+// part of the file's size, passes it clean, and finds the key across the
+// seam of two chunks.
+func TestScanReadsASpooledFileInChunks(t *testing.T) {
+	_, key := siteWithKey(t, "signing.key")
+	spool, err := bundle.NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	line := "<li><a href=\"/changelog/#c1\">fix &amp; change</a> <code>deadbeef0123</code> 2024-01-01</li>\n"
+	clean := []byte(strings.Repeat(line, 4<<20/len(line)))
+	leak := slices.Clone(clean)
+	copy(leak[readSize+newScanner(key.Private).maxCarry-20:], hex.EncodeToString(key.Private.Seed()))
+	b := bundle.NewSpooled(spool)
+	if err := b.Add("/changelog/index.html", clean, "text/html"); err != nil {
+		t.Fatal(err)
+	}
+	s := NewScanned()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err = s.Scan(b, key)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Errorf("a clean spooled file: %v", err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(len(clean)/4) {
+		t.Errorf("scanning a spooled file of %d bytes allocated %d", len(clean), allocated)
+	}
+	if err := b.Add("/changelog/page/2/index.html", leak, "text/html"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Scan(b, key); err == nil || !strings.Contains(err.Error(), "the signing key (hex) would be published in /changelog/page/2/index.html") {
+		t.Errorf("a spooled file with the key across a seam: error %v, want it named", err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
+	"io"
 	"strings"
 	"sync"
 )
@@ -51,9 +52,23 @@ const chunk = 32 << 10
 // between two probes. Output whose windows span long runs of whitespace is
 // normalised whole instead (a chunk at a time), so that no byte is read
 // more than a few times.
+//
+// # A chunk at a time
+//
+// A file too large to hold whole is searched a chunk at a time
+// (FindReader), each chunk starting with the end of the one before that an
+// occurrence cut by their seam may start in (see carry). No fixed number
+// of bytes is enough for that: whitespace and escaped line breaks between
+// the characters of an encoding are left out of the normalised output, so
+// an occurrence may span any number of bytes. What is carried is counted
+// in normalised bytes instead, with each run of whitespace in it kept as
+// one space, so it is never longer than maxCarry.
 type scanner struct {
 	raw  table // searched in the output as it is
 	text table // searched in the normalised output
+	// seam is how many bytes at the end of a chunk are carried to the next
+	// as they are (see carry), and maxCarry the most carried in all.
+	seam, maxCarry int
 }
 
 // table finds any of its patterns.
@@ -94,6 +109,11 @@ func newScanner(key ed25519.PrivateKey) *scanner {
 	}
 	s.raw.finish()
 	s.text.finish()
+	s.seam = max(maxEscape, s.raw.maxLen)
+	// text.maxLen-1 normalised bytes, each an escape, with a space before
+	// each and one after; then the seam, which an escape cut at its start
+	// makes at most maxEscape-1 bytes longer.
+	s.maxCarry = (s.text.maxLen-1)*(maxEscape+1) + 1 + s.seam + maxEscape - 1
 	return s
 }
 
@@ -128,6 +148,72 @@ func (s *scanner) Find(data []byte) (encoding string, found bool) {
 		return encoding, found
 	}
 	return s.findNormalised(data)
+}
+
+// readSize is how many bytes FindReader reads at a time: with the bytes
+// carried from the chunk before, the most of a file it holds.
+var readSize = 256 << 10
+
+// reads hold the chunks FindReader reads.
+var reads = sync.Pool{New: func() any { return new([]byte) }}
+
+// FindReader is Find for the size bytes r yields, read a chunk at a time,
+// so that a file of any size costs one chunk: a long history's changelog
+// is not read back whole. r failing or ending early is an error.
+func (s *scanner) FindReader(r io.Reader, size int64) (encoding string, found bool, err error) {
+	bp := reads.Get().(*[]byte)
+	defer reads.Put(bp)
+	if len(*bp) != readSize+s.maxCarry {
+		*bp = make([]byte, readSize+s.maxCarry)
+	}
+	buf := *bp
+	for n := 0; ; n = s.carry(buf) {
+		m := int(min(int64(len(buf)-n), size))
+		if _, err := io.ReadFull(r, buf[n:n+m]); err != nil {
+			return "", false, err
+		}
+		if size -= int64(m); size == 0 {
+			encoding, found := s.Find(buf[:n+m])
+			return encoding, found, nil
+		}
+		if encoding, found := s.Find(buf); found {
+			return encoding, true, nil
+		}
+	}
+}
+
+// carry moves to the front of data, a chunk of a longer output, the bytes
+// the next chunk starts with, and returns how many: those an occurrence
+// that data's end cuts may start in. The raw seed starts in the last seam
+// bytes, kept as they are. An occurrence of a text pattern ends in the
+// last maxEscape bytes or after (an escape that starts before them is
+// decoded whole in data), so it holds fewer than text.maxLen normalised
+// bytes before the seam, and starts no earlier than the last
+// text.maxLen-1 of them, which are kept too. The whitespace among those,
+// escaped or not, is kept as one space a run, or a long run of it would
+// be carried whole: the normalised output leaves it out, and no escape
+// holds a space, so every escape around it decodes as it did.
+func (s *scanner) carry(data []byte) int {
+	seam := escapeStart(data, len(data)-s.seam)
+	from := seam
+	for n := 0; n < s.text.maxLen-1 && from > 0; {
+		b, m := decodeBefore(data, from)
+		from -= m
+		n += int(1 - skipped[b])
+	}
+	n, space := 0, false
+	for i := from; i < seam; {
+		b, m := decode(data, i)
+		if skipped[b] == 0 {
+			n += copy(data[n:], data[i:i+m])
+		} else if !space {
+			data[n] = ' '
+			n++
+		}
+		space = skipped[b] == 1
+		i += m
+	}
+	return n + copy(data[n:], data[seam:])
 }
 
 // maxGap bounds the bytes a sampled window of normalised output may span

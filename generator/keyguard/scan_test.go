@@ -8,11 +8,14 @@ import (
 	"encoding/hex"
 	"encoding/pem"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/wellknown-dev/wellknown/internal/leaktest"
 )
@@ -21,6 +24,29 @@ import (
 // does not but a reader decodes at a glance, at every offset inside other
 // text, and across the seam of two chunks of normalised output.
 func TestFindEveryEncoding(t *testing.T) {
+	s := newScanner(leaktest.Key)
+	encodings := everyEncoding(t)
+	if _, _, decided := s.findSampled([]byte(encodings[sparse])); decided {
+		t.Error("the sampled search decided on text too sparse for it")
+	}
+	filler := strings.Repeat("lorem ipsum ", 10)
+	for name, enc := range encodings {
+		s.mustFind(t, name+" alone", enc)
+		for pad := range 30 {
+			s.mustFind(t, fmt.Sprintf("%s after %d bytes", name, pad), filler[:pad]+enc+filler)
+			s.mustFind(t, fmt.Sprintf("%s across a chunk's end, %d", name, pad), strings.Repeat("x", chunk-len(enc)/2-pad)+enc)
+		}
+	}
+}
+
+// sparse names the encoding of everyEncoding too sparse for the sampled
+// search.
+const sparse = "base64 with 300 spaces between its characters"
+
+// everyEncoding returns leaktest.Key in every encoding the scanner finds,
+// by name.
+func everyEncoding(t *testing.T) map[string]string {
+	t.Helper()
 	key := leaktest.Key
 	seed := key.Seed()
 	der, err := x509.MarshalPKCS8PrivateKey(key)
@@ -43,23 +69,11 @@ func TestFindEveryEncoding(t *testing.T) {
 		"base64 in a URL's query":                 template.URLQueryEscaper(base64.StdEncoding.EncodeToString(seed)),
 		"base64 with \\r\\n through encoding/xml": xmlEscape(leaktest.Wrap(base64.StdEncoding.EncodeToString(seed), 10, "\r\n")),
 		"base64 with \\/":                         strings.ReplaceAll(base64.StdEncoding.EncodeToString(seed), "/", `\/`),
+		sparse:                                    leaktest.Wrap(base64.StdEncoding.EncodeToString(seed), 1, strings.Repeat(" ", 300)),
 	} {
 		encodings[name] = enc
 	}
-	sparse := leaktest.Wrap(base64.StdEncoding.EncodeToString(seed), 1, strings.Repeat(" ", 300))
-	encodings["base64 with 300 spaces between its characters"] = sparse
-	s := newScanner(key)
-	if _, _, decided := s.findSampled([]byte(sparse)); decided {
-		t.Error("the sampled search decided on text too sparse for it")
-	}
-	filler := strings.Repeat("lorem ipsum ", 10)
-	for name, enc := range encodings {
-		s.mustFind(t, name+" alone", enc)
-		for pad := range 30 {
-			s.mustFind(t, fmt.Sprintf("%s after %d bytes", name, pad), filler[:pad]+enc+filler)
-			s.mustFind(t, fmt.Sprintf("%s across a chunk's end, %d", name, pad), strings.Repeat("x", chunk-len(enc)/2-pad)+enc)
-		}
-	}
+	return encodings
 }
 
 // hexRefs writes every '+', '/' and '=' of s as a hexadecimal character
@@ -111,5 +125,55 @@ func TestFindNothingElse(t *testing.T) {
 	}
 	if _, found := s.Find(nil); found {
 		t.Error("found the key in nothing")
+	}
+}
+
+// FindReader finds the key in every encoding across the seam of two chunks
+// of a file, at every offset, after text, after none and after whitespace
+// the carry keeps as one space; and nothing in text without it.
+func TestFindReaderAcrossSeams(t *testing.T) {
+	defer func(size int) { readSize = size }(readSize)
+	readSize = 64
+	s := newScanner(leaktest.Key)
+	seam := readSize + s.maxCarry // where the first chunk ends
+	for _, before := range []string{"lorem ipsum ", "x", " \n\t", `\n`, "&#10;"} {
+		for name, enc := range everyEncoding(t) {
+			for in := 1; in < min(len(enc), seam); in++ {
+				data := strings.Repeat(before, seam)[:seam-in] + enc + " lorem ipsum"
+				if _, found, err := s.FindReader(strings.NewReader(data), int64(len(data))); !found || err != nil {
+					t.Errorf("%s, %d bytes of it before the seam after %q: found %v, %v", name, in, before, found, err)
+				}
+			}
+		}
+		data := strings.Repeat(before, 4*seam)
+		if enc, found, err := s.FindReader(strings.NewReader(data), int64(len(data))); found || err != nil {
+			t.Errorf("found the key (%s) in %q repeated: %v", enc, before, err)
+		}
+	}
+}
+
+// A chunk carries at most maxCarry bytes to the next, whatever it ends
+// with: the longest escapes, each after whitespace.
+func TestCarryIsBounded(t *testing.T) {
+	s := newScanner(leaktest.Key)
+	for _, unit := range []string{"&#x00002B; ", "&#x00002B;&NewLine;", `\u002b\n`, "%2B%0a", "a ", "a", " "} {
+		for skip := range len(unit) {
+			data := []byte(strings.Repeat(unit, 4*s.maxCarry)[skip:])
+			if n := s.carry(data); n > s.maxCarry {
+				t.Errorf("%q repeated from %d: %d bytes carried, more than %d", unit, skip, n, s.maxCarry)
+			}
+		}
+	}
+}
+
+// FindReader fails when the reader does, or ends early.
+func TestFindReaderFails(t *testing.T) {
+	s := newScanner(leaktest.Key)
+	if _, _, err := s.FindReader(strings.NewReader("lorem"), 6); err != io.ErrUnexpectedEOF {
+		t.Errorf("a reader ending early: %v", err)
+	}
+	broken := errors.New("broken")
+	if _, _, err := s.FindReader(iotest.ErrReader(broken), 6); err != broken {
+		t.Errorf("a failing reader: %v", err)
 	}
 }

@@ -62,9 +62,9 @@ type BuildServer struct {
 // adds to the feed, the feed for people, and the site's own Markdown, with
 // the site's templates in place of the defaults they replace. It runs after
 // every document is made, since the pages link to them. It hands each file
-// to add as it is rendered (see renderWith). The warnings name content that
-// no page shows.
-func renderBuild(in BuildInput, add func(File) error) (warnings []*diag.Error, err error) {
+// to add as it is rendered (see renderWith), which may leave a large page
+// in spool. The warnings name content that no page shows.
+func renderBuild(in BuildInput, spool *bundle.Spool, add func(File) error) (warnings []*diag.Error, err error) {
 	cfg := in.Config
 	in.Cache.begin(in.Timeline)
 	contentDir := cfg.Path(cfg.ContentDir)
@@ -82,7 +82,7 @@ func renderBuild(in BuildInput, add func(File) error) (warnings []*diag.Error, e
 	if err != nil {
 		return nil, err
 	}
-	r, err := renderWith(s, tfs, in.Cache, f, add)
+	r, err := renderWith(s, tfs, in.Cache, f, spool, add)
 	if err != nil {
 		return nil, err
 	}

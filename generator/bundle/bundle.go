@@ -51,7 +51,7 @@ func (f *File) Reader() (io.Reader, int64, error) {
 		return bytes.NewReader(f.Body), int64(len(f.Body)), nil
 	}
 	r, err := f.spooled.reader()
-	return r, int64(f.spooled.size), err
+	return r, int64(f.spooled.len()), err
 }
 
 // IsDocument reports whether a file is a machine-readable document (as
@@ -88,16 +88,19 @@ func NewSpooled(s *Spool) *Bundle {
 	return b
 }
 
+// Spool returns the spool the bundle keeps files in (NewSpooled), or nil.
+func (b *Bundle) Spool() *Spool { return b.spool }
+
 // Add adds a file. An unsafe path, two files at one path, or a file where
 // another file needs a directory is an error. A bundle with a spool writes
-// the bytes of an immutable or a large file (see spoolFrom) there at once and
+// the bytes of an immutable or a large file (see SpoolFrom) there at once and
 // keeps no reference to body.
 func (b *Bundle) Add(p string, body []byte, contentType string) error {
 	if err := b.check(p); err != nil {
 		return err
 	}
 	f := &File{Path: p, Body: body, ContentType: contentType}
-	if b.spool != nil && (immutable(p) || len(body) >= spoolFrom) {
+	if b.spool != nil && (immutable(p) || len(body) >= SpoolFrom) {
 		at, err := b.spool.Put(body)
 		if err != nil {
 			return fmt.Errorf("keeping %s until it is written: %v", p, err)

@@ -28,19 +28,22 @@ type Spool struct {
 	pending []byte // bytes put since, to be written after them
 }
 
-// spoolFrom is the size from which a file that is not immutable is
+// SpoolFrom is the size from which a file that is not immutable is
 // spooled too: such a file costs more memory than reading it back costs
 // time, while the many small ones would cost a read each for little.
-const spoolFrom = 16 << 10
+const SpoolFrom = 16 << 10
 
 // spoolBuffer is how many bytes the spool gathers before writing them.
 const spoolBuffer = 1 << 20
 
-// Spooled is where bytes put lie in their spool.
+// Spooled is where bytes put lie in their spool: one run of the file, or
+// a run and those after it, for bytes written a piece at a time while
+// other bytes were put between the pieces (see SpoolWriter).
 type Spooled struct {
 	spool *Spool
 	off   int64
-	size  int
+	size  int      // of this run
+	next  *Spooled // the run of the bytes that follow; nil when none do
 }
 
 // NewSpool creates an empty spool in the directory for temporary files.
@@ -92,6 +95,48 @@ func (s *Spool) Put(body []byte) (*Spooled, error) {
 	return at, s.flush()
 }
 
+// SpoolWriter puts bytes in a spool as they are made, a piece at each
+// Write, for a file too large to gather whole first: a long history's
+// changelog page as it renders. Other bytes may be put between two pieces
+// (another page rendering at the same time); the pieces are read back as
+// one file all the same.
+type SpoolWriter struct {
+	spool      *Spool
+	head, tail *Spooled
+}
+
+// NewWriter returns a writer of new bytes to s.
+func (s *Spool) NewWriter() *SpoolWriter {
+	return &SpoolWriter{spool: s}
+}
+
+// Write puts p in the spool after the bytes written before. It keeps no
+// reference to p.
+func (w *SpoolWriter) Write(p []byte) (int, error) {
+	at, err := w.spool.Put(p)
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case w.head == nil:
+		w.head, w.tail = at, at
+	case w.tail.off+int64(w.tail.size) == at.off:
+		w.tail.size += at.size // nothing was put between: one run
+	default:
+		w.tail.next, w.tail = at, at
+	}
+	return len(p), nil
+}
+
+// Spooled returns where the bytes written lie. Nothing is to be written
+// after.
+func (w *SpoolWriter) Spooled() *Spooled {
+	if w.head == nil {
+		return &Spooled{spool: w.spool}
+	}
+	return w.head
+}
+
 // flush writes the pending bytes. The caller holds mu.
 func (s *Spool) flush() error {
 	if len(s.pending) == 0 {
@@ -119,14 +164,23 @@ func (at *Spooled) Read() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	body := make([]byte, at.size)
+	body := make([]byte, at.len())
 	_, err = io.ReadFull(r, body)
 	return body, err
 }
 
+// len returns the number of bytes at at, in all its runs.
+func (at *Spooled) len() int {
+	n := 0
+	for ; at != nil; at = at.next {
+		n += at.size
+	}
+	return n
+}
+
 // reader returns a reader of the bytes at at, for those too large to
 // read back whole (see File.Reader).
-func (at *Spooled) reader() (*io.SectionReader, error) {
+func (at *Spooled) reader() (io.Reader, error) {
 	s := at.spool
 	s.mu.Lock()
 	err := s.flush()
@@ -134,7 +188,14 @@ func (at *Spooled) reader() (*io.SectionReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return io.NewSectionReader(s.f, at.off, int64(at.size)), nil
+	if at.next == nil {
+		return io.NewSectionReader(s.f, at.off, int64(at.size)), nil
+	}
+	var runs []io.Reader
+	for ; at != nil; at = at.next {
+		runs = append(runs, io.NewSectionReader(s.f, at.off, int64(at.size)))
+	}
+	return io.MultiReader(runs...), nil
 }
 
 // immutable reports whether the file at site path p is one a site never

@@ -69,7 +69,7 @@ func TestSpooledBundleKeepsImmutableFilesOutOfMemory(t *testing.T) {
 func TestSpooledBundleKeepsLargeFilesOutOfMemory(t *testing.T) {
 	s, _ := newSpool(t)
 	b := NewSpooled(s)
-	large := []byte(strings.Repeat("<li>change</li>", spoolFrom/10))
+	large := []byte(strings.Repeat("<li>change</li>", SpoolFrom/10))
 	want := map[string]string{"/changelog/index.html": string(large), "/index.html": "<p>weather</p>"}
 	must(t, b.Add("/changelog/index.html", large, "text/html"))
 	must(t, b.Add("/index.html", []byte(want["/index.html"]), "text/html"))
@@ -265,5 +265,59 @@ func TestAddSpooledKeepsTheBytesWhereTheyLie(t *testing.T) {
 	}
 	if err := b.AddSpooled("/.well-known/mcp/schemas/s/a/1.0.0.json", at, "application/json"); err == nil {
 		t.Error("a second file at one path was added")
+	}
+}
+
+// Bytes written to a spool a piece at a time are one file: read back and
+// written whole, whether other bytes were put between the pieces (by
+// another writer, another page rendering at once, or Put) or not, when a
+// piece is larger than the spool's buffer, and when there is none.
+// Pieces with nothing put between them are one run of the spool.
+func TestSpoolWriterPiecesAreOneFile(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	a, c, alone, none := s.NewWriter(), s.NewWriter(), s.NewWriter(), s.NewWriter()
+	want := map[string]string{}
+	put := func(p string, w *SpoolWriter, text string) {
+		t.Helper()
+		if n, err := w.Write([]byte(text)); n != len(text) || err != nil {
+			t.Fatalf("%s: Write of %d bytes = %d, %v", p, len(text), n, err)
+		}
+		want[p] += text
+	}
+	for i, size := range []int{100, spoolBuffer / 3, spoolBuffer + 7, 5, 2 * spoolBuffer} {
+		put("/a.html", a, strings.Repeat(string(rune('a'+i)), size))
+		put("/c.html", c, strings.Repeat(string(rune('A'+i)), size/2+1))
+		if i == 2 {
+			must(t, b.Add("/.well-known/agent-feed/archive-1.xml", []byte("<feed/>"), "application/atom+xml"))
+			want["/.well-known/agent-feed/archive-1.xml"] = "<feed/>"
+		}
+	}
+	for i := range 3 {
+		put("/alone.html", alone, strings.Repeat(fmt.Sprint(i), spoolBuffer/2))
+	}
+	want["/none.html"] = ""
+	for p, w := range map[string]*SpoolWriter{"/a.html": a, "/c.html": c, "/alone.html": alone, "/none.html": none} {
+		must(t, b.AddSpooled(p, w.Spooled(), "text/html"))
+	}
+	if at := alone.Spooled(); at.next != nil {
+		t.Errorf("pieces with nothing between them are more than one run: %+v", at)
+	}
+	for p, body := range want {
+		f, _ := b.Get(p)
+		if got, err := f.Bytes(); err != nil || string(got) != body {
+			t.Errorf("%s: %d bytes read back, %v; want %d", p, len(got), err, len(body))
+		}
+	}
+	root := t.TempDir()
+	out := filepath.Join(root, "public")
+	write(t, b, out, WriteOptions{Root: root})
+	for p, body := range want {
+		if data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p[1:]))); err != nil || string(data) != body {
+			t.Errorf("%s on disk: %d bytes, %v; want %d", p, len(data), err, len(body))
+		}
+	}
+	if stats := write(t, b, out, WriteOptions{Root: root}); stats.Written != 0 || stats.Unchanged != len(want) {
+		t.Errorf("second write: %+v, want %d unchanged", stats, len(want))
 	}
 }

@@ -62,9 +62,9 @@ type BuildServer struct {
 // adds to the feed, the feed for people, and the site's own Markdown, with
 // the site's templates in place of the defaults they replace. It runs after
 // every document is made, since the pages link to them. It hands each file
-// to add as it is rendered (see renderWith). The warnings name content that
-// no page shows.
-func renderBuild(in BuildInput, add func(File) error) (warnings []*diag.Error, err error) {
+// to add as it is rendered (see renderWith), which may leave a large page
+// in spool. The warnings name content that no page shows.
+func renderBuild(in BuildInput, spool *bundle.Spool, add func(File) error) (warnings []*diag.Error, err error) {
 	cfg := in.Config
 	in.Cache.begin(in.Timeline)
 	contentDir := cfg.Path(cfg.ContentDir)
@@ -82,7 +82,7 @@ func renderBuild(in BuildInput, add func(File) error) (warnings []*diag.Error, e
 	if err != nil {
 		return nil, err
 	}
-	r, err := renderWith(s, tfs, in.Cache, f, add)
+	r, err := renderWith(s, tfs, in.Cache, f, spool, add)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +304,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 	repo := m.repos[th.Server]
 	for i := len(th.Versions) - 1; i >= 0; i-- {
 		v := th.Versions[i]
-		pv := &Version{Version: v.Version, Time: v.Time, SchemaPath: sitePath(paths.ToolVersion(v.Slug, th.Name, v.Version)),
+		pv := &Version{Version: v.Version, Time: v.Time, SchemaPath: m.archived(v.Slug, th.Name, v.Version),
 			Commit: CommitLink(repo, v.Commit), Release: v.Release}
 		if v.Change != nil {
 			pv.Class = string(v.Change.Class)
@@ -319,6 +319,17 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 	pt.Gaps = m.gaps(th.EndpointID(), repo)
 	m.tools[th.EndpointID()] = pt
 	return pt
+}
+
+// archived is the path of a tool version's archived schema: the string
+// of the bundle's file there, when it has one, rather than a copy for the
+// page (a long history has a hundred thousand versions).
+func (m *model) archived(slug, tool, version string) string {
+	p := paths.ToolVersion(slug, tool, version)
+	if i, ok := slices.BinarySearchFunc(m.in.Files, p, func(f *bundle.File, p string) int { return strings.Compare(f.Path, p) }); ok {
+		p = m.in.Files[i].Path
+	}
+	return sitePath(p)
 }
 
 // gaps lists the times a tool was away from its server: each removal, and

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/format/site"
@@ -107,9 +108,10 @@ func TestRenderBuildLinksThePublishedDocuments(t *testing.T) {
 // serverSlug is modelSite's server's slug.
 const serverSlug = "forecast"
 
-// The changelog's entry for a schema change shares its texts with the
-// version on the tool's page: a long history lists each change on both.
-func TestChangelogSharesTheToolPagesChangeTexts(t *testing.T) {
+// twoVersions is modelSite with a history of two versions of one tool,
+// and the second, which the working tree holds.
+func twoVersions(t *testing.T) (*site.Config, *timeline.Timeline, tools.Tool) {
+	t.Helper()
 	cfg, err := site.Parse(filepath.Join(t.TempDir(), "site.toml"), modelSite, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -131,8 +133,15 @@ func TestChangelogSharesTheToolPagesChangeTexts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return cfg, b.Timeline(), v2
+}
+
+// The changelog's entry for a schema change shares its texts with the
+// version on the tool's page: a long history lists each change on both.
+func TestChangelogSharesTheToolPagesChangeTexts(t *testing.T) {
+	cfg, tl, v2 := twoVersions(t)
 	s, err := newModel(BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{v2}}},
-		Timeline: b.Timeline(), Cache: NewCache()}).site(Content{})
+		Timeline: tl, Cache: NewCache()}).site(Content{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,5 +152,29 @@ func TestChangelogSharesTheToolPagesChangeTexts(t *testing.T) {
 	c := s.Changes[i]
 	if page := c.Tool.Versions[0].Changes; len(page) == 0 || &page[0] != &c.Changes[0] {
 		t.Errorf("the changelog's texts %q are not the tool page's %q", c.Changes, page)
+	}
+}
+
+// A tool version's schema path on its page is the string of the archived
+// file's path in the bundle, not a copy of its own: a long history has as
+// many as versions. A version the bundle has no file for (which a build
+// never makes) gets its path all the same.
+func TestToolVersionsShareTheArchivedPaths(t *testing.T) {
+	cfg, tl, v2 := twoVersions(t)
+	archived := &bundle.File{Path: paths.ToolVersion(serverSlug, "get_forecast", "1.0.0"), ContentType: "application/json"}
+	s, err := newModel(BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{v2}}},
+		Timeline: tl, Files: []*bundle.File{archived}, Cache: NewCache()}).site(Content{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := s.Servers[0].Tools[0].Versions
+	if len(versions) != 2 {
+		t.Fatalf("%d versions, want 2", len(versions))
+	}
+	if v := versions[1]; v.SchemaPath != archived.Path[1:] || unsafe.StringData(v.SchemaPath) != unsafe.StringData(archived.Path[1:]) {
+		t.Errorf("version %s: SchemaPath %q is not the bundle's %q", v.Version, v.SchemaPath, archived.Path)
+	}
+	if v, want := versions[0], sitePath(paths.ToolVersion(serverSlug, "get_forecast", versions[0].Version)); v.SchemaPath != want {
+		t.Errorf("version %s without a file: SchemaPath %q, want %q", v.Version, v.SchemaPath, want)
 	}
 }

@@ -54,7 +54,8 @@
 // The template function "shared" renders a template once for all pages at
 // one depth (see renderer.executeShared): the default layout renders the
 // head's links, the header with the navigation, and the footer with it.
-// Pages are rendered in parallel.
+// Pages are rendered in parallel. In a build to disk, a large page goes to
+// the bundle's spool as it renders (see pageBuffer).
 package pages
 
 import (
@@ -72,6 +73,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/format/linediff"
 	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
 
@@ -453,6 +455,9 @@ type Page struct {
 type File struct {
 	Path string // "/servers/forecast/index.html"
 	Body []byte
+	// spooled is where the page's bytes lie instead, when it was rendered
+	// into the build's spool (see pageBuffer).
+	spooled *bundle.Spooled
 }
 
 // renderWith renders every page and asset of the site with the templates
@@ -460,8 +465,9 @@ type File struct {
 // of the package comment's list, then the assets. It links each tool to its
 // server, and reuses the pages the cache holds that were made from the same
 // (see frames). It returns the renderer, which Cache.Rerender renders with
-// again.
-func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames, add func(File) error) (*renderer, error) {
+// again. With a spool, in a rendering no other follows, a large page is
+// rendered into it (see pageBuffer).
+func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames, spool *bundle.Spool, add func(File) error) (*renderer, error) {
 	for _, srv := range s.Servers {
 		for _, t := range srv.Tools {
 			t.server = srv
@@ -474,6 +480,10 @@ func renderWith(s *Site, tfs fs.FS, c *Cache, f *frames, add func(File) error) (
 		return nil, err
 	}
 	r.cache, r.frames = c, f
+	if c.once {
+		// Only then: a cache keeps the pages' bytes for the next rendering.
+		r.spool = spool
+	}
 	jobs, err := r.plan()
 	if err != nil {
 		return nil, err
@@ -502,6 +512,7 @@ type renderer struct {
 	nav       []Link
 	cache     *Cache
 	frames    *frames // what the pages are made from, for the cache
+	spool     *bundle.Spool
 
 	mu     sync.Mutex
 	shared map[sharedKey]template.HTML
@@ -705,12 +716,17 @@ func (r *renderer) runAll(jobs []job, add func(File) error) error {
 }
 
 func (r *renderer) run(j job) (File, error) {
-	body, err := r.cache.page(r.frames, j, func() ([]byte, error) { return r.execute(j) })
-	return File{Path: j.file, Body: body}, err
+	var spooled *bundle.Spooled
+	body, err := r.cache.page(r.frames, j, func() (body []byte, err error) {
+		body, spooled, err = r.execute(j)
+		return body, err
+	})
+	return File{Path: j.file, Body: body, spooled: spooled}, err
 }
 
-// execute renders a job's page.
-func (r *renderer) execute(j job) ([]byte, error) {
+// execute renders a job's page: its bytes, or where they lie in the
+// spool.
+func (r *renderer) execute(j job) ([]byte, *bundle.Spooled, error) {
 	p := j.page
 	switch {
 	case j.converted != nil:
@@ -718,15 +734,19 @@ func (r *renderer) execute(j job) ([]byte, error) {
 	case j.src != nil:
 		cv, err := r.cache.convert(r.markdown, j.src, p.Root, j.ids, j.top)
 		if err != nil {
-			return nil, fmt.Errorf("rendering the Markdown of %s: %v", j.file, err)
+			return nil, nil, fmt.Errorf("rendering the Markdown of %s: %v", j.file, err)
 		}
 		p.Content = cv.html
 	}
-	var b pageBuffer
+	b := pageBuffer{spool: r.spool}
 	if err := r.templates.byKind[p.Kind].ExecuteTemplate(&b, "layout", p); err != nil {
-		return nil, fmt.Errorf("rendering %s: %v", j.file, err)
+		return nil, nil, fmt.Errorf("rendering %s: %v", j.file, err)
 	}
-	return b.bytes(), nil
+	body, spooled, err := b.page()
+	if err != nil {
+		return nil, nil, fmt.Errorf("keeping %s until it is written: %v", j.file, err)
+	}
+	return body, spooled, nil
 }
 
 // pageBuffer gathers a page as it is rendered, in chunks that double in
@@ -734,10 +754,14 @@ func (r *renderer) execute(j job) ([]byte, error) {
 // A buffer that doubles would copy a long history's changelog (tens of MB)
 // at every step and hold up to three times its size at the last one, and
 // the page would need a copy of its size anyway, not to keep the spare
-// capacity.
+// capacity. With a spool, a page that reaches bundle.SpoolFrom, which a
+// spooled bundle would keep there, goes there instead, its chunks written
+// as they fill: a long history's changelog is then never in memory whole.
 type pageBuffer struct {
-	chunks [][]byte
-	size   int
+	chunks  [][]byte
+	size    int
+	spool   *bundle.Spool
+	spooled *bundle.SpoolWriter // the page's first bytes, once in the spool; those after are in chunks
 }
 
 const (
@@ -749,28 +773,69 @@ func (b *pageBuffer) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
 		if len(b.chunks) == 0 || len(b.chunks[len(b.chunks)-1]) == cap(b.chunks[len(b.chunks)-1]) {
-			size := minPageChunk
-			if len(b.chunks) > 0 {
-				size = min(2*cap(b.chunks[len(b.chunks)-1]), maxPageChunk)
+			if err := b.grow(); err != nil {
+				return n - len(p), err
 			}
-			b.chunks = append(b.chunks, make([]byte, 0, size))
 		}
 		last := &b.chunks[len(b.chunks)-1]
 		k := min(len(p), cap(*last)-len(*last))
 		*last = append(*last, p[:k]...)
 		p = p[k:]
+		b.size += k
 	}
-	b.size += n
 	return n, nil
 }
 
-// bytes returns the page.
-func (b *pageBuffer) bytes() []byte {
+// grow adds a chunk, twice the size of the last up to maxPageChunk. A
+// page bound for the spool first writes its chunks there, and then has
+// one chunk: the last one's memory again once it is of the largest size.
+func (b *pageBuffer) grow() error {
+	size := minPageChunk
+	if len(b.chunks) > 0 {
+		size = min(2*cap(b.chunks[len(b.chunks)-1]), maxPageChunk)
+	}
+	if b.spool == nil || b.size < bundle.SpoolFrom {
+		b.chunks = append(b.chunks, make([]byte, 0, size))
+		return nil
+	}
+	if err := b.toSpool(); err != nil {
+		return err
+	}
+	chunk := b.chunks[len(b.chunks)-1][:0]
+	if cap(chunk) < size {
+		chunk = make([]byte, 0, size)
+	}
+	clear(b.chunks) // the chunks written go
+	b.chunks = append(b.chunks[:0], chunk)
+	return nil
+}
+
+// toSpool writes the chunks to the spool, after the page's bytes there.
+func (b *pageBuffer) toSpool() error {
+	if b.spooled == nil {
+		b.spooled = b.spool.NewWriter()
+	}
+	for _, c := range b.chunks {
+		if _, err := b.spooled.Write(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// page returns the page: its bytes, or where they lie in the spool.
+func (b *pageBuffer) page() ([]byte, *bundle.Spooled, error) {
+	if b.spool != nil && b.size >= bundle.SpoolFrom {
+		if err := b.toSpool(); err != nil {
+			return nil, nil, err
+		}
+		return nil, b.spooled.Spooled(), nil
+	}
 	out := make([]byte, 0, b.size)
 	for _, c := range b.chunks {
 		out = append(out, c...)
 	}
-	return out
+	return out, nil, nil
 }
 
 // assets are the files under assets/, but for build output written there

@@ -31,7 +31,7 @@ func newRendering() *Cache {
 // order they were added.
 func renderFiles(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
 	var files []File
-	_, err := renderWith(s, tfs, c, f, func(f File) error {
+	_, err := renderWith(s, tfs, c, f, nil, func(f File) error {
 		files = append(files, f)
 		return nil
 	})
@@ -42,7 +42,7 @@ func renderFiles(s *Site, tfs fs.FS, c *Cache, f *frames) ([]File, error) {
 // the order they were added.
 func renderBuildFiles(in BuildInput) ([]File, []*diag.Error, error) {
 	var files []File
-	warnings, err := renderBuild(in, func(f File) error {
+	warnings, err := renderBuild(in, nil, func(f File) error {
 		files = append(files, f)
 		return nil
 	})
@@ -321,7 +321,7 @@ func TestRenderWithAddsInOrderUntilAddFails(t *testing.T) {
 	}
 	full := errors.New("bundle full")
 	var added []string
-	_, err = renderWith(fixtureSite(t), templates.FS, newRendering(), &frames{}, func(f File) error {
+	_, err = renderWith(fixtureSite(t), templates.FS, newRendering(), &frames{}, nil, func(f File) error {
 		if added = append(added, f.Path); len(added) == 3 {
 			return full
 		}
@@ -331,7 +331,11 @@ func TestRenderWithAddsInOrderUntilAddFails(t *testing.T) {
 		t.Errorf("err = %v, want add's", err)
 	}
 	if len(all) < 4 || all[0].Path != "/index.html" || len(added) != 3 || added[0] != all[0].Path || added[2] != all[2].Path {
-		t.Errorf("added %q before the error; all files start %q", added, all[:min(4, len(all))])
+		var first []string
+		for _, f := range all[:min(4, len(all))] {
+			first = append(first, f.Path)
+		}
+		t.Errorf("added %q before the error; all files start %q", added, first)
 	}
 }
 
@@ -347,8 +351,8 @@ func TestPageBuffer(t *testing.T) {
 		}
 		want = append(want, p...)
 	}
-	if got := b.bytes(); !bytes.Equal(got, want) || cap(got) != len(want) {
-		t.Errorf("bytes() = %d bytes (capacity %d), want the %d written", len(got), cap(got), len(want))
+	if got, at, err := b.page(); !bytes.Equal(got, want) || cap(got) != len(want) || at != nil || err != nil {
+		t.Errorf("page() = %d bytes (capacity %d), %v, %v; want the %d written", len(got), cap(got), at, err, len(want))
 	}
 }
 

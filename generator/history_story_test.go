@@ -46,7 +46,7 @@ func TestHistoryStory(t *testing.T) {
 	// each lists the tool versions it shipped.
 	var releases []string
 	for _, e := range res.Timeline.Events {
-		if a, ok := e.Payload.(agentfeed.Announcement); ok && a.Protocol == "mcp" {
+		if a, ok := e.Payload().(agentfeed.Announcement); ok && a.Protocol == "mcp" {
 			releases = append(releases, agentfeed.FormatTime(e.Time)+" "+a.Version+" "+a.Tools)
 		}
 	}
@@ -75,7 +75,7 @@ func TestHistoryStory(t *testing.T) {
 	// Each schema change is classified by what the schema accepts.
 	classes := map[string]string{}
 	for _, e := range res.Timeline.Events {
-		if c, ok := e.Payload.(agentfeed.SchemaChange); ok {
+		if c, ok := e.Payload().(agentfeed.SchemaChange); ok {
 			classes[c.EndpointID[strings.IndexByte(c.EndpointID, '#')+1:]] = c.ToVersion + " " + c.Compat
 		}
 	}
@@ -94,7 +94,7 @@ func TestHistoryStory(t *testing.T) {
 	// git mv with the tool renamed: the deprecation names the new tool.
 	var replacement string
 	for _, e := range res.Timeline.Events {
-		if d, ok := e.Payload.(agentfeed.Deprecation); ok && d.EndpointID == "com.example/items#search_items" && d.Replacement != nil {
+		if d, ok := e.Payload().(agentfeed.Deprecation); ok && d.EndpointID == "com.example/items#search_items" && d.Replacement != nil {
 			replacement = *d.Replacement
 		}
 	}

@@ -113,7 +113,8 @@ type Event struct {
 	Key        string // with Type and EndpointID, names the event uniquely
 	Commit     string
 	Time       time.Time
-	Payload    any // agentfeed.Announcement, SchemaChange or Deprecation
+	// payload is an announcement's or a deprecation's (see Payload).
+	payload any
 	// A deprecation's Title and Summary, as made. The others' are made
 	// when asked for, from the payload and a schema change's version: a
 	// long history has many events, each read once or twice, and their
@@ -122,10 +123,27 @@ type Event struct {
 	version        *Version // a schema change's new version
 }
 
+// NewEvent returns an event with the payload given.
+func NewEvent(typ, endpointID, key, commit string, at time.Time, payload any) Event {
+	return Event{Type: typ, EndpointID: endpointID, Key: key, Commit: commit, Time: at, payload: payload}
+}
+
+// Payload is the payload of the event's entry: an agentfeed.Announcement,
+// SchemaChange or Deprecation. A schema change's is made when asked for,
+// from its version, for the reason its texts are: held, it was a sixth of
+// what a long history's timeline held.
+func (e Event) Payload() any {
+	if v := e.version; v != nil && e.payload == nil {
+		return agentfeed.SchemaChange{EndpointID: e.EndpointID, FromVersion: v.From, ToVersion: v.Version,
+			EffectiveAt: agentfeed.FormatTime(e.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256}
+	}
+	return e.payload
+}
+
 // Title is one human line for feed readers: what happened, to which
 // version.
 func (e Event) Title() string {
-	switch p := e.Payload.(type) {
+	switch p := e.Payload().(type) {
 	case agentfeed.Announcement:
 		if p.Protocol == ProtocolTool {
 			_, tool := splitToolEndpoint(p.EndpointID)
@@ -143,7 +161,7 @@ func (e Event) Title() string {
 
 // Summary is what happened, in a sentence.
 func (e Event) Summary() string {
-	switch p := e.Payload.(type) {
+	switch p := e.Payload().(type) {
 	case agentfeed.Announcement:
 		if p.Protocol == ProtocolTool {
 			server, tool := splitToolEndpoint(p.EndpointID)
@@ -571,10 +589,8 @@ func (r *Builder) announceTool(c Commit, srv Server, t *toolState) Event {
 
 func (r *Builder) schemaChange(c Commit, srv Server, t *toolState) Event {
 	v := t.current
-	e := r.event(c, agentfeed.TypeSchemaChange, t.id, v.From+" -> "+v.Version,
-		agentfeed.SchemaChange{EndpointID: t.id, FromVersion: v.From, ToVersion: v.Version,
-			EffectiveAt: agentfeed.FormatTime(c.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256})
-	e.version = v
+	e := r.event(c, agentfeed.TypeSchemaChange, t.id, v.From+" -> "+v.Version, nil)
+	e.version = v // its payload, made when asked for
 	return e
 }
 
@@ -620,7 +636,7 @@ func (r *Builder) event(c Commit, typ, endpoint, key string, payload any) Event 
 		}
 		r.keys[name]++
 	}
-	return Event{Type: typ, EndpointID: endpoint, Key: key, Commit: c.Hash, Time: c.Time, Payload: payload}
+	return NewEvent(typ, endpoint, key, c.Hash, c.Time, payload)
 }
 
 func (r *Builder) histories() []*ServerHistory {

@@ -91,7 +91,7 @@ func TestDerive(t *testing.T) {
 	var change agentfeed.SchemaChange
 	for _, e := range tl.Events {
 		if e.Commit == "c4" && e.Type == agentfeed.TypeSchemaChange {
-			change = e.Payload.(agentfeed.SchemaChange)
+			change = e.Payload().(agentfeed.SchemaChange)
 		}
 	}
 	data, _ := json.Marshal(change.Migration)
@@ -234,7 +234,7 @@ func TestReleasesAndRenames(t *testing.T) {
 	var got []string
 	for _, e := range tl.Events {
 		line := e.Commit + " " + e.Time.Format(time.DateOnly) + " " + e.Title()
-		switch p := e.Payload.(type) {
+		switch p := e.Payload().(type) {
 		case agentfeed.Announcement:
 			if p.Tools != "" {
 				line += " [" + p.Tools + "]"
@@ -282,7 +282,7 @@ func TestReleaseOnTheSwitch(t *testing.T) {
 	}
 	var tools []string
 	for _, e := range tl.Events {
-		if p, ok := e.Payload.(agentfeed.Announcement); ok && p.EndpointID == "com.example/weather" && p.Version == "1.1.0" {
+		if p, ok := e.Payload().(agentfeed.Announcement); ok && p.EndpointID == "com.example/weather" && p.Version == "1.1.0" {
 			tools = append(tools, p.Tools)
 		}
 	}
@@ -309,7 +309,7 @@ func TestEventsShareToolEndpointID(t *testing.T) {
 	}
 	var ids []string
 	for _, e := range tl.Events {
-		switch p := e.Payload.(type) {
+		switch p := e.Payload().(type) {
 		case agentfeed.Announcement:
 			if p.Protocol == ProtocolTool {
 				ids = append(ids, e.EndpointID, p.EndpointID)
@@ -328,8 +328,9 @@ func TestEventsShareToolEndpointID(t *testing.T) {
 	}
 }
 
-// An announcement or a schema change keeps no text of its own: its Title
-// and Summary are made when asked for, as the builder would have made them.
+// An announcement or a schema change keeps no text of its own, and a
+// schema change no payload: its Title, Summary and Payload are made when
+// asked for, as the builder would have made them.
 func TestEventsMakeTheirTextsWhenAsked(t *testing.T) {
 	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
 	// A server's name may hold a "#", which a tool's cannot: the texts,
@@ -348,6 +349,9 @@ func TestEventsMakeTheirTextsWhenAsked(t *testing.T) {
 		for _, e := range tl.Events {
 			if e.title != "" || e.summary != "" {
 				t.Errorf("event %s %s keeps its texts", e.Type, e.EndpointID)
+			}
+			if e.Type == agentfeed.TypeSchemaChange && e.payload != nil {
+				t.Errorf("schema change %s keeps its payload", e.EndpointID)
 			}
 			got = append(got, e.Title()+" | "+e.Summary())
 		}

@@ -146,7 +146,7 @@ func signEntries(signer agentfeed.Signer, host string, events []timeline.Event) 
 	parallel.For(len(events), func(i int) {
 		e := events[i]
 		id := agentfeed.EntryID(host, e.Type, e.EndpointID, e.Key)
-		entries[i], errs[i] = agentfeed.NewEntry(signer, id, e.Type, agentfeed.FormatTime(e.Time), e.Summary(), e.Payload)
+		entries[i], errs[i] = agentfeed.NewEntry(signer, id, e.Type, agentfeed.FormatTime(e.Time), e.Summary(), e.Payload())
 		if errs[i] != nil {
 			errs[i] = fmt.Errorf("feed entry %s: %v", id, errs[i])
 		}

@@ -27,11 +27,9 @@ func TestMain(m *testing.M) { tlstest.Main(m) }
 func announced() *timeline.Timeline {
 	const endpoint = "com.example.weather/forecast"
 	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
-	return &timeline.Timeline{Events: []timeline.Event{{
-		Type: agentfeed.TypeAnnouncement, EndpointID: endpoint, Key: "1.0.0", Time: at,
-		Payload: agentfeed.Announcement{EndpointID: endpoint, Endpoint: "https://weather.example.com/mcp",
-			Protocol: "mcp", Version: "1.0.0", AssertedAt: agentfeed.FormatTime(at)},
-	}}}
+	return &timeline.Timeline{Events: []timeline.Event{timeline.NewEvent(agentfeed.TypeAnnouncement, endpoint, "1.0.0", "", at,
+		agentfeed.Announcement{EndpointID: endpoint, Endpoint: "https://weather.example.com/mcp",
+			Protocol: "mcp", Version: "1.0.0", AssertedAt: agentfeed.FormatTime(at)})}}
 }
 
 // addFeed runs the feed stage on the timeline for a site with no servers.
@@ -111,9 +109,10 @@ func TestAppendOnlyAfterUpgrade(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tl := announced()
-			a := tl.Events[0].Payload.(agentfeed.Announcement)
+			e := tl.Events[0]
+			a := e.Payload().(agentfeed.Announcement)
 			tc.change(&a)
-			tl.Events[0].Payload = a
+			tl.Events[0] = timeline.NewEvent(e.Type, e.EndpointID, e.Key, e.Commit, e.Time, a)
 			_, out := addFeed(t, tl)
 			_, err := checkAppendOnly(Previous{Source: published}, out.Entries)
 			if err == nil || !strings.HasSuffix(err.Error(), tc.want) || !strings.Contains(diag.Hint(err), tc.hint) {
@@ -163,11 +162,10 @@ func TestPlainTitle(t *testing.T) {
 // page: a long history has many entries about few endpoints.
 func TestEntriesShareTheirEndpointsLink(t *testing.T) {
 	tl := announced()
-	next := tl.Events[0]
-	a := next.Payload.(agentfeed.Announcement)
-	a.Version, next.Key = "1.1.0", "1.1.0"
-	next.Payload = a
-	tl.Events = append(tl.Events, next)
+	e := tl.Events[0]
+	a := e.Payload().(agentfeed.Announcement)
+	a.Version = "1.1.0"
+	tl.Events = append(tl.Events, timeline.NewEvent(e.Type, e.EndpointID, "1.1.0", e.Commit, e.Time, a))
 	tl.Servers = []*timeline.ServerHistory{{Name: a.EndpointID, Last: timeline.Server{Name: a.EndpointID, Slug: "forecast"}}}
 	_, out := addFeed(t, tl)
 	first, second := out.Entries[0].Link, out.Entries[1].Link
@@ -185,12 +183,10 @@ func TestDropEntriesMakesTheSameFeedAndChecksEveryPage(t *testing.T) {
 	tl := announced()
 	for i := 1; i < 8; i++ {
 		e := tl.Events[0]
-		e.Key = fmt.Sprintf("1.0.%d", i)
-		e.Time = e.Time.Add(time.Duration(i) * time.Hour)
-		a := e.Payload.(agentfeed.Announcement)
-		a.Version, a.AssertedAt = e.Key, agentfeed.FormatTime(e.Time)
-		e.Payload = a
-		tl.Events = append(tl.Events, e)
+		key, at := fmt.Sprintf("1.0.%d", i), e.Time.Add(time.Duration(i)*time.Hour)
+		a := e.Payload().(agentfeed.Announcement)
+		a.Version, a.AssertedAt = key, agentfeed.FormatTime(at)
+		tl.Events = append(tl.Events, timeline.NewEvent(e.Type, e.EndpointID, key, e.Commit, at, a))
 	}
 	kept, keptOut := addFeedWith(t, pageSize, Input{Timeline: tl})
 	dropped, droppedOut := addFeedWith(t, pageSize, Input{Timeline: tl, DropEntries: true})

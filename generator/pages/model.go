@@ -345,7 +345,7 @@ func (m *model) gaps(endpoint, repo string) []Gap {
 			out = append(out, Gap{Removed: step})
 			away = true
 		case away:
-			step.Version = e.Payload.(agentfeed.Announcement).Version
+			step.Version = e.Payload().(agentfeed.Announcement).Version
 			out[len(out)-1].Back = &step
 			away = false
 		}
@@ -394,7 +394,7 @@ func (m *model) changes() []*Change {
 	var out []*Change
 	for _, e := range m.in.Timeline.Events {
 		c := &Change{Time: e.Time, Server: m.servers[e.EndpointID], Tool: m.tools[e.EndpointID]}
-		switch p := e.Payload.(type) {
+		switch p := e.Payload().(type) {
 		case agentfeed.Announcement:
 			c.Kind, c.Badge, c.Summary = ChangeAnnouncement, "new", e.Summary()
 			if announced[e.EndpointID] {

@@ -196,7 +196,7 @@ func TestResumeEqualsWholeReplay(t *testing.T) {
 		g.Commit("i is now j")
 	}, true, 2)
 	last := r.prev.Timeline.Events[len(r.prev.Timeline.Events)-1]
-	if d, ok := last.Payload.(agentfeed.Deprecation); !ok || d.Replacement == nil || *d.Replacement != "com.example/s#j" {
+	if d, ok := last.Payload().(agentfeed.Deprecation); !ok || d.Replacement == nil || *d.Replacement != "com.example/s#j" {
 		t.Errorf("the last event is %s, want i's deprecation replaced by com.example/s#j", last.Title())
 	}
 }

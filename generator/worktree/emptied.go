@@ -104,7 +104,7 @@ func landingEmptied(events []timeline.Event, present map[string]map[string]bool)
 // sunset at the announcement, unlike a deprecation site.toml configures
 // ahead of its sunset.
 func isRemoval(ev timeline.Event) bool {
-	d, ok := ev.Payload.(agentfeed.Deprecation)
+	d, ok := ev.Payload().(agentfeed.Deprecation)
 	return ok && ev.Type == agentfeed.TypeDeprecation && d.Sunset == d.AnnouncedAt && d.Sunset == agentfeed.FormatTime(ev.Time)
 }
 

@@ -92,7 +92,8 @@ type Options struct {
 	// Spool keeps the immutable and large outputs in a temporary file
 	// until Write (bundle.Spool), the tool versions' bytes there from the
 	// moment they are read, in memory only those of the versions the pages
-	// diff, and the Result no Entries: for a build that writes once.
+	// diff, and the Result no Entries and no Timeline: for a build that
+	// writes once.
 	// Ignored with a Cache, whose next build reuses them. Result.Close
 	// releases the file.
 	Spool bool
@@ -103,7 +104,7 @@ type Result struct {
 	Bundle   *bundle.Bundle
 	Config   *site.Config
 	Key      didweb.SigningKey
-	Timeline *timeline.Timeline // the committed history of the inputs (see Options.Spool)
+	Timeline *timeline.Timeline // the committed history of the inputs; nil with Options.Spool
 	Entries  []agentfeed.Entry  // the signed feed entries, in feed order; nil with Options.Spool (Counts.Entries counts them)
 	Warnings []*diag.Error
 	// Attestations are the checked attestations of the entity card's MCP
@@ -270,6 +271,13 @@ func Build(opt Options) (_ *Result, err error) {
 	for _, s := range servers {
 		in.Servers = append(in.Servers, pages.BuildServer{Config: s.Config, Tools: s.Tools, ReservedCards: documented.ReservedCards[s.Index]})
 	}
+	versions := r.Timeline.Versions()
+	if r.spool != nil {
+		// Nothing reads the timeline once the pages' model is made from
+		// it, and a long history's is the largest part of what the pages
+		// would hold while they render.
+		r.Timeline = nil
+	}
 	warnings, err := pages.Add(r.Bundle, in)
 	if err != nil {
 		return nil, err
@@ -283,7 +291,7 @@ func Build(opt Options) (_ *Result, err error) {
 		return nil, err
 	}
 	r.Stages.Render = time.Since(start)
-	r.count(servers, signed.Count)
+	r.count(servers, signed.Count, versions)
 	r.Reuse.PagesRendered = pageCache.Rendered()
 	if !oneOff {
 		watch.last = r
@@ -314,9 +322,9 @@ func (r *Result) Close() error {
 	return r.spool.Close()
 }
 
-func (r *Result) count(servers []worktree.Server, entries int) {
+func (r *Result) count(servers []worktree.Server, entries, versions int) {
 	c := Counts{Files: r.Bundle.Len(), Servers: len(servers), Agents: len(r.Config.Agents), Entries: entries,
-		Versions: r.Timeline.Versions()}
+		Versions: versions}
 	for _, s := range servers {
 		c.Tools += len(s.Tools)
 	}

@@ -37,7 +37,7 @@ import (
 // serves one rendering at a time.
 type Cache struct {
 	mu       sync.Mutex
-	timeline *timeline.Timeline // the last rendering's
+	timeline *timeline.Timeline // the last rendering's; nil for a Cache used once
 	history  int                // counts the timelines rendered from: identifies one in keys
 	markdown map[[sha256.Size]byte]converted
 	pages    map[string]renderedPage // by file
@@ -113,7 +113,9 @@ func (c *Cache) begin(tl *timeline.Timeline) {
 	if tl != c.timeline {
 		c.history++
 	}
-	c.timeline = tl
+	if !c.once {
+		c.timeline = tl
+	}
 	c.nextMarkdown, c.nextPages, c.nextModels, c.rendered = map[[sha256.Size]byte]converted{}, map[string]renderedPage{}, map[[sha256.Size]byte][sha256.Size]byte{}, 0
 }
 

@@ -76,6 +76,12 @@ func renderBuild(in BuildInput, spool *bundle.Spool, add func(File) error) (warn
 	if err != nil {
 		return nil, err
 	}
+	if in.Cache.once {
+		// The pages render from s alone. Without a rendering after this
+		// one to compare with, nothing holds the timeline while they do:
+		// it is the largest part of a long history's build.
+		in.Timeline = nil
+	}
 	warnings = append(orphanDocs(s, contentDir), strayMarkdown(contentDir)...)
 	tfs := Templates(in.Cache.files.FS(cfg.Root, cfg.Path(cfg.TemplatesDir), inputfile.MaxSize, in.KeyFile), templates.FS)
 	f, err := newFrames(in, content, tfs, in.Cache.history)

@@ -6,11 +6,13 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unsafe"
+	"weak"
 
 	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/format/site"
@@ -177,4 +179,43 @@ func TestToolVersionsShareTheArchivedPaths(t *testing.T) {
 	if v, want := versions[0], sitePath(paths.ToolVersion(serverSlug, "get_forecast", versions[0].Version)); v.SchemaPath != want {
 		t.Errorf("version %s without a file: SchemaPath %q, want %q", v.Version, v.SchemaPath, want)
 	}
+}
+
+// A rendering that no other follows (NewCacheOnce) holds no timeline
+// while its pages render: the Site made from it is all they need. One
+// that the next rendering compares with keeps it.
+func TestRenderingOnceLetsGoOfTheTimeline(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := site.Parse(filepath.Join(dir, "site.toml"), modelSite, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, once := range []bool{true, false} {
+		cache := NewCache()
+		if once {
+			cache = NewCacheOnce()
+		}
+		in, held := inputWithTimeline(cfg, cache)
+		added := 0
+		_, err := renderBuild(in, nil, func(File) error {
+			if added++; added == 1 {
+				runtime.GC()
+				if kept := held.Value() != nil; kept != !once {
+					t.Errorf("once %v: the timeline is held while the pages render: %v", once, kept)
+				}
+			}
+			return nil
+		})
+		if err != nil || added == 0 {
+			t.Fatalf("once %v: %d pages, %v", once, added, err)
+		}
+	}
+}
+
+// inputWithTimeline returns the input of a rendering by cache of cfg's
+// pages, the only holder of its timeline, and a weak pointer to it.
+func inputWithTimeline(cfg *site.Config, cache *Cache) (BuildInput, weak.Pointer[timeline.Timeline]) {
+	tl := &timeline.Timeline{}
+	return BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0]}}, Timeline: tl, Cache: cache,
+		Key: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey)}, weak.Make(tl)
 }

@@ -30,9 +30,11 @@ type comparisons struct {
 	mu   sync.Mutex
 	cond *sync.Cond // signals a comparison made, more planned, or stop
 	// planned holds the comparisons numbered from base on, in the steps'
-	// order; those before base are dropped.
+	// order; those before base are dropped. It holds pointers: dropped
+	// from the front and appended to at the back, it is copied whole
+	// whenever it grows, a hundred times in a long history.
 	base    int
-	planned []comparison
+	planned []*comparison
 	free    int  // no comparison numbered below is unclaimed
 	stopped bool // the replay is over: compare no more
 	workers sync.WaitGroup
@@ -110,7 +112,7 @@ func (c *comparisons) at(i int) {
 	defer c.mu.Unlock()
 	k := 0
 	for k < len(c.planned) && c.planned[k].step < i {
-		cmp := &c.planned[k]
+		cmp := c.planned[k]
 		key := [2]string{cmp.before.SHA256, cmp.after.SHA256}
 		if c.index[key] == c.base+k {
 			delete(c.index, key)
@@ -152,7 +154,7 @@ func (c *comparisons) planStep() {
 			continue
 		}
 		c.index[key] = c.base + len(c.planned)
-		c.planned = append(c.planned, comparison{before: before, after: next, file: fileAt{s.repo, ch.Path}, step: p.at})
+		c.planned = append(c.planned, &comparison{before: before, after: next, file: fileAt{s.repo, ch.Path}, step: p.at})
 	}
 	p.at++
 }
@@ -181,7 +183,7 @@ func (c *comparisons) work() {
 // make makes comparison i, which is planned and unclaimed. The caller
 // holds mu, which make releases while it compares.
 func (c *comparisons) make(i int) {
-	cmp := &c.planned[i-c.base]
+	cmp := c.planned[i-c.base]
 	cmp.claimed = true
 	// The versions were kept without their objects (see parse): each
 	// comparison decodes what c.last does not hold, and the newer version
@@ -198,10 +200,7 @@ func (c *comparisons) make(i int) {
 	result := timeline.CompareObjects(before, after)
 	c.mu.Lock()
 	c.last[file] = next
-	if i >= c.base { // else the replay went past it meanwhile
-		cmp := &c.planned[i-c.base]
-		cmp.result, cmp.done = result, true
-	}
+	cmp.result, cmp.done = result, true // dropped meanwhile when the replay went past it
 	c.cond.Broadcast()
 }
 

@@ -110,7 +110,7 @@ func TestCompareMakesTheNextWhileAWorkerMakesItsOwn(t *testing.T) {
 			t.Fatal(err, err2)
 		}
 		c.index[[2]string{before.SHA256, after.SHA256}] = i
-		c.planned = append(c.planned, comparison{before: before, after: after, file: fileAt{0, fmt.Sprintf("tools/%d.json", i)}})
+		c.planned = append(c.planned, &comparison{before: before, after: after, file: fileAt{0, fmt.Sprintf("tools/%d.json", i)}})
 		want = append(want, timeline.CompareObjects(reparse(t, before), reparse(t, after)))
 	}
 	c.planned[0].claimed = true // a worker makes it

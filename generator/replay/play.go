@@ -125,7 +125,10 @@ type replayState struct {
 	trees   []gitlog.Tree
 	config  *site.Config
 	servers map[string]*serverFiles // by server name
-	err     error                   // a tool file over the limits: the replay stops
+	// serverStates is the slice of the servers' states each step hands
+	// to the timeline (see snapshot).
+	serverStates []timeline.Server
+	err          error // a tool file over the limits: the replay stops
 
 	following []*follow // the servers of the configuration in force (see refollow)
 	followed  []*follow // those followed at the last step
@@ -236,7 +239,9 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 		st.forgetUnfollowed(servers)
 		st.followed = servers
 	}
-	c.Servers = make([]timeline.Server, 0, len(servers))
+	// The timeline reads a commit during Commit only: one slice serves
+	// every step, not one a step of a long history.
+	c.Servers = st.serverStates[:0]
 	for _, fl := range servers {
 		srv := fl.srv
 		if srv.Name == "" {
@@ -256,6 +261,7 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 			Endpoint: fl.endpoint, Tools: files.byName, Unchanged: !files.changed, Touched: files.judged, Renamed: files.renamed,
 		})
 	}
+	st.serverStates = c.Servers
 	if st.config == nil {
 		return c
 	}

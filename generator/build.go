@@ -104,8 +104,8 @@ type Result struct {
 	Bundle   *bundle.Bundle
 	Config   *site.Config
 	Key      didweb.SigningKey
-	Timeline *timeline.Timeline // the committed history of the inputs; nil with Options.Spool
-	Entries  []agentfeed.Entry  // the signed feed entries, in feed order; nil with Options.Spool (Counts.Entries counts them)
+	Timeline *timeline.Timeline // the committed history of the inputs; nil in a spooled build (Options.Spool, no Cache)
+	Entries  []agentfeed.Entry  // the signed feed entries, in feed order; nil in a spooled build (Options.Spool, no Cache); Counts.Entries counts them
 	Warnings []*diag.Error
 	// Attestations are the checked attestations of the entity card's MCP
 	// entries, by site.toml key path ("entity.entities.0.mcps.1").

@@ -143,36 +143,32 @@ func (e Event) Payload() any {
 // Title is one human line for feed readers: what happened, to which
 // version.
 func (e Event) Title() string {
-	switch p := e.Payload().(type) {
-	case agentfeed.Announcement:
+	if v := e.version; v != nil {
+		_, tool := splitToolEndpoint(e.EndpointID)
+		return changeTitle(tool, v)
+	}
+	if p, ok := e.payload.(agentfeed.Announcement); ok {
 		if p.Protocol == ProtocolTool {
 			_, tool := splitToolEndpoint(p.EndpointID)
 			return tool + " " + p.Version + " published"
 		}
 		return p.EndpointID + " " + p.Version + " announced"
-	case agentfeed.SchemaChange:
-		if e.version != nil {
-			_, tool := splitToolEndpoint(p.EndpointID)
-			return changeTitle(tool, e.version)
-		}
 	}
 	return e.title
 }
 
 // Summary is what happened, in a sentence.
 func (e Event) Summary() string {
-	switch p := e.Payload().(type) {
-	case agentfeed.Announcement:
+	if v := e.version; v != nil {
+		_, tool := splitToolEndpoint(e.EndpointID)
+		return fmt.Sprintf("%s %s → %s (%s): %s", tool, v.From, v.Version, v.Change.Class, describe(v.Change))
+	}
+	if p, ok := e.payload.(agentfeed.Announcement); ok {
 		if p.Protocol == ProtocolTool {
 			server, tool := splitToolEndpoint(p.EndpointID)
 			return fmt.Sprintf("%s %s on %s", tool, p.Version, server)
 		}
 		return fmt.Sprintf("%s %s at %s", p.EndpointID, p.Version, p.Endpoint)
-	case agentfeed.SchemaChange:
-		if v := e.version; v != nil {
-			_, tool := splitToolEndpoint(p.EndpointID)
-			return fmt.Sprintf("%s %s → %s (%s): %s", tool, v.From, v.Version, v.Change.Class, describe(v.Change))
-		}
 	}
 	return e.summary
 }

@@ -150,7 +150,7 @@ func (s *scanner) Find(data []byte) (encoding string, found bool) {
 	return s.findNormalised(data)
 }
 
-// readSize is how many bytes FindReader reads at a time: with the bytes
+// readSize is the most bytes FindReader reads at a time: with the bytes
 // carried from the chunk before, the most of a file it holds.
 var readSize = 256 << 10
 

@@ -22,8 +22,8 @@ import (
 // memory than any other part of the replay but the timeline itself.
 type comparisons struct {
 	forms *forms // where the versions' canonical forms are
-	// plan and index are the replay's alone: it plans (at) and looks
-	// comparisons up (compare).
+	// The replay plans (at) and looks comparisons up (compare); index is
+	// its alone, and the workers read plan under mu only.
 	plan  planner
 	index map[[2]string]int // by the SHA-256 of the two versions: the comparison's number
 
@@ -104,9 +104,9 @@ func (h *historyReader) compareAhead(steps []step) *comparisons {
 }
 
 // at tells the comparisons that the replay is at step i: those of the
-// steps before are dropped, since one it did not ask for then it never
-// will, and the steps from i on are planned until a window of
-// comparisons is.
+// steps before are dropped, and the steps from i on are planned until a
+// window of comparisons is. A comparison asked for again after it was
+// dropped (two versions met again later) is made on the spot.
 func (c *comparisons) at(i int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -122,13 +122,16 @@ func (c *comparisons) at(i int) {
 	clear(c.planned[:k])
 	c.planned = c.planned[k:]
 	c.base += k
+	planned := c.base + len(c.planned)
 	for c.plan.at <= i {
 		c.planStep()
 	}
 	for len(c.planned) < compareWindow && c.plan.at < len(c.plan.steps) {
 		c.planStep()
 	}
-	c.cond.Broadcast()
+	if c.base+len(c.planned) > planned || c.plan.at == len(c.plan.steps) {
+		c.cond.Broadcast() // work for the workers, or the end of it
+	}
 }
 
 // planStep plans the comparisons of the next step. The caller is the
@@ -200,7 +203,8 @@ func (c *comparisons) make(i int) {
 	result := timeline.CompareObjects(before, after)
 	c.mu.Lock()
 	c.last[file] = next
-	cmp.result, cmp.done = result, true // dropped meanwhile when the replay went past it
+	// The replay may have dropped cmp meanwhile: then no one reads this.
+	cmp.result, cmp.done = result, true
 	c.cond.Broadcast()
 }
 

@@ -48,7 +48,8 @@ type Input struct {
 	// Spool, when set, keeps the canonical form of every tool version
 	// (tools.Tool.Stored) from the moment it is parsed: for a build that
 	// writes once, whose bundle keeps its archive there (bundle.NewSpooled).
-	// The Output can be read until the spool is closed.
+	// The Output can be read until the spool is closed. Such a replay lets
+	// go of each commit once replayed, and no replay resumes from it.
 	Spool *bundle.Spool
 }
 

@@ -1,9 +1,13 @@
 package replay
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -51,6 +55,35 @@ func TestCacheReusesResumesOrReplays(t *testing.T) {
 		}
 		if !reflect.DeepEqual(out.Timeline, whole.Timeline) || !reflect.DeepEqual(out.Warnings, whole.Warnings) {
 			t.Errorf("%s: the cache's replay differs from Read's", step.name)
+		}
+	}
+}
+
+// A Cache reading with a spool, for a build that writes once, takes no
+// repository's state, before or after (git for-each-ref lists the tags
+// of one), and keeps nothing; without a spool it takes both.
+func TestCacheTakesNoStateForASpooledReplay(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", resumeSite)
+	g.Write("tools/a.json", toolJSON("a", "A.", "x"))
+	g.Commit("first")
+	t.Setenv("TMPDIR", t.TempDir())
+	spool, err := bundle.NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	for _, s := range []*bundle.Spool{spool, nil} {
+		trace := filepath.Join(t.TempDir(), "trace")
+		t.Setenv("GIT_TRACE", trace)
+		var c Cache
+		if _, _, err := c.Read(Input{Config: load(t, g.Dir), Endpoint: cardEndpoint, Spool: s}); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(trace)
+		states := strings.Count(string(data), "git for-each-ref")
+		if want := map[bool]int{true: 0, false: 2}[s != nil]; states != want || (c.out != nil) != (s == nil) {
+			t.Errorf("spool %v: %d states taken, output kept %v; want %d", s != nil, states, c.out != nil, want)
 		}
 	}
 }

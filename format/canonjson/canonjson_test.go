@@ -233,6 +233,9 @@ func TestMembers(t *testing.T) {
 	for _, s := range []string{
 		`{"a":{"b":{"c":[1,"]\"}"]},"d":"e","f":[[1]]},"g":[{"h":1}],"i":1,"j":"\\","k":"\\\"}","l":null}`,
 		`{}`, `{"":""}`, `[{"a":1}]`, `"{"`, `1`, `{"a\"b":{"c,d":[]},"e":-1.5e-7}`,
+		// Strings longer than a word, with escapes inside a word and at
+		// its edges.
+		`{"a long key, with {brackets}":"a long value \"quoted\", with [brackets] and a \\","b":["0123456\"","01234567\\","\u0001 and more than a word"],"c":{"d":"x\ty\nz 0123456789abcdef"}}`,
 	} {
 		v, err := Decode([]byte(s), Limits{})
 		if err != nil {

@@ -271,13 +271,14 @@ func Members(canonical []byte, fn func(key, value []byte) bool) bool {
 
 // valueEnd returns where the value at canonical[pos:] ends. In a canonical
 // form nothing but a string holds white space or a bracket, and a string
-// needs no more than its escaped quotes told apart.
+// needs no more than its escaped quotes told apart. Strings hold most of a
+// tool file's bytes: plainEnd skips their plain runs eight bytes at a time.
 func valueEnd(canonical []byte, pos int) int {
 	open := 0
 	for ; pos < len(canonical); pos++ {
 		switch canonical[pos] {
 		case '"':
-			for pos++; pos < len(canonical) && canonical[pos] != '"'; pos++ {
+			for pos = plainEnd(canonical, pos+1); pos < len(canonical) && canonical[pos] != '"'; pos = plainEnd(canonical, pos+1) {
 				if canonical[pos] == '\\' {
 					pos++ // the escaped character, which may be a quote
 				}

@@ -118,6 +118,11 @@ func (r *recorder) tool(before, after map[string]any) {
 	r.schema(input, "/inputSchema", member(before, "inputSchema"), member(after, "inputSchema"))
 	r.outputSchema(member(before, "outputSchema"), member(after, "outputSchema"))
 	r.meta(member(before, "_meta"), member(after, "_meta"))
+	// Most tools have no other members: their keys are not gathered and
+	// sorted to find that out.
+	if !hasOtherMembers(before) && !hasOtherMembers(after) {
+		return
+	}
 	for _, key := range sortedKeys(before, after) {
 		if knownToolMembers[key] {
 			continue
@@ -126,6 +131,17 @@ func (r *recorder) tool(before, after map[string]any) {
 			r.note("/"+pointerToken(key), Cosmetic, "`%s` %s", key, verb(b, a))
 		}
 	}
+}
+
+// hasOtherMembers reports whether a tool object has a member besides
+// knownToolMembers.
+func hasOtherMembers(tool map[string]any) bool {
+	for key := range tool {
+		if !knownToolMembers[key] {
+			return true
+		}
+	}
+	return false
 }
 
 var knownToolMembers = map[string]bool{

@@ -131,21 +131,31 @@ func overlay(target any, referrer map[string]any) any {
 // collectRefs appends every $ref string found anywhere inside v to refs. With
 // skipDefinitions it does not look into $defs and definitions, whose schemas
 // apply only where something references them.
+//
+// Every unchanged schema a comparison meets is walked here: the $ref
+// member is found while the members are walked, not looked up besides,
+// and only objects and arrays are walked into.
 func collectRefs(v any, refs []string, skipDefinitions bool) []string {
 	switch node := v.(type) {
 	case map[string]any:
-		if ref, ok := node["$ref"].(string); ok {
-			refs = append(refs, ref)
-		}
 		for k, child := range node {
-			if skipDefinitions && isDefinitionsKeyword(k) {
-				continue
+			switch child := child.(type) {
+			case string:
+				if k == "$ref" {
+					refs = append(refs, child)
+				}
+			case map[string]any, []any:
+				if !skipDefinitions || !isDefinitionsKeyword(k) {
+					refs = collectRefs(child, refs, skipDefinitions)
+				}
 			}
-			refs = collectRefs(child, refs, skipDefinitions)
 		}
 	case []any:
 		for _, child := range node {
-			refs = collectRefs(child, refs, skipDefinitions)
+			switch child.(type) {
+			case map[string]any, []any:
+				refs = collectRefs(child, refs, skipDefinitions)
+			}
 		}
 	}
 	return refs

@@ -87,7 +87,9 @@ func (r *recorder) schema(s side, pointer string, before, after any) {
 		return // the same document: every reference in it names the same
 	}
 	d := &schemaDiff{recorder: r, side: s, root: pointer, before: before, after: after, active: map[[2]string]bool{}, lifted: map[string]map[string]any{}}
-	d.compare(location{pointer: pointer}, before, after)
+	// Documents that are not the same JSON do not mean the same: compare
+	// would walk them again to find that out.
+	d.compareChanged(location{pointer: pointer}, before, after)
 }
 
 // compare reports what changed between two schemas at one location. Every

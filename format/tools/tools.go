@@ -257,7 +257,7 @@ func checkCanonical(canonical []byte) (name string, accepted bool) {
 		switch string(key) {
 		case "name":
 			n, quoted := unquotePlain(value)
-			ok = quoted && namePattern.Match(n) && string(n) != "." && string(n) != ".."
+			ok = quoted && isName(n) && string(n) != "." && string(n) != ".."
 			name = string(n)
 		case "title", "description":
 			ok = bytes.HasPrefix(value, []byte(`"`))
@@ -291,6 +291,21 @@ func isObjectSchema(schema []byte) bool {
 		return false
 	})
 	return object
+}
+
+// isName reports whether namePattern matches name, without the regular
+// expression: every version of every tool file is checked, and the
+// expression cost more than the rest of the check of the name.
+func isName(name []byte) bool {
+	if len(name) == 0 || len(name) > 128 {
+		return false
+	}
+	for _, c := range name {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // unquotePlain returns the text of a canonical string that holds no

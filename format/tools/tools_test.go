@@ -337,3 +337,18 @@ func FuzzCheckCanonical(f *testing.F) {
 		}
 	})
 }
+
+// isName is namePattern without the regular expression: they agree on
+// names at and around every boundary of the pattern.
+func TestIsNameIsNamePattern(t *testing.T) {
+	names := []string{"", "a", ".", "..", "a.b-c_D9", strings.Repeat("x", 128), strings.Repeat("x", 129),
+		"a b", "a/b", "é", "a\n", "\x00", "a:b", "A-Z", "~", "`", "@", "[", "{", "\xff"}
+	for c := range 256 {
+		names = append(names, string([]byte{byte(c)}), "ok"+string([]byte{byte(c)}))
+	}
+	for _, name := range names {
+		if got, want := isName([]byte(name)), namePattern.MatchString(name); got != want {
+			t.Errorf("isName(%q) = %v, namePattern says %v", name, got, want)
+		}
+	}
+}

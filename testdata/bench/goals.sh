@@ -46,6 +46,9 @@ row "peak memory, heavy, 200 tools x 10,000 commits" "$(figure mem10k ' MB \([^)
 mem100k=
 [ -n "${SKIP_100K:-}" ] || mem100k=$(figure mem100k ' MB \([^)]*\); Go heap')
 row "peak memory, heavy, 200 tools x 100,000 commits" "$mem100k" " MB" 200 "<="
+# A build's peak is its largest process's, git's included: beside it, what
+# the git floor alone peaks at on the same history.
+[ -z "$mem100k" ] || echo "  (the git floor alone: $(grep -soE 'git floor: +[0-9]+ MB' "$work/mem100k.out" | grep -oE '[0-9]+ MB' | head -1))"
 row "history stage / git floor, light profile" "$(figure light 'x the floor')" "x" 2 "<="
 row "history stage / git floor, heavy profile" "$(figure heavy 'x the floor')" "x" 2 "<="
 row "cold build on disk / Hugo's, 2,000 pages" "$(figure hugo "x Hugo's time")" "x" 1 "<"

@@ -67,12 +67,7 @@ func TestCacheTakesNoStateForASpooledReplay(t *testing.T) {
 	g.Write("site.toml", resumeSite)
 	g.Write("tools/a.json", toolJSON("a", "A.", "x"))
 	g.Commit("first")
-	t.Setenv("TMPDIR", t.TempDir())
-	spool, err := bundle.NewSpool()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spool.Close()
+	spool := tempSpool(t)
 	for _, s := range []*bundle.Spool{spool, nil} {
 		trace := filepath.Join(t.TempDir(), "trace")
 		t.Setenv("GIT_TRACE", trace)

@@ -33,12 +33,7 @@ func TestSpooledReplayKeepsEachFormOnceInTheSpool(t *testing.T) {
 		g.Commit(fmt.Sprintf("step %d", i))
 	}
 	cfg := load(t, g.Dir)
-	t.Setenv("TMPDIR", t.TempDir())
-	spool, err := bundle.NewSpool()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spool.Close()
+	spool := tempSpool(t)
 	spooled, err := readAndPlay(Input{Config: cfg, Endpoint: cardEndpoint, Spool: spool})
 	if err != nil {
 		t.Fatal(err)
@@ -106,12 +101,7 @@ func TestSpooledReplayLetsGoOfItsCommits(t *testing.T) {
 		g.Write("tools/a.json", toolJSON("a", "A.", fmt.Sprint("p", i)))
 		g.Commit(fmt.Sprintf("step %d", i))
 	}
-	t.Setenv("TMPDIR", t.TempDir())
-	spool, err := bundle.NewSpool()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spool.Close()
+	spool := tempSpool(t)
 	for _, s := range []*bundle.Spool{spool, nil} {
 		cfg := load(t, g.Dir)
 		h := &historyReader{cfg: cfg, in: Input{Config: cfg, Endpoint: cardEndpoint, Spool: s}, out: &Output{}, forms: newForms(s)}
@@ -138,4 +128,17 @@ func TestSpooledReplayLetsGoOfItsCommits(t *testing.T) {
 			t.Errorf("spool %v: resumable %v", s != nil, resumable)
 		}
 	}
+}
+
+// tempSpool returns a spool in a temporary directory of its own, closed
+// when the test ends.
+func tempSpool(t *testing.T) *bundle.Spool {
+	t.Helper()
+	t.Setenv("TMPDIR", t.TempDir())
+	spool, err := bundle.NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { spool.Close() })
+	return spool
 }

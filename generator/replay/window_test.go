@@ -10,7 +10,6 @@ import (
 
 	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/format/tools"
-	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -56,13 +55,7 @@ func TestEventsDoNotDependOnTheComparisonWindow(t *testing.T) {
 		compareWindow = window
 		in := Input{Config: load(t, g.Dir), Endpoint: cardEndpoint}
 		if spooled {
-			t.Setenv("TMPDIR", t.TempDir())
-			s, err := bundle.NewSpool()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			in.Spool = s
+			in.Spool = tempSpool(t)
 		}
 		out, err := readAndPlay(in)
 		if err != nil {

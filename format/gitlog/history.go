@@ -215,12 +215,22 @@ func (r *Repo) command(args ...string) *exec.Cmd {
 	return cmd
 }
 
+// gitConfig is given to every git command. advice.graftFileDeprecated
+// keeps git's advice about grafts off standard error. The others bound
+// the memory git reads packs with: by default it maps up to 1 GiB of a
+// pack at a time, keeps every page it touched, and caches up to 96 MiB
+// of delta bases. On a 100,000-commit history git log then held 212 MB
+// and git cat-file 188 MB, beside the build's own memory; with these
+// limits they held 70 and 52 MB, in the same time (BENCHMARKS.md).
+const gitConfig = "'advice.graftFileDeprecated=false' 'core.packedGitWindowSize=16m' " +
+	"'core.packedGitLimit=32m' 'core.deltaBaseCacheLimit=16m'"
+
 // gitEnv returns environ without the repository-local variables and the
-// locale, plus the settings that make git's output predictable.
-// Replacement refs (git replace) and grafts (.git/info/grafts) are ignored:
-// they are local to one clone, so a build would differ from CI's of the
-// same commit, and they change what git log reads without changing the
-// state a development server compares.
+// locale, plus the settings that make git's output predictable and its
+// memory bounded (gitConfig). Replacement refs (git replace) and grafts
+// (.git/info/grafts) are ignored: they are local to one clone, so a build
+// would differ from CI's of the same commit, and they change what git log
+// reads without changing the state a development server compares.
 func gitEnv(environ []string) []string {
 	env := make([]string, 0, len(environ)+6)
 	for _, kv := range environ {
@@ -231,7 +241,7 @@ func gitEnv(environ []string) []string {
 		env = append(env, kv)
 	}
 	return append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_NO_REPLACE_OBJECTS=1",
-		"GIT_GRAFT_FILE="+os.DevNull, "GIT_CONFIG_PARAMETERS='advice.graftFileDeprecated=false'") // no advice about grafts on stderr
+		"GIT_GRAFT_FILE="+os.DevNull, "GIT_CONFIG_PARAMETERS="+gitConfig)
 }
 
 // output runs a short git command and returns its standard output and

@@ -132,6 +132,29 @@ func TestIgnoresHookEnvironment(t *testing.T) {
 	}
 }
 
+// TestGitReadsPacksWithBoundedMemory checks that git sees the limits
+// gitConfig sets, over a user's own configuration of them, and still
+// sees the rest of the user's configuration.
+func TestGitReadsPacksWithBoundedMemory(t *testing.T) {
+	r := newTestRepo(t)
+	r.git("config", "core.packedGitLimit", "8g")
+	r.git("config", "user.name", "Someone")
+	t.Setenv("GIT_CONFIG_PARAMETERS", "'core.deltaBaseCacheLimit=1g'")
+	repo := r.open()
+	for key, want := range map[string]string{
+		"core.packedGitWindowSize":   "16m",
+		"core.packedGitLimit":        "32m",
+		"core.deltaBaseCacheLimit":   "16m",
+		"advice.graftFileDeprecated": "false",
+		"user.name":                  "Someone",
+	} {
+		out, stderr, err := repo.output("config", "--get", key)
+		if got := strings.TrimSpace(string(out)); err != nil || got != want {
+			t.Errorf("git config --get %s = %q (%v, %s), want %q", key, got, err, stderr, want)
+		}
+	}
+}
+
 // forked returns a repository whose branches main and side each add a
 // commit to a root commit, main checked out, and the three commits.
 func forked(t *testing.T) (r *testRepo, root, side, main string) {

@@ -46,6 +46,42 @@ floor() {
     git cat-file --batch >/dev/null
 }
 
+# tree_peak PID prints, once PID (a child of this shell) has exited, the
+# largest sum of the resident sets (VmRSS) of its descendants, sampled
+# every 20 ms, in MB: what a build and its git processes held at once,
+# which a container's memory limit counts. It reads /proc with shell
+# builtins only, so that sampling takes no core from the build.
+tree_peak() {
+  local peak=0 sum p key value _ pids
+  [ -p "$work/tick" ] || mkfifo "$work/tick"
+  while :; do
+    key=
+    while read -r key value _; do [ "$key" != State: ] || break; done 2>/dev/null <"/proc/$1/status" || true
+    [ "$key" = State: ] && [ "$value" != Z ] || break
+    sum=0 pids=()
+    tree_children "$1"
+    for p in "${pids[@]}"; do
+      while read -r key value _; do
+        [ "$key" != VmRSS: ] || sum=$((sum + value))
+      done 2>/dev/null <"/proc/$p/status" || true
+    done
+    [ "$sum" -le "$peak" ] || peak=$sum
+    read -r -t 0.02 _ <>"$work/tick" || true
+  done
+  echo $((peak / 1024))
+}
+# tree_children PID adds PID's descendants to the array pids.
+tree_children() {
+  local c t children
+  for t in /proc/"$1"/task/*/children; do
+    read -r -a children 2>/dev/null <"$t" || true
+    for c in "${children[@]}"; do
+      pids+=("$c")
+      tree_children "$c"
+    done
+  done
+}
+
 machine() {
   echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(git --version), $(go version | cut -d' ' -f3)"
 }

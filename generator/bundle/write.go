@@ -485,7 +485,7 @@ func holds(path string, f *File) (bool, error) {
 // writeTemp writes f's bytes to a new temporary file in dir and returns
 // its path.
 func writeTemp(dir string, f *File) (string, error) {
-	body, _, err := f.Reader()
+	body, size, err := f.Reader()
 	if err != nil {
 		return "", err
 	}
@@ -496,8 +496,13 @@ func writeTemp(dir string, f *File) (string, error) {
 	buf := buffers.Get().(*[]byte)
 	// Only Write: *os.File's ReadFrom would copy through a buffer of its
 	// own, one a file.
-	_, err = io.CopyBuffer(struct{ io.Writer }{temp}, body, (*buf)[:chunk])
+	n, err := io.CopyBuffer(struct{ io.Writer }{temp}, body, (*buf)[:chunk])
 	buffers.Put(buf)
+	if err == nil && n != size {
+		// A spooled file's reader ends where the spool's file does: a
+		// spool cut short would otherwise publish a file cut short.
+		err = fmt.Errorf("%s: only %d of its %d bytes could be read back from the spool", f.Path, n, size)
+	}
 	// CreateTemp makes a private file; the output is read by other users.
 	err = errors.Join(err, temp.Chmod(0o644), temp.Close())
 	if err != nil {

@@ -117,7 +117,7 @@ func (b *Bundle) AddSpooled(p string, at *Spooled, contentType string) error {
 	if at.spool != b.spool {
 		body, err := at.Read()
 		if err != nil {
-			return fmt.Errorf("reading %s back: %v", p, err)
+			return readingBack(p, err)
 		}
 		return b.Add(p, body, contentType)
 	}

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -167,6 +168,12 @@ func (at *Spooled) Read() ([]byte, error) {
 	body := make([]byte, at.len())
 	_, err = io.ReadFull(r, body)
 	return body, err
+}
+
+// readingBack is the error of a file at site path p whose bytes could not
+// be read back from a spool.
+func readingBack(p string, err error) error {
+	return fmt.Errorf("reading %s back: %v", p, err)
 }
 
 // len returns the number of bytes at at, in all its runs.

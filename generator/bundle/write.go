@@ -472,7 +472,7 @@ func holds(path string, f *File) (bool, error) {
 	for size > 0 {
 		n := int(min(size, chunk))
 		if _, err := io.ReadFull(body, want[:n]); err != nil {
-			return false, err
+			return false, readingBack(f.Path, err)
 		}
 		if _, err := io.ReadFull(old, got[:n]); err != nil || !bytes.Equal(want[:n], got[:n]) {
 			return false, nil
@@ -501,7 +501,7 @@ func writeTemp(dir string, f *File) (string, error) {
 	if err == nil && n != size {
 		// A spooled file's reader ends where the spool's file does: a
 		// spool cut short would otherwise publish a file cut short.
-		err = fmt.Errorf("%s: only %d of its %d bytes could be read back from the spool", f.Path, n, size)
+		err = readingBack(f.Path, fmt.Errorf("got %d of its %d bytes", n, size))
 	}
 	// CreateTemp makes a private file; the output is read by other users.
 	err = errors.Join(err, temp.Chmod(0o644), temp.Close())

@@ -7,7 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 runs=${RUNS:-5}
 work=$(mktemp -d)
 shm=/dev/shm/wellknown-bench-$$
-trap 'rm -rf "$work" "$shm"' EXIT
+trap 'stop_background; rm -rf "$work" "$shm"' EXIT
 bin=${WELLKNOWN:-$work/wellknown}
 [ -n "${WELLKNOWN:-}" ] || go build -o "$bin" .
 export WELLKNOWN_SIGNING_KEY=QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI # a benchmark key, not a secret
@@ -47,25 +47,32 @@ floor() {
 }
 
 # tree_peak PID prints, once PID (a child of this shell) has exited, the
-# largest sum of the resident sets (VmRSS) of its descendants, sampled
-# every 20 ms, in MB: what a build and its git processes held at once,
-# which a container's memory limit counts. It reads /proc with shell
-# builtins only, so that sampling takes no core from the build.
+# most memory its descendants held at once, sampled every 20 ms, in MB:
+# their anonymous and shared-memory pages summed, plus the file pages of
+# the one that maps most, since the git processes map the same pack and
+# a page of it is resident once. That is about what a container's memory
+# limit counts of a build and its git processes. It reads /proc with
+# shell builtins, forking no process; sampling takes about 7% of a core.
 tree_peak() {
-  local peak=0 sum p key value _ pids
+  local peak=0 sum file most p key value _ pids
   [ -p "$work/tick" ] || mkfifo "$work/tick"
   while :; do
     key=
     while read -r key value _; do [ "$key" != State: ] || break; done 2>/dev/null <"/proc/$1/status" || true
     [ "$key" = State: ] && [ "$value" != Z ] || break
-    sum=0 pids=()
+    sum=0 most=0 pids=()
     tree_children "$1"
-    for p in "${pids[@]}"; do
+    for p in ${pids[@]+"${pids[@]}"}; do
+      file=0
       while read -r key value _; do
-        [ "$key" != VmRSS: ] || sum=$((sum + value))
+        case $key in
+        RssAnon: | RssShmem:) sum=$((sum + value)) ;;
+        RssFile:) file=$value ;;
+        esac
       done 2>/dev/null <"/proc/$p/status" || true
+      [ "$file" -le "$most" ] || most=$file
     done
-    [ "$sum" -le "$peak" ] || peak=$sum
+    [ $((sum + most)) -le "$peak" ] || peak=$((sum + most))
     read -r -t 0.02 _ <>"$work/tick" || true
   done
   echo $((peak / 1024))
@@ -74,12 +81,24 @@ tree_peak() {
 tree_children() {
   local c t children
   for t in /proc/"$1"/task/*/children; do
+    children=()
     read -r -a children 2>/dev/null <"$t" || true
-    for c in "${children[@]}"; do
+    for c in ${children[@]+"${children[@]}"}; do
       pids+=("$c")
       tree_children "$c"
     done
   done
+}
+# background is the build or floor measured in the background, if one
+# runs; stop_background stops it and its processes, which ignore the
+# Ctrl-C that stops the script, as background jobs of a script do.
+background=
+stop_background() {
+  [ -n "$background" ] || return 0
+  local pids=("$background")
+  tree_children "$background"
+  kill "${pids[@]}" 2>/dev/null || true
+  wait "$background" 2>/dev/null || true
 }
 
 machine() {

@@ -8,8 +8,9 @@
 # same files byte for byte (diff -r). Beside each build's peak memory it
 # prints its Go heap at its largest: the most the heap held live after a
 # collection (GODEBUG=gctrace=1), what the process itself keeps, without the
-# collector's headroom; and, for each, the most its processes held at once
-# (tree_peak in lib.sh): /usr/bin/time gives only the largest one's.
+# collector's headroom; and, for each (the floor at git's own settings),
+# the most its processes held at once (tree_peak in lib.sh), where
+# /usr/bin/time gives only the largest one's.
 # Usage: PROFILE=heavy testdata/bench/memory.sh [TOOLS [COMMITS]]   (RUNS=5; WELLKNOWN=binary)
 source "$(dirname "$0")/lib.sh"
 history_repo "$@"
@@ -21,9 +22,10 @@ machine
 measure() {
   rm -rf "$shm/$2"
   GODEBUG=gctrace=1 /usr/bin/time -f '%M %e' -o "$work/rss" "$1" build --force --out "$shm/$2" >/dev/null 2>"$work/gctrace" &
-  local pid=$!
-  tree_peak "$pid" >>"$work/$2.tree"
-  wait "$pid" || { grep -v '^gc ' "$work/gctrace" >&2; exit 1; }
+  background=$!
+  tree_peak "$background" >>"$work/$2.tree"
+  wait "$background" || { grep -v '^gc ' "$work/gctrace" >&2; exit 1; }
+  background=
   read -r kb s <"$work/rss"
   echo $(( kb / 1024 )) >>"$work/$2"
   # A gctrace line holds "heap at start->at end->live MB".
@@ -32,19 +34,21 @@ measure() {
 }
 for _ in $(seq "$runs"); do
   /usr/bin/time -f %M -o "$work/rss" bash -c floor &
-  tree_peak $! >>"$work/floor.tree"
-  wait $!
+  background=$!
+  tree_peak "$background" >>"$work/floor.tree"
+  wait "$background"
+  background=
   echo $(( $(cat "$work/rss") / 1024 )) >>"$work/floor"
   [ -z "${BEFORE:-}" ] || measure "$BEFORE" before
   measure "$bin" build
 done
 echo "$profile profile, $tools tools, $commits commits; medians of $runs (range)"
-echo "peak memory of the git floor:  $(median <"$work/floor") MB ($(spread <"$work/floor")); its processes at once $(median <"$work/floor.tree") MB"
+echo "peak memory of the git floor:  $(median <"$work/floor") MB ($(spread <"$work/floor")); its processes at once $(median <"$work/floor.tree") MB (at git's own settings)"
 if [ -n "${BEFORE:-}" ]; then
   echo "peak memory, before:           $(median <"$work/before") MB ($(spread <"$work/before")); Go heap $(median <"$work/before.heap") MB ($(spread <"$work/before.heap")); build $(median <"$work/before.ms") ms ($(spread <"$work/before.ms")); its processes at once $(median <"$work/before.tree") MB ($(spread <"$work/before.tree"))"
 fi
 echo "peak memory of the build:      $(median <"$work/build") MB ($(spread <"$work/build")); Go heap $(median <"$work/build.heap") MB ($(spread <"$work/build.heap")); build $(median <"$work/build.ms") ms ($(spread <"$work/build.ms")) (goal <= 150 MB at 10,000 commits, <= 200 MB at 100,000)"
-echo "  its processes at once:       $(median <"$work/build.tree") MB ($(spread <"$work/build.tree")) (wellknown and its git processes, sampled every 20 ms)"
+echo "  its processes at once:       $(median <"$work/build.tree") MB ($(spread <"$work/build.tree")) (wellknown and its git processes, sampled every 20 ms; see tree_peak)"
 if [ -n "${BEFORE:-}" ]; then
   if diff -r "$shm/before" "$shm/build" >/dev/null; then
     echo "outputs of before and now: identical (diff -r, $(find "$shm/build" -type f | wc -l) files)"

@@ -60,8 +60,8 @@ func TestSpooledReplayKeepsEachFormOnceInTheSpool(t *testing.T) {
 		if sum := sha256.Sum256(canonical); err != nil || hex.EncodeToString(sum[:]) != v.SHA256 {
 			t.Errorf("version %s read back as %q, %v; want the form its SHA-256 names", v.Version, canonical, err)
 		}
-		if want := inMemory.Timeline.Servers[0].Tools[0].Versions[i]; !reflect.DeepEqual(v.Change, want.Change) || v.Version != want.Version {
-			t.Errorf("version %s, change %+v; kept in memory: %s, %+v", v.Version, v.Change, want.Version, want.Change)
+		if want := inMemory.Timeline.Servers[0].Tools[0].Versions[i]; !reflect.DeepEqual(v.Change(), want.Change()) || v.Version != want.Version {
+			t.Errorf("version %s, change %+v; kept in memory: %s, %+v", v.Version, v.Change(), want.Version, want.Change())
 		}
 	}
 	if len(stored) != 4 {

@@ -136,7 +136,7 @@ func (e Event) Payload() any {
 	if v := e.version; v != nil && e.payload == nil {
 		d := v.Change()
 		return agentfeed.SchemaChange{EndpointID: e.EndpointID, FromVersion: v.From, ToVersion: v.Version,
-			EffectiveAt: agentfeed.FormatTime(e.Time), Migration: d.Migration, Compat: string(d.Class), SchemaSHA256: v.SHA256}
+			EffectiveAt: agentfeed.FormatTime(e.Time), Migration: d.Migration, Compat: string(d.Class), SchemaSHA256: v.Tool.SHA256}
 	}
 	return e.payload
 }
@@ -234,8 +234,7 @@ type Version struct {
 	Slug    string // the server's slug when it was published (its archive's folder)
 	Commit  string
 	Time    time.Time
-	Tool    tools.Tool
-	SHA256  string            // hex SHA-256 of its canonical bytes (Tool.SHA256)
+	Tool    tools.Tool        // its SHA256 names the version
 	From    string            // the version it replaced ("" for the first)
 	change  schemadiff.Packed // how it differs from From ("" for the first; see Change)
 	Release string            // the version of the first release that shipped it; "" before one
@@ -545,7 +544,7 @@ func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b 
 
 // add records a new version of the tool and returns it.
 func (t *toolState) add(c Commit, slug string, tool tools.Tool, version, from string, diff *schemadiff.Result) *Version {
-	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, SHA256: tool.SHA256, From: from}
+	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, From: from}
 	if diff != nil {
 		v.change = diff.Pack()
 	}
@@ -590,7 +589,7 @@ func (r *Builder) announceServer(c Commit, s *serverState, version string) Event
 func (r *Builder) announceTool(c Commit, srv Server, t *toolState) Event {
 	return r.event(c, agentfeed.TypeAnnouncement, t.id, t.current.Version+" "+srv.Endpoint,
 		agentfeed.Announcement{EndpointID: t.id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
-			AssertedAt: agentfeed.FormatTime(c.Time), SchemaSHA256: t.current.SHA256})
+			AssertedAt: agentfeed.FormatTime(c.Time), SchemaSHA256: t.current.Tool.SHA256})
 }
 
 func (r *Builder) schemaChange(c Commit, srv Server, t *toolState) Event {

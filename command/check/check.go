@@ -381,8 +381,8 @@ func toolFiles(head *generator.Result, siteRepo *gitlog.Repo, cwd string) map[st
 				if rel, err := filepath.Rel(cwd, f.path); err == nil {
 					f.path = rel
 				}
-				if v.Change != nil && len(v.Change.Changes) > 0 {
-					f.pointer = v.Change.MostSeriousFirst()[0].Pointer
+				if d := v.Change(); d != nil && len(d.Changes) > 0 {
+					f.pointer = d.MostSeriousFirst()[0].Pointer
 				}
 				files[t.EndpointID()+"@"+v.Version] = f
 				f.pointer = ""

@@ -41,9 +41,11 @@ func FuzzCompare(f *testing.F) {
 		if got := Compare(before, before); !reflect.DeepEqual(got, Result{}) {
 			t.Fatalf("Compare(x, x) = %+v for %s", got, a)
 		}
-		if first, again := Compare(before, after), Compare(before, after); !reflect.DeepEqual(first, again) {
+		first, again := Compare(before, after), Compare(before, after)
+		if !reflect.DeepEqual(first, again) {
 			t.Fatalf("Compare is not deterministic: %+v, then %+v", first, again)
 		}
+		checkPacks(t, first)
 		checkWidenings(t, before)
 	})
 }

@@ -134,8 +134,9 @@ func NewEvent(typ, endpointID, key, commit string, at time.Time, payload any) Ev
 // what a long history's timeline held.
 func (e Event) Payload() any {
 	if v := e.version; v != nil && e.payload == nil {
+		d := v.Change()
 		return agentfeed.SchemaChange{EndpointID: e.EndpointID, FromVersion: v.From, ToVersion: v.Version,
-			EffectiveAt: agentfeed.FormatTime(e.Time), Migration: v.Change.Migration, Compat: string(v.Change.Class), SchemaSHA256: v.SHA256}
+			EffectiveAt: agentfeed.FormatTime(e.Time), Migration: d.Migration, Compat: string(d.Class), SchemaSHA256: v.Tool.SHA256}
 	}
 	return e.payload
 }
@@ -161,7 +162,8 @@ func (e Event) Title() string {
 func (e Event) Summary() string {
 	if v := e.version; v != nil {
 		_, tool := splitToolEndpoint(e.EndpointID)
-		return fmt.Sprintf("%s %s → %s (%s): %s", tool, v.From, v.Version, v.Change.Class, describe(v.Change))
+		d := v.Change()
+		return fmt.Sprintf("%s %s → %s (%s): %s", tool, v.From, v.Version, d.Class, describe(d))
 	}
 	if p, ok := e.payload.(agentfeed.Announcement); ok {
 		if p.Protocol == ProtocolTool {
@@ -232,12 +234,16 @@ type Version struct {
 	Slug    string // the server's slug when it was published (its archive's folder)
 	Commit  string
 	Time    time.Time
-	Tool    tools.Tool
-	SHA256  string             // hex SHA-256 of its canonical bytes (Tool.SHA256)
-	From    string             // the version it replaced ("" for the first)
-	Change  *schemadiff.Result // how it differs from From (nil for the first)
-	Release string             // the version of the first release that shipped it; "" before one
+	Tool    tools.Tool        // its SHA256 names the version
+	From    string            // the version it replaced ("" for the first)
+	change  schemadiff.Packed // how it differs from From ("" for the first; see Change)
+	Release string            // the version of the first release that shipped it; "" before one
 }
+
+// Change returns how the version differs from From, nil for the first
+// version. It is kept packed: a long history's timeline holds one for
+// every version, and unpacked they were half of what it held.
+func (v *Version) Change() *schemadiff.Result { return v.change.Unpack() }
 
 // ReadStored reads back into memory the canonical bytes (Tool.Canonical)
 // of each tool's newest keep versions, and of each server's tools at its
@@ -538,7 +544,10 @@ func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b 
 
 // add records a new version of the tool and returns it.
 func (t *toolState) add(c Commit, slug string, tool tools.Tool, version, from string, diff *schemadiff.Result) *Version {
-	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, SHA256: tool.SHA256, From: from, Change: diff}
+	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, From: from}
+	if diff != nil {
+		v.change = diff.Pack()
+	}
 	t.history.Versions = append(t.history.Versions, v)
 	return v
 }
@@ -580,7 +589,7 @@ func (r *Builder) announceServer(c Commit, s *serverState, version string) Event
 func (r *Builder) announceTool(c Commit, srv Server, t *toolState) Event {
 	return r.event(c, agentfeed.TypeAnnouncement, t.id, t.current.Version+" "+srv.Endpoint,
 		agentfeed.Announcement{EndpointID: t.id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
-			AssertedAt: agentfeed.FormatTime(c.Time), SchemaSHA256: t.current.SHA256})
+			AssertedAt: agentfeed.FormatTime(c.Time), SchemaSHA256: t.current.Tool.SHA256})
 }
 
 func (r *Builder) schemaChange(c Commit, srv Server, t *toolState) Event {
@@ -668,7 +677,7 @@ func describe(d *schemadiff.Result) string {
 // changeTitle is a schema change in one line, led by its most serious
 // change: "get_me 2.0.0: parameter `reason` removed (breaking)".
 func changeTitle(tool string, v *Version) string {
-	d := v.Change
+	d := v.Change()
 	i := slices.IndexFunc(d.Changes, func(c schemadiff.Change) bool { return c.Class == d.Class })
 	if i < 0 {
 		return fmt.Sprintf("%s %s (%s)", tool, v.Version, d.Class)

@@ -312,9 +312,9 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		v := th.Versions[i]
 		pv := &Version{Version: v.Version, Time: v.Time, SchemaPath: m.archived(v.Slug, th.Name, v.Version),
 			Commit: CommitLink(repo, v.Commit), Release: v.Release}
-		if v.Change != nil {
-			pv.Class = string(v.Change.Class)
-			pv.Changes = changeTexts(v.Change)
+		if d := v.Change(); d != nil {
+			pv.Class = string(d.Class)
+			pv.Changes = changeTexts(d)
 			if len(th.Versions)-i <= DiffedVersions {
 				pv.Schemas = &SchemaChange{Old: th.Versions[i-1].Tool.Canonical, New: v.Tool.Canonical}
 			}
@@ -441,8 +441,10 @@ func (m *model) versionChanges(endpoint, version string) []string {
 		return nil
 	}
 	for _, v := range th.Versions {
-		if v.Version == version && v.Change != nil {
-			return changeTexts(v.Change)
+		if v.Version == version {
+			if d := v.Change(); d != nil {
+				return changeTexts(d)
+			}
 		}
 	}
 	return nil

@@ -73,8 +73,8 @@ func TestSchemaChangesCompareTheirTwoVersions(t *testing.T) {
 	for _, th := range tl.Servers[0].Tools {
 		for i, v := range th.Versions[1:] {
 			before, after := reparse(t, th.Versions[i].Tool), reparse(t, v.Tool)
-			if want := timeline.CompareObjects(before, after); !reflect.DeepEqual(*v.Change, want) {
-				t.Errorf("%s %s: change %+v, want %+v", th.Name, v.Version, *v.Change, want)
+			if want := timeline.CompareObjects(before, after); !reflect.DeepEqual(*v.Change(), want) {
+				t.Errorf("%s %s: change %+v, want %+v", th.Name, v.Version, *v.Change(), want)
 			}
 			changes++
 		}

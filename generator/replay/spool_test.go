@@ -52,16 +52,16 @@ func TestSpooledReplayKeepsEachFormOnceInTheSpool(t *testing.T) {
 		if v.Tool.Canonical != nil || !ok {
 			t.Fatalf("version %s: %d canonical bytes in memory, stored %T; want them in the spool only", v.Version, len(v.Tool.Canonical), v.Tool.Stored)
 		}
-		if other, seen := stored[v.SHA256]; seen && other != *at {
+		if other, seen := stored[v.Tool.SHA256]; seen && other != *at {
 			t.Errorf("version %s: its form is in the spool twice", v.Version)
 		}
-		stored[v.SHA256] = *at
+		stored[v.Tool.SHA256] = *at
 		canonical, err := at.Read()
-		if sum := sha256.Sum256(canonical); err != nil || hex.EncodeToString(sum[:]) != v.SHA256 {
+		if sum := sha256.Sum256(canonical); err != nil || hex.EncodeToString(sum[:]) != v.Tool.SHA256 {
 			t.Errorf("version %s read back as %q, %v; want the form its SHA-256 names", v.Version, canonical, err)
 		}
-		if want := inMemory.Timeline.Servers[0].Tools[0].Versions[i]; !reflect.DeepEqual(v.Change, want.Change) || v.Version != want.Version {
-			t.Errorf("version %s, change %+v; kept in memory: %s, %+v", v.Version, v.Change, want.Version, want.Change)
+		if want := inMemory.Timeline.Servers[0].Tools[0].Versions[i]; !reflect.DeepEqual(v.Change(), want.Change()) || v.Version != want.Version {
+			t.Errorf("version %s, change %+v; kept in memory: %s, %+v", v.Version, v.Change(), want.Version, want.Change())
 		}
 	}
 	if len(stored) != 4 {

@@ -1,0 +1,131 @@
+package schemadiff
+
+import (
+	"encoding/binary"
+	"maps"
+	"slices"
+)
+
+// Packed is a Result kept in one string, for a Result held long: a long
+// history's timeline holds one for every version, and as a struct of
+// slices, strings and maps each cost several times the bytes of its
+// texts. Unpack gives the Result back, equal to the one packed; its
+// strings are parts of the packed one, not copies.
+//
+// The string is a run of fields, each a string (its length as a uvarint,
+// then its bytes) or a count (a uvarint): the class; Migration's Add and
+// Remove, each a count and its pointers; Rename, a count and each old and
+// new pointer, by old pointer; Retype, a count and each pointer, from and
+// to, by pointer; then Changes, a count and each change's pointer, class
+// and text. No Result packs to "", which stands for none.
+type Packed string
+
+// Pack packs r.
+func (r Result) Pack() Packed {
+	var p packer
+	p.string(string(r.Class))
+	p.strings(r.Migration.Add)
+	p.strings(r.Migration.Remove)
+	p.count(len(r.Migration.Rename))
+	for _, from := range slices.Sorted(maps.Keys(r.Migration.Rename)) {
+		p.string(from)
+		p.string(r.Migration.Rename[from])
+	}
+	p.count(len(r.Migration.Retype))
+	for _, at := range slices.Sorted(maps.Keys(r.Migration.Retype)) {
+		p.string(at)
+		p.string(r.Migration.Retype[at].From)
+		p.string(r.Migration.Retype[at].To)
+	}
+	p.count(len(r.Changes))
+	for _, c := range r.Changes {
+		p.string(c.Pointer)
+		p.string(string(c.Class))
+		p.string(c.Text)
+	}
+	return Packed(p)
+}
+
+// Unpack returns the Result p packs, nil for "". Empty slices and maps
+// come back nil, as Compare leaves them.
+func (p Packed) Unpack() *Result {
+	if p == "" {
+		return nil
+	}
+	u := unpacker{s: string(p)}
+	r := &Result{Class: Class(u.string())}
+	r.Migration.Add = u.strings()
+	r.Migration.Remove = u.strings()
+	if n := u.count(); n > 0 {
+		r.Migration.Rename = make(map[string]string, n)
+		for range n {
+			from := u.string()
+			r.Migration.Rename[from] = u.string()
+		}
+	}
+	if n := u.count(); n > 0 {
+		r.Migration.Retype = make(map[string]Retype, n)
+		for range n {
+			at := u.string()
+			r.Migration.Retype[at] = Retype{From: u.string(), To: u.string()}
+		}
+	}
+	if n := u.count(); n > 0 {
+		r.Changes = make([]Change, n)
+		for i := range r.Changes {
+			r.Changes[i] = Change{Pointer: u.string(), Class: Class(u.string()), Text: u.string()}
+		}
+	}
+	return r
+}
+
+type packer []byte
+
+func (p *packer) count(n int) { *p = binary.AppendUvarint(*p, uint64(n)) }
+
+func (p *packer) string(s string) {
+	p.count(len(s))
+	*p = append(*p, s...)
+}
+
+func (p *packer) strings(ss []string) {
+	p.count(len(ss))
+	for _, s := range ss {
+		p.string(s)
+	}
+}
+
+// unpacker reads the fields of a Packed, which Pack wrote: it trusts
+// them.
+type unpacker struct{ s string }
+
+func (u *unpacker) count() int {
+	var n uint64
+	for shift := 0; ; shift += 7 {
+		b := u.s[0]
+		u.s = u.s[1:]
+		n |= uint64(b&0x7f) << shift
+		if b < 0x80 {
+			return int(n)
+		}
+	}
+}
+
+func (u *unpacker) string() string {
+	n := u.count()
+	s := u.s[:n]
+	u.s = u.s[n:]
+	return s
+}
+
+func (u *unpacker) strings() []string {
+	n := u.count()
+	if n == 0 {
+		return nil
+	}
+	ss := make([]string, n)
+	for i := range ss {
+		ss[i] = u.string()
+	}
+	return ss
+}

@@ -32,14 +32,17 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	}
 	steps := h.merged()
 	// A replay that spools is a build's that writes once (Input.Spool):
-	// no replay resumes from it, and it lets go of each commit's changes
-	// once replayed, a long history's largest part but the timeline's.
+	// no replay resumes from it, and it lets go of each commit once
+	// replayed, a long history's largest part but the timeline's.
 	st := &replayState{h: h, release: h.forms != nil, trees: make([]gitlog.Tree, len(h.repos)), servers: map[string]*serverFiles{},
 		backfill: backfill, configured: map[string]bool{}, started: map[string]bool{}, clashes: map[string]*clash{},
 		versions: map[string]string{}, unrecordable: map[string]site.Server{}, releases: make([][]release, len(h.repos)),
 		fromTags: map[string]bool{}, startedAt: map[string]int{}}
 	for i := range st.trees {
 		st.trees[i] = gitlog.Tree{}
+	}
+	if st.release {
+		h.chunkCommits(steps)
 	}
 	st.refollow()
 	st.ahead = h.compareAhead(steps)
@@ -77,14 +80,18 @@ func (st *replayState) play(tl *timeline.Builder, steps []step) error {
 			return err
 		}
 		if st.release {
-			*step.commit = gitlog.Commit{Hash: step.commit.Hash, Time: step.commit.Time}
+			// The comparisons planned the step before (see
+			// comparisons.at), and all the state that outlives it holds
+			// copies: nothing reads the commit again.
+			steps[i].commit = nil
 		}
 	}
 	return nil
 }
 
 // step is a commit of one of the repositories, in the order the replay
-// takes them: the commit itself stays in its repository's list.
+// takes them: the commit itself stays in its repository's list, or in a
+// spooled replay in a chunk of steps' commits (see chunkCommits).
 type step struct {
 	repo   int
 	commit *gitlog.Commit
@@ -117,10 +124,34 @@ func (h *historyReader) merged() []step {
 	}
 }
 
+// commitChunk is how many commits a spooled replay keeps in one
+// allocation (see chunkCommits): few allocations, each a small part of a
+// long history.
+var commitChunk = 1024
+
+// chunkCommits moves the steps' commits out of their repositories' lists
+// into chunks of commitChunk steps each, in the steps' order, for a replay
+// that lets go of each commit once replayed: a chunk is freed once its
+// steps are replayed, where a repository's list, one array, was held whole
+// until the replay ended. Nothing reads the lists after the steps are
+// merged but a resumed replay, which a spooled one never is.
+func (h *historyReader) chunkCommits(steps []step) {
+	for i := 0; i < len(steps); i += commitChunk {
+		chunk := make([]gitlog.Commit, min(commitChunk, len(steps)-i))
+		for j := range chunk {
+			chunk[j] = *steps[i+j].commit
+			steps[i+j].commit = &chunk[j]
+		}
+	}
+	for _, rh := range h.repos {
+		rh.commits = nil
+	}
+}
+
 // replayState is the state of the inputs at one point of the replay.
 type replayState struct {
 	h       *historyReader
-	release bool         // let go of each commit's changes once replayed (see replay)
+	release bool         // let go of each commit once replayed (see replay)
 	ahead   *comparisons // the whole history's replay's, told each step (see comparisons.at)
 	trees   []gitlog.Tree
 	config  *site.Config

@@ -5,9 +5,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
+	"weak"
 
 	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
@@ -92,36 +96,67 @@ func checkReadStored(t *testing.T, tl *timeline.Timeline, keep int) {
 }
 
 // A replay with a spool, a build's that writes once, lets go of each
-// commit's changes once it has replayed it, and leaves nothing to resume
-// from; one without keeps both for the build after it.
+// commit once it has replayed it, and leaves nothing to resume from: by
+// its last step, the repository's list of commits is gone, and so are the
+// commits replayed as far as their chunk is, with their changes. One
+// without keeps them all for the build after it.
 func TestSpooledReplayLetsGoOfItsCommits(t *testing.T) {
+	defer func(n int) { commitChunk = n }(commitChunk)
+	commitChunk = 2
 	g := gittest.New(t, t.TempDir())
-	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
-	for i := range 3 {
+	config := "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n"
+	g.Write("site.toml", config)
+	g.Commit("site")
+	for i := range 6 {
 		g.Write("tools/a.json", toolJSON("a", "A.", fmt.Sprint("p", i)))
 		g.Commit(fmt.Sprintf("step %d", i))
 	}
+	// site.toml changed: the last step asks for the server's endpoint.
+	g.Write("site.toml", strings.Replace(config, "S.", "S, again.", 1))
+	g.Commit("described again")
 	spool := tempSpool(t)
 	for _, s := range []*bundle.Spool{spool, nil} {
 		cfg := load(t, g.Dir)
-		h := &historyReader{cfg: cfg, in: Input{Config: cfg, Endpoint: cardEndpoint, Spool: s}, out: &Output{}, forms: newForms(s)}
+		h := &historyReader{cfg: cfg, out: &Output{}, forms: newForms(s)}
+		var listed []weak.Pointer[gitlog.Commit]
+		var changes []weak.Pointer[gitlog.Change]
+		var listHeld, changesHeld []bool // by commit, when the endpoint was last asked for
+		h.in = Input{Config: cfg, Spool: s,
+			Progress: func(string) { // the history is read, and not replayed yet
+				commits := h.repos[0].commits
+				for i := range commits {
+					listed = append(listed, weak.Make(&commits[i]))
+					changes = append(changes, weak.Make(&commits[i].Changes[0]))
+				}
+			},
+			Endpoint: func(srv site.Server) string {
+				runtime.GC()
+				listHeld, changesHeld = listHeld[:0], changesHeld[:0]
+				for i := range listed {
+					listHeld = append(listHeld, listed[i].Value() != nil)
+					changesHeld = append(changesHeld, changes[i].Value() != nil)
+				}
+				return cardEndpoint(srv)
+			}}
 		tl, err := h.read()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := len(tl.Servers[0].Tools[0].Versions); n != 3 {
-			t.Errorf("spool %v: %d versions, want 3", s != nil, n)
+		if n := len(tl.Servers[0].Tools[0].Versions); n != 6 {
+			t.Errorf("spool %v: %d versions, want 6", s != nil, n)
 		}
-		commits := h.repos[0].commits
-		if len(commits) != 3 {
-			t.Fatalf("spool %v: %d commits read, want 3", s != nil, len(commits))
+		if len(listHeld) != 8 {
+			t.Fatalf("spool %v: %d commits read, want 8", s != nil, len(listHeld))
 		}
-		for _, c := range commits {
-			if held := c.Changes != nil; held != (s == nil) {
-				t.Errorf("spool %v: commit %s holds its changes: %v", s != nil, gitlog.Short(c.Hash), held)
+		for i := range listHeld {
+			if listHeld[i] != (s == nil) {
+				t.Errorf("spool %v: at the last step, the repository's list holds commit %d: %v", s != nil, i, listHeld[i])
 			}
-			if c.Hash == "" || c.Time.IsZero() {
-				t.Errorf("spool %v: a commit lost its hash or time", s != nil)
+			// The chunks of two commits before the last's are replayed
+			// whole; the first commit configures the server, which the
+			// backfill keeps.
+			if gone := s != nil && i > 0 && i < 6; changesHeld[i] == gone {
+				t.Errorf("spool %v: at the last step, the changes of commit %d are held: %v", s != nil, i, changesHeld[i])
 			}
 		}
 		if resumable := h.resume != nil; resumable != (s == nil) {

@@ -77,8 +77,9 @@ func TestVersionsAreKeptUndecoded(t *testing.T) {
 			t.Errorf("blob %s kept with object %v, %d canonical bytes, error %v; want its canonical form only", id, p.tool.Object != nil, len(p.tool.Canonical), p.err)
 		}
 	}
-	if got := rh.forms.decode(rh.tool("tools/b.json", "2").tool); got.Object["name"] != "b" || rh.parsed["2"].tool.Object != nil {
-		t.Errorf("decoded %v, kept %v; want the object made again, and not kept", got.Object, rh.parsed["2"].tool.Object)
+	p, err := rh.tool("tools/b.json", "2")
+	if got := rh.forms.decode(p.tool); err != nil || got.Object["name"] != "b" || rh.parsed["2"].tool.Object != nil {
+		t.Errorf("decoded %v, %v, kept %v; want the object made again, and not kept", got.Object, err, rh.parsed["2"].tool.Object)
 	}
 }
 

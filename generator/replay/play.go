@@ -33,7 +33,8 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	steps := h.merged()
 	// A replay that spools is a build's that writes once (Input.Spool):
 	// no replay resumes from it, and it lets go of each commit once
-	// replayed, a long history's largest part but the timeline's.
+	// replayed, a long history's largest part but the timeline's, and of
+	// each blob parsed once no later step can ask for it (see letGo).
 	st := &replayState{h: h, release: h.forms != nil, trees: make([]gitlog.Tree, len(h.repos)), servers: map[string]*serverFiles{},
 		backfill: backfill, configured: map[string]bool{}, started: map[string]bool{}, clashes: map[string]*clash{},
 		versions: map[string]string{}, unrecordable: map[string]site.Server{}, releases: make([][]release, len(h.repos)),
@@ -43,6 +44,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	}
 	if st.release {
 		h.chunkCommits(steps)
+		h.countUses(steps)
 	}
 	st.refollow()
 	st.ahead = h.compareAhead(steps)
@@ -63,9 +65,13 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 
 // play replays the steps into tl.
 func (st *replayState) play(tl *timeline.Builder, steps []step) error {
+	var gone []string // the blobs a step takes out of the tree
 	for i, step := range steps {
 		if st.ahead != nil {
 			st.ahead.at(i)
+		}
+		if st.release {
+			gone = replaced(st.trees[step.repo], *step.commit, gone[:0])
 		}
 		st.trees[step.repo].Apply(*step.commit)
 		st.noteReleases(step)
@@ -84,6 +90,7 @@ func (st *replayState) play(tl *timeline.Builder, steps []step) error {
 			// comparisons.at), and all the state that outlives it holds
 			// copies: nothing reads the commit again.
 			steps[i].commit = nil
+			st.h.repos[step.repo].letGo(gone)
 		}
 	}
 	return nil
@@ -151,7 +158,7 @@ func (h *historyReader) chunkCommits(steps []step) {
 // replayState is the state of the inputs at one point of the replay.
 type replayState struct {
 	h       *historyReader
-	release bool         // let go of each commit once replayed (see replay)
+	release bool         // let go of each commit once replayed, and of blobs (see replay)
 	ahead   *comparisons // the whole history's replay's, told each step (see comparisons.at)
 	trees   []gitlog.Tree
 	config  *site.Config
@@ -375,7 +382,13 @@ func (st *replayState) update(f *serverFiles, p, blob string, c gitlog.Commit) {
 	}
 	var t tools.Tool
 	if blob != "" {
-		parsed := st.h.repos[f.repo].tool(p, blob)
+		parsed, err := st.h.repos[f.repo].tool(p, blob)
+		if err != nil {
+			if st.err == nil {
+				st.err = diag.Errorf("", 0, "commit %s: %s: %v", gitlog.Short(c.Hash), p, err)
+			}
+			return
+		}
 		if errors.Is(parsed.err, tools.ErrLimit) && st.err == nil {
 			// Refused, not skipped: the limits bound what every build costs,
 			// and history is as open to a hostile commit as the working tree.
@@ -443,14 +456,21 @@ type parsedTool struct {
 // tool returns the blob at path p parsed as a tool file, parsing it now if
 // keepBlobs did not (it was first seen at a path no glob matched), without
 // its decoded object (see parse): the comparisons decode what they
-// compare, and the replay's end the latest version of each tool.
-func (rh *repoHistory) tool(p, blob string) parsedTool {
+// compare, and the replay's end the latest version of each tool. Every
+// blob the history names was read, so in a replay that lets go of blobs
+// (see letGo) one neither parsed nor held was let go of too early: an
+// error, since the feed would miss its change for good.
+func (rh *repoHistory) tool(p, blob string) (parsedTool, error) {
 	t, ok := rh.parsed[blob]
 	if !ok {
-		t = rh.forms.parse(p, rh.blobs[blob])
+		data, held := rh.blobs[blob]
+		if !held && rh.uses != nil {
+			return parsedTool{}, fmt.Errorf("internal error: blob %s was let go of while the replay still needed it", blob)
+		}
+		t = rh.forms.parse(p, data)
 		rh.parsed[blob] = t
 	}
-	return t
+	return t, nil
 }
 
 // decode returns a tool with its object, decoded from its canonical form

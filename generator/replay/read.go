@@ -49,7 +49,8 @@ type Input struct {
 	// (tools.Tool.Stored) from the moment it is parsed: for a build that
 	// writes once, whose bundle keeps its archive there (bundle.NewSpooled).
 	// The Output can be read until the spool is closed. Such a replay lets
-	// go of each commit once replayed, and no replay resumes from it.
+	// go of each commit once replayed, and of each blob parsed once no
+	// later step can ask for it; no replay resumes from it.
 	Spool *bundle.Spool
 }
 
@@ -228,6 +229,11 @@ type repoHistory struct {
 	// holds, in any configuration of the history.
 	patterns []string
 	shallow  bool // a shallow clone, read with AllowShallow
+	// uses are, in a replay that lets go of the blobs it parsed (see
+	// letGo), by blob id, the changes of the steps to come naming it and
+	// the paths of the replay's tree holding it; nil in one that does not.
+	uses map[string]int
+	room [2]int // what uses and parsed were last made for (see shrink)
 }
 
 // addRepo adds a repository (once) and checks it is not shallow.

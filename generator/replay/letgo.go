@@ -1,0 +1,75 @@
+package replay
+
+import "github.com/wellknown-dev/wellknown/format/gitlog"
+
+// A spooled replay lets go of each blob it parsed once no step still to
+// come can look it up, where the map of them by id was held whole until
+// the replay ended. A step looks a blob up for the changes of its commit
+// (update, and the comparisons planned ahead, see planStep) and for the
+// paths of its repository's tree when a server's files are read afresh
+// (files). So a blob can be asked for again while a later step's changes
+// name it (a revert adds it back) or a path of the tree holds it (a server
+// followed again reads its whole tree): its uses count both.
+
+// countUses starts each repository's uses: the changes of all its steps
+// that name each blob, the replay's trees being empty.
+func (h *historyReader) countUses(steps []step) {
+	for _, rh := range h.repos {
+		rh.uses = map[string]int{}
+		rh.room = [2]int{0, len(rh.parsed)}
+	}
+	for _, s := range steps {
+		uses := h.repos[s.repo].uses
+		for _, ch := range s.commit.Changes {
+			if ch.Blob != "" {
+				uses[ch.Blob]++
+			}
+		}
+	}
+	for _, rh := range h.repos {
+		rh.room[0] = len(rh.uses)
+	}
+}
+
+// replaced appends to blobs those tree holds at the paths c changes: what
+// applying c takes out of the tree. A commit changes each path once.
+func replaced(tree gitlog.Tree, c gitlog.Commit, blobs []string) []string {
+	for _, ch := range c.Changes {
+		if old, ok := tree[ch.Path]; ok {
+			blobs = append(blobs, old)
+		}
+	}
+	return blobs
+}
+
+// letGo counts out the uses of a step played, whose commit took the
+// replaced blobs out of the tree, and lets go of each blob left with none.
+// A change moves one use of the blob it names from the steps to come to
+// the tree: only the blobs it replaces lose one. A blob with no use left
+// is asked for by no later step, since only a step's changes put a blob
+// back in the tree.
+func (rh *repoHistory) letGo(replaced []string) {
+	for _, blob := range replaced {
+		if rh.uses[blob]--; rh.uses[blob] == 0 {
+			delete(rh.uses, blob)
+			delete(rh.parsed, blob)
+		}
+	}
+	rh.uses = shrink(rh.uses, &rh.room[0])
+	rh.parsed = shrink(rh.parsed, &rh.room[1])
+}
+
+// shrink returns m, or once it holds less than half of what it was last
+// made for (*room) a copy of it made for what it holds: a Go map keeps
+// the room of the entries deleted from it.
+func shrink[V any](m map[string]V, room *int) map[string]V {
+	if len(m) >= *room/2 {
+		return m
+	}
+	out := make(map[string]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	*room = len(m)
+	return out
+}

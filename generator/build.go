@@ -266,16 +266,17 @@ func Build(opt Options) (_ *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// Nothing reads the timeline of a spooled build once the pages' model
+	// is made from it, and a long history's is the largest part of what
+	// the pages would hold while they render.
 	in := pages.BuildInput{Config: cfg, Timeline: r.Timeline, CommitRepos: commitRepos, Files: r.Bundle.Files(),
-		Key: key.Public(), KeyFile: didweb.KeyFileSecret(key.File), Attestations: r.Attestations, Cache: pageCache}
+		Key: key.Public(), KeyFile: didweb.KeyFileSecret(key.File), Attestations: r.Attestations, Cache: pageCache,
+		UseUpTimeline: r.spool != nil}
 	for _, s := range servers {
 		in.Servers = append(in.Servers, pages.BuildServer{Config: s.Config, Tools: s.Tools, ReservedCards: documented.ReservedCards[s.Index]})
 	}
 	versions := r.Timeline.Versions()
 	if r.spool != nil {
-		// Nothing reads the timeline once the pages' model is made from
-		// it, and a long history's is the largest part of what the pages
-		// would hold while they render.
 		r.Timeline = nil
 	}
 	warnings, err := pages.Add(r.Bundle, in)

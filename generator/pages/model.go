@@ -46,6 +46,12 @@ type BuildInput struct {
 	// Cache keeps this rendering's pages for the next and reuses the last
 	// one's (see Cache): NewCacheOnce for a rendering no other follows.
 	Cache *Cache
+	// UseUpTimeline says the caller reads the timeline no more, and that
+	// no rendering follows (NewCacheOnce): the model then lets go of each
+	// tool's versions and each event once it has made its own of them.
+	// Otherwise a long history's timeline and the model made from it, of
+	// about the same size, would both be whole at once.
+	UseUpTimeline bool
 }
 
 // BuildServer is a configured server with its working tree's tools.
@@ -140,12 +146,13 @@ type model struct {
 	history   map[string]*timeline.ToolHistory
 	comings   map[string][]timeline.Event // by endpoint id: its announcements and removals, in order
 	repos     map[string]string           // by server name: where its tools' commits are linked
+	useUp     bool                        // see BuildInput.UseUpTimeline
 }
 
 func newModel(in BuildInput) *model {
 	m := &model{in: in, published: map[string]bool{}, removedAt: map[string]time.Time{}, servers: map[string]*Server{},
 		tools: map[string]*Tool{}, history: map[string]*timeline.ToolHistory{},
-		comings: map[string][]timeline.Event{}, repos: in.CommitRepos}
+		comings: map[string][]timeline.Event{}, repos: in.CommitRepos, useUp: in.UseUpTimeline && in.Cache.once}
 	for _, f := range in.Files {
 		if !shown(f) {
 			continue
@@ -249,11 +256,12 @@ func (m *model) server(srv BuildServer) (*Server, error) {
 			if working[th.Name] {
 				continue
 			}
-			pt := m.tool(h, th, th.Latest().Tool)
+			latest := th.Latest()
+			pt := m.tool(h, th, latest.Tool)
 			if th.Removed {
-				pt.Removed = m.removal(th.EndpointID(), th.Latest().Version)
+				pt.Removed = m.removal(th.EndpointID(), latest.Version)
 			} else {
-				pt.Preview = &Preview{Kind: PreviewRemoved, From: th.Latest().Version}
+				pt.Preview = &Preview{Kind: PreviewRemoved, From: latest.Version}
 			}
 			ps.Tools = append(ps.Tools, pt)
 		}
@@ -267,8 +275,9 @@ func (m *model) removedServer(h *timeline.ServerHistory) *Server {
 	ps := &Server{Slug: h.Last.Slug, Name: h.Name, Version: h.Last.Version, Removed: m.removal(h.Name, h.Last.Version)}
 	m.servers[h.Name] = ps
 	for _, th := range h.Tools {
-		pt := m.tool(h, th, th.Latest().Tool)
-		pt.Removed = m.removal(th.EndpointID(), th.Latest().Version)
+		latest := th.Latest()
+		pt := m.tool(h, th, latest.Tool)
+		pt.Removed = m.removal(th.EndpointID(), latest.Version)
 		ps.Tools = append(ps.Tools, pt)
 	}
 	return ps
@@ -324,6 +333,11 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 	pt.SchemaPath = pt.Versions[0].SchemaPath
 	pt.Gaps = m.gaps(th.EndpointID(), repo)
 	m.tools[th.EndpointID()] = pt
+	if m.useUp {
+		// pt has every version, which versionChanges finds there; the
+		// events hold the versions until changes has read them.
+		th.Versions = nil
+	}
 	return pt
 }
 
@@ -398,7 +412,16 @@ func changeTexts(d *schemadiff.Result) []string {
 func (m *model) changes() []*Change {
 	announced := map[string]bool{}
 	var out []*Change
-	for _, e := range m.in.Timeline.Events {
+	events := m.in.Timeline.Events
+	if m.useUp {
+		// Each event, once read, lets go of its version, which no tool
+		// history holds any more (see tool).
+		m.in.Timeline.Events = nil
+	}
+	for i, e := range events {
+		if m.useUp {
+			events[i] = timeline.Event{}
+		}
 		c := &Change{Time: e.Time, Server: m.servers[e.EndpointID], Tool: m.tools[e.EndpointID]}
 		switch p := e.Payload().(type) {
 		case agentfeed.Announcement:

@@ -219,3 +219,124 @@ func inputWithTimeline(cfg *site.Config, cache *Cache) (BuildInput, weak.Pointer
 	return BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0]}}, Timeline: tl, Cache: cache,
 		Key: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey)}, weak.Make(tl)
 }
+
+// historyOfChanges is modelSite with a history that has every kind of
+// event the pages show: versions of a tool the working tree changes
+// again, one removed and brought back that the working tree drops, one
+// removed for good, and a server the site no longer configures. It returns the timeline, a weak
+// pointer to each of its versions, and the working tree's tool.
+func historyOfChanges(t *testing.T) (*site.Config, *timeline.Timeline, []weak.Pointer[timeline.Version], tools.Tool) {
+	t.Helper()
+	cfg, err := site.Parse(filepath.Join(t.TempDir(), "site.toml"), modelSite, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parse := func(src string) tools.Tool {
+		tl, err := tools.Parse("tools/x.json", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tl
+	}
+	forecast := func(params string) tools.Tool {
+		return parse(`{"name":"get_forecast","inputSchema":{"type":"object","properties":{` + params + `}}}`)
+	}
+	alerts := parse(`{"name":"get_alerts","inputSchema":{"type":"object"}}`)
+	tides := parse(`{"name":"get_tides","inputSchema":{"type":"object"}}`)
+	scan := parse(`{"name":"scan","inputSchema":{"type":"object"}}`)
+	commits := []struct {
+		forecast tools.Tool
+		alerts   bool // the server has get_alerts
+		radar    bool // the radar server is configured
+	}{
+		{forecast(`"city":{"type":"string"}`), true, true},
+		{forecast(`"city":{"type":"string"},"days":{"type":"integer"}`), true, true},
+		{forecast(`"place":{"type":"string"},"days":{"type":"integer"}`), false, false},
+		{forecast(`"place":{"type":"string"},"days":{"type":"integer"}`), true, false},
+		{forecast(`"place":{"type":"string"},"days":{"type":"integer","description":"How many."}`), true, false},
+	}
+	b := timeline.NewBuilder(timeline.CompareObjects)
+	for i, c := range commits {
+		srv := timeline.Server{Name: cfg.Servers[0].Name, Slug: cfg.Servers[0].Slug, Version: "1.0.0", Endpoint: "https://weather.example.com/mcp",
+			Tools: map[string]tools.Tool{"get_forecast": c.forecast}}
+		if c.alerts {
+			srv.Tools["get_alerts"] = alerts
+		}
+		if i < len(commits)-1 {
+			srv.Tools["get_tides"] = tides
+		}
+		servers := []timeline.Server{srv}
+		if c.radar {
+			servers = append(servers, timeline.Server{Name: "com.example.weather/radar", Slug: "radar", Version: "0.1.0",
+				Endpoint: "https://radar.example.com/mcp", Tools: map[string]tools.Tool{"scan": scan}})
+		}
+		if err := b.Commit(timeline.Commit{Hash: fmt.Sprintf("%040d", i), Time: time.Date(2026, 4, i+1, 12, 0, 0, 0, time.UTC), Servers: servers}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tl := b.Timeline()
+	var versions []weak.Pointer[timeline.Version]
+	for _, h := range tl.Servers {
+		for _, th := range h.Tools {
+			for _, v := range th.Versions {
+				versions = append(versions, weak.Make(v))
+			}
+		}
+	}
+	return cfg, tl, versions, forecast(`"place":{"type":"string"}`)
+}
+
+// A rendering that uses the timeline up makes the same pages as one that
+// leaves it whole, and its model holds none of the timeline's versions
+// and events: a long history's timeline and the model made from it are
+// not both whole at once.
+func TestUsingUpTheTimelineChangesNoPage(t *testing.T) {
+	pages := map[bool]map[string]string{}
+	for _, useUp := range []bool{false, true} {
+		cfg, tl, versions, working := historyOfChanges(t)
+		in := BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{working}}},
+			Timeline: tl, CommitRepos: map[string]string{cfg.Servers[0].Name: "https://github.com/example/weather"},
+			Key: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey), Cache: NewCacheOnce(),
+			UseUpTimeline: useUp}
+		s, err := newModel(in).site(Content{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		held := 0
+		for _, v := range versions {
+			if v.Value() != nil {
+				held++
+			}
+		}
+		if len(versions) < 6 || useUp && (held > 0 || tl.Events != nil) || !useUp && (held < len(versions) || len(tl.Events) == 0) {
+			t.Errorf("use up %v: %d of %d versions and %d events held after the model is made", useUp, held, len(versions), len(tl.Events))
+		}
+		runtime.KeepAlive(s)
+		runtime.KeepAlive(tl)
+
+		cfg, tl, _, working = historyOfChanges(t)
+		in.Config, in.Timeline, in.Servers[0] = cfg, tl, BuildServer{Config: &cfg.Servers[0], Tools: []tools.Tool{working}}
+		files, _, err := renderBuildFiles(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages[useUp] = map[string]string{}
+		for _, f := range files {
+			pages[useUp][f.Path] = string(f.Body)
+		}
+	}
+	for _, want := range []string{"get_alerts", "get_tides", "radar", "scan", "place", "removed"} {
+		if !strings.Contains(pages[false]["/changelog/index.html"], want) {
+			t.Errorf("the changelog does not show %q: the history is not the one meant", want)
+		}
+	}
+	if len(pages[true]) != len(pages[false]) {
+		t.Errorf("%d pages, want %d", len(pages[true]), len(pages[false]))
+	}
+	for p, want := range pages[false] {
+		if got := pages[true][p]; got != want {
+			t.Errorf("%s differs when the timeline is used up:\n%s\nwant:\n%s", p, got, want)
+		}
+	}
+}

@@ -340,3 +340,50 @@ func TestUsingUpTheTimelineChangesNoPage(t *testing.T) {
 		}
 	}
 }
+
+// A rendering that uses the timeline up reads the events before any tool
+// page is made, and lets go of them: each tool's versions are then its
+// history's alone, and go once its page has them, while the tools not
+// yet made keep theirs. The changelog's entries have their texts from
+// the pages.
+func TestToolPagesLetGoOfTheVersionsToolByTool(t *testing.T) {
+	cfg, tl, _, _ := historyOfChanges(t)
+	m := newModel(BuildInput{Config: cfg, Timeline: tl, Cache: NewCacheOnce(), UseUpTimeline: true})
+	m.changelog()
+	if tl.Events != nil {
+		t.Fatal("the timeline holds its events once the changelog is made")
+	}
+	h := m.committed(cfg.Servers[0].Name)
+	first, later := weakVersions(h.Tool("get_forecast")), weakVersions(h.Tool("get_tides"))
+	m.tool(h, h.Tool("get_forecast"), h.Tool("get_forecast").Latest().Tool)
+	runtime.GC()
+	for i, v := range first {
+		if v.Value() != nil {
+			t.Errorf("get_forecast's version %d of %d is held once its page is made", i+1, len(first))
+		}
+	}
+	for i, v := range later {
+		if v.Value() == nil {
+			t.Errorf("get_tides's version %d is gone before its page is made", i+1)
+		}
+	}
+	told := 0
+	for _, c := range m.changes {
+		if c.Kind == ChangeSchema && len(c.Changes) > 0 && c.Badge != "" {
+			told++
+		}
+	}
+	if told != len(first)-1 || len(m.untold) != 0 {
+		t.Errorf("%d schema changes have their texts and %d have none, want %d and 0", told, len(m.untold), len(first)-1)
+	}
+	runtime.KeepAlive(m)
+}
+
+// weakVersions are weak pointers to a tool's versions.
+func weakVersions(th *timeline.ToolHistory) []weak.Pointer[timeline.Version] {
+	var out []weak.Pointer[timeline.Version]
+	for _, v := range th.Versions {
+		out = append(out, weak.Make(v))
+	}
+	return out
+}

@@ -330,7 +330,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		pv := &Version{Version: v.Version, Time: v.Time, SchemaPath: m.archived(v.Slug, th.Name, v.Version),
 			Commit: CommitLink(repo, v.Commit), Release: v.Release}
 		if d := v.Change(); d != nil {
-			pv.Class = string(d.Class)
+			pv.Class = className(d.Class)
 			pv.Changes = changeTexts(d)
 			if len(th.Versions)-i <= DiffedVersions {
 				pv.Schemas = &SchemaChange{Old: th.Versions[i-1].Tool.Canonical, New: v.Tool.Canonical}
@@ -414,12 +414,37 @@ func toolPreview(t tools.Tool, th *timeline.ToolHistory) (*Preview, error) {
 		Schemas: &SchemaChange{Old: latest.Tool.Canonical, New: t.Canonical}}, nil
 }
 
+// changeTexts are the texts of a diff's changes, in one string of their
+// own: an unpacked change's texts are parts of its packed string (see
+// schemadiff.Packed), which would keep all of it, pointers, classes and
+// migration too, for as long as the pages hold the texts.
 func changeTexts(d *schemadiff.Result) []string {
+	n := 0
+	for _, c := range d.Changes {
+		n += len(c.Text)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, c := range d.Changes {
+		b.WriteString(c.Text)
+	}
+	all := b.String()
 	out := make([]string, len(d.Changes))
 	for i, c := range d.Changes {
-		out[i] = c.Text
+		out[i], all = all[:len(c.Text)], all[len(c.Text):]
 	}
 	return out
+}
+
+// className is a diff's class as the constant of its name, not a part of
+// a packed change, for the reason changeTexts copies the texts.
+func className(c schemadiff.Class) string {
+	for _, k := range []schemadiff.Class{schemadiff.Breaking, schemadiff.Compatible, schemadiff.Cosmetic} {
+		if c == k {
+			return string(k)
+		}
+	}
+	return strings.Clone(string(c))
 }
 
 // changelog makes the feed's entries for people, before any tool page.
@@ -469,7 +494,7 @@ func (m *model) changelog() {
 func (m *model) linkedChanges() []*Change {
 	for v, c := range m.untold {
 		d := v.Change()
-		c.Badge, c.Changes = string(d.Class), changeTexts(d)
+		c.Badge, c.Changes = className(d.Class), changeTexts(d)
 	}
 	out := m.changes
 	for i, c := range out {

@@ -15,6 +15,7 @@ import (
 	"weak"
 
 	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/format/tools"
@@ -154,6 +155,40 @@ func TestChangelogSharesTheToolPagesChangeTexts(t *testing.T) {
 	c := s.Changes[i]
 	if page := c.Tool.Versions[0].Changes; len(page) == 0 || &page[0] != &c.Changes[0] {
 		t.Errorf("the changelog's texts %q are not the tool page's %q", c.Changes, page)
+	}
+}
+
+// A version's change texts are one string of their own, and its class a
+// constant, not parts of its packed change: the pages hold them while
+// they render, and the packed change holds much more than they do.
+func TestChangeTextsAreAStringOfTheirOwn(t *testing.T) {
+	packed := schemadiff.Result{Class: schemadiff.Compatible, Changes: []schemadiff.Change{
+		{Pointer: "/inputSchema/properties/days", Class: schemadiff.Compatible, Text: "new optional parameter `days`"},
+		{Pointer: "/description", Class: schemadiff.Cosmetic, Text: "description changed"},
+	}}.Pack()
+	d := packed.Unpack()
+	start := uintptr(unsafe.Pointer(unsafe.StringData(string(packed))))
+	inPacked := func(s string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		return p >= start && p < start+uintptr(len(packed))
+	}
+	if !inPacked(d.Changes[0].Text) {
+		t.Fatal("the unpacked texts are not parts of the packed change: the test is not the one meant")
+	}
+	texts := changeTexts(d)
+	if !slices.Equal(texts, []string{d.Changes[0].Text, d.Changes[1].Text}) {
+		t.Fatalf("texts %q", texts)
+	}
+	for i, s := range texts {
+		if inPacked(s) {
+			t.Errorf("text %d is part of the packed change", i)
+		}
+	}
+	if unsafe.StringData(texts[1]) != (*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(texts[0])), len(texts[0]))) {
+		t.Error("the texts are not one string")
+	}
+	if class := className(d.Class); class != string(schemadiff.Compatible) || inPacked(class) {
+		t.Errorf("class %q is part of the packed change", class)
 	}
 }
 

@@ -141,6 +141,12 @@ func (e Event) Payload() any {
 	return e.payload
 }
 
+// Version is the version a schema change leads to, as its replay made
+// it; nil for any other event, and for one NewEvent made. Its From and
+// Version are the payload's, and a reader that has the version's change
+// already need not unpack it again through Payload.
+func (e Event) Version() *Version { return e.version }
+
 // Title is one human line for feed readers: what happened, to which
 // version.
 func (e Event) Title() string {

@@ -147,6 +147,13 @@ type model struct {
 	comings   map[string][]timeline.Event // by endpoint id: its announcements and removals, in order
 	repos     map[string]string           // by server name: where its tools' commits are linked
 	useUp     bool                        // see BuildInput.UseUpTimeline
+	// The changelog's entries, oldest first, made before the tool pages
+	// (see changelog): about holds each one's endpoint id, whose pages it
+	// links once they are made, and untold the schema changes whose texts
+	// no tool page has given yet, by version.
+	changes []*Change
+	about   []string
+	untold  map[*timeline.Version]*Change
 }
 
 func newModel(in BuildInput) *model {
@@ -192,6 +199,7 @@ func (m *model) site(content Content) (*Site, error) {
 	if m.published[paths.Feed] {
 		s.FeedPath = sitePath(paths.Feed)
 	}
+	m.changelog()
 	configured := map[string]bool{}
 	slugs := map[string]bool{}
 	for _, srv := range m.in.Servers {
@@ -212,7 +220,7 @@ func (m *model) site(content Content) (*Site, error) {
 		slugs[h.Last.Slug] = true
 		s.Servers = append(s.Servers, m.removedServer(h))
 	}
-	s.Changes = m.changes()
+	s.Changes = m.linkedChanges()
 	return s, nil
 }
 
@@ -322,11 +330,17 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		pv := &Version{Version: v.Version, Time: v.Time, SchemaPath: m.archived(v.Slug, th.Name, v.Version),
 			Commit: CommitLink(repo, v.Commit), Release: v.Release}
 		if d := v.Change(); d != nil {
-			pv.Class = string(d.Class)
+			pv.Class = className(d.Class)
 			pv.Changes = changeTexts(d)
 			if len(th.Versions)-i <= DiffedVersions {
 				pv.Schemas = &SchemaChange{Old: th.Versions[i-1].Tool.Canonical, New: v.Tool.Canonical}
 			}
+		}
+		if c := m.untold[v]; c != nil {
+			// The changelog's entry shares the texts: a long history
+			// lists each change on both.
+			c.Badge, c.Changes = pv.Class, pv.Changes
+			delete(m.untold, v)
 		}
 		pt.Versions = append(pt.Versions, pv)
 	}
@@ -334,8 +348,8 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 	pt.Gaps = m.gaps(th.EndpointID(), repo)
 	m.tools[th.EndpointID()] = pt
 	if m.useUp {
-		// pt has every version, which versionChanges finds there; the
-		// events hold the versions until changes has read them.
+		// pt has every version, and the changelog every event (see
+		// changelog): nothing else holds the versions.
 		th.Versions = nil
 	}
 	return pt
@@ -400,77 +414,95 @@ func toolPreview(t tools.Tool, th *timeline.ToolHistory) (*Preview, error) {
 		Schemas: &SchemaChange{Old: latest.Tool.Canonical, New: t.Canonical}}, nil
 }
 
+// changeTexts are the texts of a diff's changes, in one string of their
+// own: an unpacked change's texts are parts of its packed string (see
+// schemadiff.Packed), which would keep all of it, pointers, classes and
+// migration too, for as long as the pages hold the texts.
 func changeTexts(d *schemadiff.Result) []string {
+	n := 0
+	for _, c := range d.Changes {
+		n += len(c.Text)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, c := range d.Changes {
+		b.WriteString(c.Text)
+	}
+	all := b.String()
 	out := make([]string, len(d.Changes))
 	for i, c := range d.Changes {
-		out[i] = c.Text
+		out[i], all = all[:len(c.Text)], all[len(c.Text):]
 	}
 	return out
 }
 
-// changes are the feed's entries for people, newest first.
-func (m *model) changes() []*Change {
+// className is a diff's class as the constant of its name, not a part of
+// a packed change, for the reason changeTexts copies the texts.
+func className(c schemadiff.Class) string {
+	for _, k := range []schemadiff.Class{schemadiff.Breaking, schemadiff.Compatible, schemadiff.Cosmetic} {
+		if c == k {
+			return string(k)
+		}
+	}
+	return strings.Clone(string(c))
+}
+
+// changelog makes the feed's entries for people, before any tool page.
+// A schema change's badge and texts are those of its version on the
+// tool's page, which tool gives it. Using the timeline up, it lets go of
+// the events, which hold the versions: while the tool pages are made,
+// each tool's versions are then held by its history alone, which tool
+// drops, and the timeline shrinks as the model grows.
+func (m *model) changelog() {
 	announced := map[string]bool{}
-	var out []*Change
+	m.untold = map[*timeline.Version]*Change{}
 	events := m.in.Timeline.Events
 	if m.useUp {
-		// Each event, once read, lets go of its version, which no tool
-		// history holds any more (see tool).
 		m.in.Timeline.Events = nil
 	}
-	for i, e := range events {
-		if m.useUp {
-			events[i] = timeline.Event{}
-		}
-		c := &Change{Time: e.Time, Server: m.servers[e.EndpointID], Tool: m.tools[e.EndpointID]}
-		switch p := e.Payload().(type) {
-		case agentfeed.Announcement:
+	m.changes, m.about = slices.Grow(m.changes, len(events)), slices.Grow(m.about, len(events))
+	for _, e := range events {
+		c := &Change{Time: e.Time}
+		switch e.Type {
+		case agentfeed.TypeAnnouncement:
 			c.Kind, c.Badge, c.Summary = ChangeAnnouncement, "new", e.Summary()
 			if announced[e.EndpointID] {
 				c.Badge = "updated"
 			}
 			announced[e.EndpointID] = true
-		case agentfeed.SchemaChange:
-			c.Kind, c.Badge = ChangeSchema, p.Compat
-			c.Summary = fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), p.FromVersion, p.ToVersion)
-			c.Changes = m.versionChanges(e.EndpointID, p.ToVersion)
-		case agentfeed.Deprecation:
+		case agentfeed.TypeSchemaChange:
+			// Its version, not its payload, which would unpack the
+			// change once more.
+			v := e.Version()
+			c.Kind, c.Summary = ChangeSchema, fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), v.From, v.Version)
+			m.untold[v] = c
+		case agentfeed.TypeDeprecation:
 			c.Kind, c.Badge, c.Summary = ChangeDeprecation, "deprecated", e.Summary()
 			if isRemoval(e) {
 				c.Badge = "removed"
 			}
 		}
-		out = append(out, c)
+		m.changes = append(m.changes, c)
+		m.about = append(m.about, e.EndpointID)
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out
 }
 
-// versionChanges returns the change texts of one version of a tool: those
-// of its page's version when it has a page, which the changelog's entries
-// then share with it (a long history has many).
-func (m *model) versionChanges(endpoint, version string) []string {
-	if t := m.tools[endpoint]; t != nil {
-		for _, v := range t.Versions {
-			if v.Version == version && v.Class != "" {
-				return v.Changes
-			}
-		}
+// linkedChanges finishes the changelog once the tool pages are made, and
+// returns it newest first: each entry links its endpoint's pages, and a
+// schema change no page shows (a removed server's whose slug a configured
+// one took) has its badge and texts from its version.
+func (m *model) linkedChanges() []*Change {
+	for v, c := range m.untold {
+		d := v.Change()
+		c.Badge, c.Changes = className(d.Class), changeTexts(d)
 	}
-	th := m.history[endpoint]
-	if th == nil {
-		return nil
+	out := m.changes
+	for i, c := range out {
+		c.Server, c.Tool = m.servers[m.about[i]], m.tools[m.about[i]]
 	}
-	for _, v := range th.Versions {
-		if v.Version == version {
-			if d := v.Change(); d != nil {
-				return changeTexts(d)
-			}
-		}
-	}
-	return nil
+	slices.Reverse(out)
+	m.changes, m.about, m.untold = nil, nil, nil
+	return out
 }
 
 func remotes(rs []site.Remote) []Remote {

@@ -15,6 +15,7 @@ import (
 	"weak"
 
 	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/format/tools"
@@ -154,6 +155,40 @@ func TestChangelogSharesTheToolPagesChangeTexts(t *testing.T) {
 	c := s.Changes[i]
 	if page := c.Tool.Versions[0].Changes; len(page) == 0 || &page[0] != &c.Changes[0] {
 		t.Errorf("the changelog's texts %q are not the tool page's %q", c.Changes, page)
+	}
+}
+
+// A version's change texts are one string of their own, and its class a
+// constant, not parts of its packed change: the pages hold them while
+// they render, and the packed change holds much more than they do.
+func TestChangeTextsAreAStringOfTheirOwn(t *testing.T) {
+	packed := schemadiff.Result{Class: schemadiff.Compatible, Changes: []schemadiff.Change{
+		{Pointer: "/inputSchema/properties/days", Class: schemadiff.Compatible, Text: "new optional parameter `days`"},
+		{Pointer: "/description", Class: schemadiff.Cosmetic, Text: "description changed"},
+	}}.Pack()
+	d := packed.Unpack()
+	start := uintptr(unsafe.Pointer(unsafe.StringData(string(packed))))
+	inPacked := func(s string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		return p >= start && p < start+uintptr(len(packed))
+	}
+	if !inPacked(d.Changes[0].Text) {
+		t.Fatal("the unpacked texts are not parts of the packed change: the test is not the one meant")
+	}
+	texts := changeTexts(d)
+	if !slices.Equal(texts, []string{d.Changes[0].Text, d.Changes[1].Text}) {
+		t.Fatalf("texts %q", texts)
+	}
+	for i, s := range texts {
+		if inPacked(s) {
+			t.Errorf("text %d is part of the packed change", i)
+		}
+	}
+	if unsafe.StringData(texts[1]) != (*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(texts[0])), len(texts[0]))) {
+		t.Error("the texts are not one string")
+	}
+	if class := className(d.Class); class != string(schemadiff.Compatible) || inPacked(class) {
+		t.Errorf("class %q is part of the packed change", class)
 	}
 }
 
@@ -339,4 +374,51 @@ func TestUsingUpTheTimelineChangesNoPage(t *testing.T) {
 			t.Errorf("%s differs when the timeline is used up:\n%s\nwant:\n%s", p, got, want)
 		}
 	}
+}
+
+// A rendering that uses the timeline up reads the events before any tool
+// page is made, and lets go of them: each tool's versions are then its
+// history's alone, and go once its page has them, while the tools not
+// yet made keep theirs. The changelog's entries have their texts from
+// the pages.
+func TestToolPagesLetGoOfTheVersionsToolByTool(t *testing.T) {
+	cfg, tl, _, _ := historyOfChanges(t)
+	m := newModel(BuildInput{Config: cfg, Timeline: tl, Cache: NewCacheOnce(), UseUpTimeline: true})
+	m.changelog()
+	if tl.Events != nil {
+		t.Fatal("the timeline holds its events once the changelog is made")
+	}
+	h := m.committed(cfg.Servers[0].Name)
+	first, later := weakVersions(h.Tool("get_forecast")), weakVersions(h.Tool("get_tides"))
+	m.tool(h, h.Tool("get_forecast"), h.Tool("get_forecast").Latest().Tool)
+	runtime.GC()
+	for i, v := range first {
+		if v.Value() != nil {
+			t.Errorf("get_forecast's version %d of %d is held once its page is made", i+1, len(first))
+		}
+	}
+	for i, v := range later {
+		if v.Value() == nil {
+			t.Errorf("get_tides's version %d is gone before its page is made", i+1)
+		}
+	}
+	told := 0
+	for _, c := range m.changes {
+		if c.Kind == ChangeSchema && len(c.Changes) > 0 && c.Badge != "" {
+			told++
+		}
+	}
+	if told != len(first)-1 || len(m.untold) != 0 {
+		t.Errorf("%d schema changes have their texts and %d have none, want %d and 0", told, len(m.untold), len(first)-1)
+	}
+	runtime.KeepAlive(m)
+}
+
+// weakVersions are weak pointers to a tool's versions.
+func weakVersions(th *timeline.ToolHistory) []weak.Pointer[timeline.Version] {
+	var out []weak.Pointer[timeline.Version]
+	for _, v := range th.Versions {
+		out = append(out, weak.Make(v))
+	}
+	return out
 }

@@ -473,9 +473,15 @@ func (m *model) changelog() {
 		case agentfeed.TypeSchemaChange:
 			// Its version, not its payload, which would unpack the
 			// change once more.
-			v := e.Version()
-			c.Kind, c.Summary = ChangeSchema, fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), v.From, v.Version)
-			m.untold[v] = c
+			c.Kind = ChangeSchema
+			if v := e.Version(); v != nil {
+				c.Summary = fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), v.From, v.Version)
+				m.untold[v] = c
+			} else if p, ok := e.Payload().(agentfeed.SchemaChange); ok {
+				// Made without a replay (timeline.NewEvent): no
+				// version says what changed.
+				c.Badge, c.Summary = p.Compat, fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), p.FromVersion, p.ToVersion)
+			}
 		case agentfeed.TypeDeprecation:
 			c.Kind, c.Badge, c.Summary = ChangeDeprecation, "deprecated", e.Summary()
 			if isRemoval(e) {

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 	"weak"
 
+	"github.com/wellknown-dev/wellknown/format/agentfeed"
 	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/site"
@@ -421,4 +422,24 @@ func weakVersions(th *timeline.ToolHistory) []weak.Pointer[timeline.Version] {
 		out = append(out, weak.Make(v))
 	}
 	return out
+}
+
+// A schema change made without a replay (timeline.NewEvent) has no
+// version: the changelog shows what its payload says.
+func TestChangelogShowsASchemaChangeWithoutAVersion(t *testing.T) {
+	cfg, err := site.Parse(filepath.Join(t.TempDir(), "site.toml"), modelSite, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	endpoint := timeline.ToolEndpointID(cfg.Servers[0].Name, "get_forecast")
+	e := timeline.NewEvent(agentfeed.TypeSchemaChange, endpoint, "1.1.0", "c1", day(2),
+		agentfeed.SchemaChange{EndpointID: endpoint, FromVersion: "1.0.0", ToVersion: "1.1.0", Compat: "compatible"})
+	s, err := newModel(BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0]}},
+		Timeline: &timeline.Timeline{Events: []timeline.Event{e}}, Cache: NewCacheOnce(), UseUpTimeline: true}).site(Content{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Changes) != 1 || s.Changes[0].Summary != "get_forecast 1.0.0 → 1.1.0" || s.Changes[0].Badge != "compatible" {
+		t.Errorf("changes %+v", s.Changes)
+	}
 }

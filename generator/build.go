@@ -288,6 +288,14 @@ func Build(opt Options) (_ *Result, err error) {
 		return nil, err
 	}
 	r.Warnings = append(r.Warnings, warnings...)
+	if r.spool != nil {
+		// What was read back from the spool is signed and shown: a change
+		// of a tool version that could not be was empty (see
+		// replay.Input.Spool).
+		if err := r.spool.ReadFailed(); err != nil {
+			return nil, err
+		}
+	}
 	if err := scanned.Scan(r.Bundle, key); err != nil {
 		return nil, err
 	}

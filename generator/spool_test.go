@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,5 +60,48 @@ func TestSpooledBuildWritesTheSameBytes(t *testing.T) {
 	}
 	if trees[0] != trees[1] {
 		t.Errorf("the spooled build wrote other bytes:\n%s\n---\n%s", trees[0], trees[1])
+	}
+}
+
+// A spooled build whose spool cannot give back what the replay kept there
+// (a version's change, which the signing reads without an error of its
+// own) fails, instead of signing an empty change.
+func TestSpooledBuildFailsOnASpoolCutShort(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("needs /proc/self/fd to find the spool's unnamed file")
+	}
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
+	for i := range 3 {
+		g.Write("tools/get_forecast.json", fmt.Sprintf(`{"name": "get_forecast", "inputSchema": {"type": "object", "properties": {"p%d": {"type": "string"}}}}`, i))
+		g.Commit(fmt.Sprintf("parameter %d", i))
+	}
+	cut := false
+	progress := func(stage string) {
+		if !strings.HasPrefix(stage, "sign") {
+			return
+		}
+		fds, _ := os.ReadDir("/proc/self/fd")
+		for _, fd := range fds {
+			name, _ := os.Readlink(filepath.Join("/proc/self/fd", fd.Name()))
+			if strings.Contains(name, ".wellknown-spool-") {
+				f, err := os.OpenFile(filepath.Join("/proc/self/fd", fd.Name()), os.O_RDWR, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cut = f.Truncate(0) == nil
+				f.Close()
+			}
+		}
+	}
+	res, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv, Spool: true, Progress: progress})
+	if err == nil {
+		res.Close()
+	}
+	if !cut {
+		t.Fatal("found no spool to cut short")
+	}
+	if err == nil || !strings.Contains(err.Error(), "reading the build's temporary file back: ") {
+		t.Errorf("Build with its spool cut short = %v, want an error reading it back", err)
 	}
 }

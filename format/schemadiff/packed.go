@@ -53,7 +53,7 @@ func (p Packed) Unpack() *Result {
 		return nil
 	}
 	u := unpacker{s: string(p)}
-	r := &Result{Class: Class(u.string())}
+	r := &Result{Class: u.class()}
 	r.Migration.Add = u.strings()
 	r.Migration.Remove = u.strings()
 	if n := u.count(); n > 0 {
@@ -73,7 +73,7 @@ func (p Packed) Unpack() *Result {
 	if n := u.count(); n > 0 {
 		r.Changes = make([]Change, n)
 		for i := range r.Changes {
-			r.Changes[i] = Change{Pointer: u.string(), Class: Class(u.string()), Text: u.string()}
+			r.Changes[i] = Change{Pointer: u.string(), Class: u.class(), Text: u.string()}
 		}
 	}
 	return r
@@ -116,6 +116,19 @@ func (u *unpacker) string() string {
 	s := u.s[:n]
 	u.s = u.s[n:]
 	return s
+}
+
+// class reads a Class as the constant of the same name: a class is kept
+// long (a page's badge), and a part of the packed string would keep all
+// of it.
+func (u *unpacker) class() Class {
+	c := Class(u.string())
+	for _, known := range []Class{Breaking, Compatible, Cosmetic} {
+		if c == known {
+			return known
+		}
+	}
+	return c
 }
 
 func (u *unpacker) strings() []string {

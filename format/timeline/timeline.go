@@ -240,16 +240,31 @@ type Version struct {
 	Slug    string // the server's slug when it was published (its archive's folder)
 	Commit  string
 	Time    time.Time
-	Tool    tools.Tool        // its SHA256 names the version
-	From    string            // the version it replaced ("" for the first)
-	change  schemadiff.Packed // how it differs from From ("" for the first; see Change)
-	Release string            // the version of the first release that shipped it; "" before one
+	Tool    tools.Tool // its SHA256 names the version
+	From    string     // the version it replaced ("" for the first)
+	change  any        // how it differs from From: nil for the first, else schemadiff.Packed or tools.Stored (see Change)
+	Release string     // the version of the first release that shipped it; "" before one
 }
 
 // Change returns how the version differs from From, nil for the first
-// version. It is kept packed: a long history's timeline holds one for
-// every version, and unpacked they were half of what it held.
-func (v *Version) Change() *schemadiff.Result { return v.change.Unpack() }
+// version. It is kept packed, or where the Builder's store put it (see
+// Builder.StoreChanges): a long history's timeline holds one for every
+// version, and unpacked they were half of what it held. A stored change
+// that cannot be read back is returned empty: the store reports the
+// failure.
+func (v *Version) Change() *schemadiff.Result {
+	switch c := v.change.(type) {
+	case schemadiff.Packed:
+		return c.Unpack()
+	case tools.Stored:
+		packed, err := c.Read()
+		if err != nil {
+			return &schemadiff.Result{}
+		}
+		return schemadiff.Packed(packed).Unpack()
+	}
+	return nil
+}
 
 // ReadStored reads back into memory the canonical bytes (Tool.Canonical)
 // of each tool's newest keep versions, and of each server's tools at its
@@ -322,6 +337,26 @@ func NewBuilder(compare Compare) *Builder {
 // commit on.
 func (r *Builder) SetCompare(compare Compare) { r.compare = compare }
 
+// StoreChanges has store keep each new version's change outside the
+// timeline: in a long history they are the largest part of it after the
+// versions themselves. Version.Change reads a stored change back each
+// time it is asked for, and gives an empty one when the read fails, so
+// the store must report a failure where the caller looks before using
+// what the timeline made. A change store does not keep (nil) stays in
+// memory.
+func (r *Builder) StoreChanges(store func(schemadiff.Packed) tools.Stored) { r.storeChange = store }
+
+// changeOf is what a new version keeps of its change (see Version.change).
+func (r *Builder) changeOf(diff schemadiff.Result) any {
+	packed := diff.Pack()
+	if r.storeChange != nil {
+		if at := r.storeChange(packed); at != nil {
+			return at
+		}
+	}
+	return packed
+}
+
 // Commit replays the next commit. It reads c during the call only.
 func (r *Builder) Commit(c Commit) error {
 	if err := r.commit(c); err != nil {
@@ -340,8 +375,9 @@ func (r *Builder) Timeline() *Timeline {
 // commit to the next.
 type Builder struct {
 	compare          Compare
-	commits          int            // replayed so far
-	order            []*serverState // in order of first appearance
+	storeChange      func(schemadiff.Packed) tools.Stored // see StoreChanges; nil keeps changes in memory
+	commits          int                                  // replayed so far
+	order            []*serverState                       // in order of first appearance
 	servers          map[string]*serverState
 	seenDeprecations map[Deprecation]bool
 	keys             map[string]int // uses of each event name, to keep names unique
@@ -538,7 +574,7 @@ func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b 
 		}
 		from := t.current.Version
 		t.current.Tool.Object = nil
-		t.current = t.add(c, s.current.Slug, tool, next, from, &diff)
+		t.current = t.add(c, s.current.Slug, tool, next, from, r.changeOf(diff))
 		b.change = append(b.change, r.schemaChange(c, s.current, t))
 		if !t.present || moved {
 			b.reannounce = append(b.reannounce, r.announceTool(c, s.current, t))
@@ -548,12 +584,10 @@ func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b 
 	return nil
 }
 
-// add records a new version of the tool and returns it.
-func (t *toolState) add(c Commit, slug string, tool tools.Tool, version, from string, diff *schemadiff.Result) *Version {
-	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, From: from}
-	if diff != nil {
-		v.change = diff.Pack()
-	}
+// add records a new version of the tool, with its change (see
+// Version.change), and returns it.
+func (t *toolState) add(c Commit, slug string, tool tools.Tool, version, from string, change any) *Version {
+	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, From: from, change: change}
 	t.history.Versions = append(t.history.Versions, v)
 	return v
 }

@@ -2,7 +2,11 @@ package timeline
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/wellknown-dev/wellknown/format/schemadiff"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -362,6 +366,73 @@ func TestEventsMakeTheirTextsWhenAsked(t *testing.T) {
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("texts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// storedChange is a change a test keeps outside the timeline.
+type storedChange struct {
+	packed []byte
+	err    error
+}
+
+func (s storedChange) Read() ([]byte, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	return slices.Clone(s.packed), nil
+}
+
+// A Builder with a change store keeps no change itself, and reads each
+// back equal to the one kept in memory; one that cannot be read back is
+// empty, never taken for a first version. A store that keeps nothing
+// leaves the change in memory.
+func TestStoredChangesReadBack(t *testing.T) {
+	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
+	var commits []Commit
+	for i, src := range []string{v1, v2, v3} {
+		tl := tool(t, src)
+		commits = append(commits, Commit{Hash: fmt.Sprint("c", i), Time: at.AddDate(0, 0, i), Servers: []Server{{Name: "com.example/weather",
+			Slug: "weather", Version: "1.0.0", Endpoint: "https://example.com/mcp", Tools: map[string]tools.Tool{tl.Name: tl}}}})
+	}
+	want, err := derive(commits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantVersions := want.Servers[0].Tool("get_forecast").Versions
+	for _, c := range []struct {
+		name  string
+		store func(schemadiff.Packed) tools.Stored
+		empty bool // what is read back is empty
+	}{
+		{"stored", func(p schemadiff.Packed) tools.Stored { return storedChange{packed: []byte(p)} }, false},
+		{"unreadable", func(schemadiff.Packed) tools.Stored { return storedChange{err: errors.New("cut short")} }, true},
+		{"not kept", func(schemadiff.Packed) tools.Stored { return nil }, false},
+	} {
+		r := NewBuilder(CompareObjects)
+		r.StoreChanges(c.store)
+		for _, commit := range commits {
+			if err := r.Commit(commit); err != nil {
+				t.Fatal(err)
+			}
+		}
+		versions := r.Timeline().Servers[0].Tool("get_forecast").Versions
+		if len(versions) != len(wantVersions) || len(versions) < 3 {
+			t.Fatalf("%s: %d versions, want %d", c.name, len(versions), len(wantVersions))
+		}
+		for i, v := range versions {
+			got, want := v.Change(), wantVersions[i].Change()
+			_, inMemory := v.change.(schemadiff.Packed)
+			switch {
+			case i == 0 && got != nil:
+				t.Errorf("%s: the first version has a change %+v", c.name, got)
+			case i > 0 && inMemory != (c.name == "not kept"):
+				t.Errorf("%s: version %s kept in memory %v", c.name, v.Version, inMemory)
+			case i > 0 && c.empty && (got == nil || !reflect.DeepEqual(*got, schemadiff.Result{})):
+				t.Errorf("%s: version %s reads back %+v, want an empty change", c.name, v.Version, got)
+			case i > 0 && !c.empty && !reflect.DeepEqual(got, want):
+				t.Errorf("%s: version %s reads back %+v, want %+v", c.name, v.Version, got, want)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,7 @@ type Spool struct {
 	mu      sync.Mutex
 	written int64  // bytes in the file
 	pending []byte // bytes put since, to be written after them
+	readErr error  // the first read back that failed (see ReadFailed)
 }
 
 // SpoolFrom is the size from which a file that is not immutable is
@@ -159,15 +161,40 @@ func (s *Spool) write(body []byte) error {
 	return nil
 }
 
-// Read returns the bytes at at, in a new slice.
+// Read returns the bytes at at, in a new slice. The spool keeps the
+// first error (see ReadFailed).
 func (at *Spooled) Read() ([]byte, error) {
 	r, err := at.reader()
 	if err != nil {
-		return nil, err
+		return nil, at.spool.readFailed(err)
 	}
 	body := make([]byte, at.len())
-	_, err = io.ReadFull(r, body)
-	return body, err
+	if _, err = io.ReadFull(r, body); err != nil {
+		return nil, at.spool.readFailed(err)
+	}
+	return body, nil
+}
+
+// readFailed keeps err if it is the first read back that failed, and
+// returns it.
+func (s *Spool) readFailed(err error) error {
+	s.mu.Lock()
+	s.readErr = cmp.Or(s.readErr, err)
+	s.mu.Unlock()
+	return err
+}
+
+// ReadFailed returns the error of the first read back (Spooled.Read)
+// that failed, if any: a reader that cannot return an error itself (see
+// timeline.Builder.StoreChanges) goes on with nothing, and its caller
+// fails once done.
+func (s *Spool) ReadFailed() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.readErr == nil {
+		return nil
+	}
+	return fmt.Errorf("reading the build's temporary file back: %v", s.readErr)
 }
 
 // readingBack is the error of a file at site path p whose bytes could not

@@ -361,3 +361,28 @@ func TestSpoolWriterPiecesAreOneFile(t *testing.T) {
 		t.Errorf("second write: %+v, want %d unchanged", stats, len(want))
 	}
 }
+
+// A spool keeps the first read back that failed, for a reader that cannot
+// return the error itself: what it read then is not used.
+func TestSpoolKeepsTheFirstFailedRead(t *testing.T) {
+	s, _ := newSpool(t)
+	first, err := s.Put([]byte(strings.Repeat("a", 100)))
+	must(t, err)
+	last, err := s.Put([]byte(strings.Repeat("b", 100)))
+	must(t, err)
+	if _, err := first.Read(); err != nil || s.ReadFailed() != nil {
+		t.Fatalf("a whole spool: Read = %v, ReadFailed = %v", err, s.ReadFailed())
+	}
+	must(t, s.f.Truncate(150))
+	if body, err := last.Read(); err == nil || body != nil {
+		t.Fatalf("Read of bytes cut short = %q, %v; want an error", body, err)
+	}
+	failed := s.ReadFailed()
+	if failed == nil || !strings.Contains(failed.Error(), "reading the build's temporary file back: ") {
+		t.Fatalf("ReadFailed = %v", failed)
+	}
+	must(t, s.f.Truncate(0))
+	if _, err := first.Read(); err == nil || s.ReadFailed().Error() != failed.Error() {
+		t.Errorf("a later failure: Read = %v, ReadFailed = %v, want the first %v", err, s.ReadFailed(), failed)
+	}
+}

@@ -10,6 +10,7 @@ package keyguard
 import (
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 
@@ -135,7 +136,9 @@ func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
 			if err == nil {
 				found[i], _, err = scanner.FindReader(r, size)
 			}
-			errs[i] = err
+			if err != nil {
+				errs[i] = fmt.Errorf("scanning %s for the signing key: %v", f.Path, err)
+			}
 		} else if len(f.Body) == 0 || clean[&f.Body[0]] != len(f.Body) {
 			found[i], _ = scanner.Find(f.Body)
 		}

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 )
@@ -201,6 +202,22 @@ func (f *forms) store(sha256 string, canonical []byte) tools.Stored {
 		return nil
 	}
 	f.at[sha256] = at
+	return at
+}
+
+// storeChange keeps a version's change in the spool (see
+// timeline.Builder.StoreChanges), where a long history's changes cost no
+// memory; nil when the spool fails to keep it, which fails the replay
+// (see failed). A change that cannot be read back later fails the build
+// (see bundle.Spool.ReadFailed).
+func (f *forms) storeChange(change schemadiff.Packed) tools.Stored {
+	at, err := f.spool.Put([]byte(change))
+	if err != nil {
+		f.mu.Lock()
+		f.err = cmp.Or(f.err, err)
+		f.mu.Unlock()
+		return nil
+	}
 	return at
 }
 

@@ -50,6 +50,9 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	st.ahead = h.compareAhead(steps)
 	defer st.ahead.stop()
 	tl := timeline.NewBuilder(st.ahead.compare)
+	if st.release {
+		tl.StoreChanges(h.forms.storeChange)
+	}
 	if err := st.play(tl, steps); err != nil {
 		return nil, err
 	}

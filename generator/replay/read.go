@@ -46,9 +46,11 @@ type Input struct {
 	// Diff stage), once the history is read.
 	Progress func(stage string)
 	// Spool, when set, keeps the canonical form of every tool version
-	// (tools.Tool.Stored) from the moment it is parsed: for a build that
-	// writes once, whose bundle keeps its archive there (bundle.NewSpooled).
-	// The Output can be read until the spool is closed. Such a replay lets
+	// (tools.Tool.Stored) from the moment it is parsed, and every
+	// version's change: for a build that writes once, whose bundle keeps
+	// its archive there (bundle.NewSpooled). The Output can be read until
+	// the spool is closed; a change that cannot be read back is empty,
+	// and the spool says so (bundle.Spool.ReadFailed). Such a replay lets
 	// go of each commit once replayed, and of each blob parsed once no
 	// later step can ask for it; no replay resumes from it.
 	Spool *bundle.Spool

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // checkPacks fails the test unless r packs to a string that is not "" and
@@ -31,5 +32,25 @@ func TestPackedRoundTrips(t *testing.T) {
 			Retype: map[string]Retype{"/d": {From: "string", To: long}, long: {}}}})
 	if Packed("").Unpack() != nil {
 		t.Error(`Packed("").Unpack() is not nil`)
+	}
+}
+
+// The classes Unpack gives are the constants, not parts of the packed
+// string: a class is kept long, and a part would keep all of it.
+func TestUnpackedClassesAreTheConstants(t *testing.T) {
+	packed := Result{Class: Breaking, Changes: []Change{
+		{Pointer: "/inputSchema/properties/a", Class: Breaking, Text: "parameter `a` removed"},
+		{Pointer: "/inputSchema/properties/b", Class: Compatible, Text: "new optional parameter `b`"},
+		{Pointer: "/description", Class: Cosmetic, Text: "description changed"},
+	}}.Pack()
+	r := packed.Unpack()
+	classes := []Class{r.Class}
+	for _, c := range r.Changes {
+		classes = append(classes, c.Class)
+	}
+	for i, want := range []Class{Breaking, Breaking, Compatible, Cosmetic} {
+		if c := classes[i]; c != want || unsafe.StringData(string(c)) != unsafe.StringData(string(want)) {
+			t.Errorf("class %d: %q is not the constant %q", i, c, want)
+		}
 	}
 }

@@ -330,7 +330,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		pv := &Version{Version: v.Version, Time: v.Time, SchemaPath: m.archived(v.Slug, th.Name, v.Version),
 			Commit: CommitLink(repo, v.Commit), Release: v.Release}
 		if d := v.Change(); d != nil {
-			pv.Class = className(d.Class)
+			pv.Class = string(d.Class)
 			pv.Changes = changeTexts(d)
 			if len(th.Versions)-i <= DiffedVersions {
 				pv.Schemas = &SchemaChange{Old: th.Versions[i-1].Tool.Canonical, New: v.Tool.Canonical}
@@ -436,17 +436,6 @@ func changeTexts(d *schemadiff.Result) []string {
 	return out
 }
 
-// className is a diff's class as the constant of its name, not a part of
-// a packed change, for the reason changeTexts copies the texts.
-func className(c schemadiff.Class) string {
-	for _, k := range []schemadiff.Class{schemadiff.Breaking, schemadiff.Compatible, schemadiff.Cosmetic} {
-		if c == k {
-			return string(k)
-		}
-	}
-	return strings.Clone(string(c))
-}
-
 // changelog makes the feed's entries for people, before any tool page.
 // A schema change's badge and texts are those of its version on the
 // tool's page, which tool gives it. Using the timeline up, it lets go of
@@ -500,7 +489,7 @@ func (m *model) changelog() {
 func (m *model) linkedChanges() []*Change {
 	for v, c := range m.untold {
 		d := v.Change()
-		c.Badge, c.Changes = className(d.Class), changeTexts(d)
+		c.Badge, c.Changes = string(d.Class), changeTexts(d)
 	}
 	out := m.changes
 	for i, c := range out {

@@ -160,8 +160,9 @@ func TestChangelogSharesTheToolPagesChangeTexts(t *testing.T) {
 }
 
 // A version's change texts are one string of their own, and its class a
-// constant, not parts of its packed change: the pages hold them while
-// they render, and the packed change holds much more than they do.
+// constant (see schemadiff.Packed.Unpack), not parts of its packed
+// change: the pages hold them while they render, and the packed change
+// holds much more than they do.
 func TestChangeTextsAreAStringOfTheirOwn(t *testing.T) {
 	packed := schemadiff.Result{Class: schemadiff.Compatible, Changes: []schemadiff.Change{
 		{Pointer: "/inputSchema/properties/days", Class: schemadiff.Compatible, Text: "new optional parameter `days`"},
@@ -188,7 +189,7 @@ func TestChangeTextsAreAStringOfTheirOwn(t *testing.T) {
 	if unsafe.StringData(texts[1]) != (*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(texts[0])), len(texts[0]))) {
 		t.Error("the texts are not one string")
 	}
-	if class := className(d.Class); class != string(schemadiff.Compatible) || inPacked(class) {
+	if class := string(d.Class); class != string(schemadiff.Compatible) || inPacked(class) {
 		t.Errorf("class %q is part of the packed change", class)
 	}
 }

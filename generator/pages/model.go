@@ -147,13 +147,13 @@ type model struct {
 	comings   map[string][]timeline.Event // by endpoint id: its announcements and removals, in order
 	repos     map[string]string           // by server name: where its tools' commits are linked
 	useUp     bool                        // see BuildInput.UseUpTimeline
-	// The changelog's entries, oldest first, made before the tool pages
-	// (see changelog): about holds each one's endpoint id, whose pages it
-	// links once they are made, and untold the schema changes whose texts
-	// no tool page has given yet, by version.
+	// The changelog's entries, oldest first, planned before the tool
+	// pages (see changelog): about holds each one's endpoint id, whose
+	// pages it links once they are made, and untold the place of each
+	// schema change no tool page has made yet (nil there), by version.
 	changes []*Change
 	about   []string
-	untold  map[*timeline.Version]*Change
+	untold  map[*timeline.Version]int
 }
 
 func newModel(in BuildInput) *model {
@@ -336,10 +336,10 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 				pv.Schemas = &SchemaChange{Old: th.Versions[i-1].Tool.Canonical, New: v.Tool.Canonical}
 			}
 		}
-		if c := m.untold[v]; c != nil {
+		if at, ok := m.untold[v]; ok {
 			// The changelog's entry shares the texts: a long history
 			// lists each change on both.
-			c.Badge, c.Changes = pv.Class, pv.Changes
+			m.changes[at] = schemaChange(m.about[at], v, pv.Class, pv.Changes)
 			delete(m.untold, v)
 		}
 		pt.Versions = append(pt.Versions, pv)
@@ -437,45 +437,47 @@ func changeTexts(d *schemadiff.Result) []string {
 }
 
 // changelog makes the feed's entries for people, before any tool page.
-// A schema change's badge and texts are those of its version on the
-// tool's page, which tool gives it. Using the timeline up, it lets go of
-// the events, which hold the versions: while the tool pages are made,
-// each tool's versions are then held by its history alone, which tool
-// drops, and the timeline shrinks as the model grows.
+// A schema change's entry is only planned: tool makes it with its
+// version's badge and texts on the tool's page. Using the timeline up, it
+// lets go of the events, which hold the versions: while the tool pages
+// are made, each tool's versions are then held by its history alone,
+// which tool drops, and the timeline shrinks as the model grows, the
+// schema changes' entries, most of the changelog, with it.
 func (m *model) changelog() {
 	announced := map[string]bool{}
-	m.untold = map[*timeline.Version]*Change{}
+	m.untold = map[*timeline.Version]int{}
 	events := m.in.Timeline.Events
 	if m.useUp {
 		m.in.Timeline.Events = nil
 	}
 	m.changes, m.about = slices.Grow(m.changes, len(events)), slices.Grow(m.about, len(events))
 	for _, e := range events {
-		c := &Change{Time: e.Time}
+		var c *Change
 		switch e.Type {
 		case agentfeed.TypeAnnouncement:
-			c.Kind, c.Badge, c.Summary = ChangeAnnouncement, "new", e.Summary()
+			c = &Change{Kind: ChangeAnnouncement, Badge: "new", Time: e.Time, Summary: e.Summary()}
 			if announced[e.EndpointID] {
 				c.Badge = "updated"
 			}
 			announced[e.EndpointID] = true
 		case agentfeed.TypeSchemaChange:
-			// Its version, not its payload, which would unpack the
-			// change once more.
-			c.Kind = ChangeSchema
 			if v := e.Version(); v != nil {
-				c.Summary = fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), v.From, v.Version)
-				m.untold[v] = c
-			} else if p, ok := e.Payload().(agentfeed.SchemaChange); ok {
-				// Made without a replay (timeline.NewEvent): no
-				// version says what changed.
+				m.untold[v] = len(m.changes) // see schemaChange
+				break
+			}
+			// Made without a replay (timeline.NewEvent): no version says
+			// what changed.
+			c = &Change{Kind: ChangeSchema, Time: e.Time}
+			if p, ok := e.Payload().(agentfeed.SchemaChange); ok {
 				c.Badge, c.Summary = p.Compat, fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), p.FromVersion, p.ToVersion)
 			}
 		case agentfeed.TypeDeprecation:
-			c.Kind, c.Badge, c.Summary = ChangeDeprecation, "deprecated", e.Summary()
+			c = &Change{Kind: ChangeDeprecation, Badge: "deprecated", Time: e.Time, Summary: e.Summary()}
 			if isRemoval(e) {
 				c.Badge = "removed"
 			}
+		default:
+			c = &Change{Time: e.Time}
 		}
 		m.changes = append(m.changes, c)
 		m.about = append(m.about, e.EndpointID)
@@ -487,9 +489,9 @@ func (m *model) changelog() {
 // schema change no page shows (a removed server's whose slug a configured
 // one took) has its badge and texts from its version.
 func (m *model) linkedChanges() []*Change {
-	for v, c := range m.untold {
+	for v, at := range m.untold {
 		d := v.Change()
-		c.Badge, c.Changes = string(d.Class), changeTexts(d)
+		m.changes[at] = schemaChange(m.about[at], v, string(d.Class), changeTexts(d))
 	}
 	out := m.changes
 	for i, c := range out {
@@ -498,6 +500,14 @@ func (m *model) linkedChanges() []*Change {
 	slices.Reverse(out)
 	m.changes, m.about, m.untold = nil, nil, nil
 	return out
+}
+
+// schemaChange is the changelog's entry of the schema change of endpoint
+// to version v, of class with texts. Its time is its event's: both are
+// the commit's.
+func schemaChange(endpoint string, v *timeline.Version, class string, texts []string) *Change {
+	return &Change{Kind: ChangeSchema, Badge: class, Time: v.Time, Changes: texts,
+		Summary: fmt.Sprintf("%s %s → %s", timeline.DisplayName(endpoint), v.From, v.Version)}
 }
 
 func remotes(rs []site.Remote) []Remote {

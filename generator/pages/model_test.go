@@ -390,6 +390,11 @@ func TestToolPagesLetGoOfTheVersionsToolByTool(t *testing.T) {
 	if tl.Events != nil {
 		t.Fatal("the timeline holds its events once the changelog is made")
 	}
+	// The schema changes' entries, most of a long history's changelog,
+	// are made with their tools' pages, while their versions go.
+	if planned := len(m.changes) - len(slices.DeleteFunc(slices.Clone(m.changes), func(c *Change) bool { return c == nil })); planned != 3 || len(m.untold) != 3 {
+		t.Errorf("%d entries planned, %d schema changes untold; want 3 of each", planned, len(m.untold))
+	}
 	h := m.committed(cfg.Servers[0].Name)
 	first, later := weakVersions(h.Tool("get_forecast")), weakVersions(h.Tool("get_tides"))
 	m.tool(h, h.Tool("get_forecast"), h.Tool("get_forecast").Latest().Tool)

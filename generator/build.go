@@ -203,9 +203,9 @@ func Build(opt Options) (_ *Result, err error) {
 		return nil, err
 	}
 	r.Timeline = replayed.Timeline
-	// The versions the pages diff, and the tools the working tree is
-	// compared with; the others' bytes stay in the spool until written.
-	if err := r.Timeline.ReadStored(pages.DiffedVersions + 1); err != nil {
+	// The tools the working tree is compared with; the others' bytes stay
+	// in the spool until written, or diffed as their pages render.
+	if err := r.Timeline.ReadStored(1); err != nil {
 		return nil, err
 	}
 	commitRepos := replayed.CommitRepos // not replayed: see Cache

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/wellknown-dev/wellknown/format/tools"
 )
 
 // day is the time of the fixture's n-th commit.
@@ -70,10 +72,10 @@ func fixtureSite(t testing.TB) *Site {
 		Versions: []*Version{
 			{Version: "2.0.0", Time: day(3), Class: "breaking", Changes: []string{"parameter `city` renamed to `location`"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
 				Commit:  CommitLink(repo, "3333333333333333333333333333333333333333"),
-				Schemas: &SchemaChange{Old: schemaJSON("city", "A <script>alert('diff')</script> & \"its\" region."), New: schemaJSON("location", "A place name.")}},
+				Schemas: schemaDiff(schemaJSON("city", "A <script>alert('diff')</script> & \"its\" region."), schemaJSON("location", "A place name."))},
 			{Version: "1.1.0", Time: day(2), Class: "compatible", Changes: []string{"optional parameter `days` added"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.1.0.json",
 				Commit:  CommitLink(repo, "2222222222222222222222222222222222222222"),
-				Schemas: &SchemaChange{Old: manyMembers(120, "string"), New: manyMembers(120, "integer")}},
+				Schemas: schemaDiff(manyMembers(120, "string"), manyMembers(120, "integer"))},
 			{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.0.0.json",
 				Commit: CommitLink(repo, "1111111111111111111111111111111111111111")},
 		},
@@ -172,4 +174,9 @@ func fixtureSite(t testing.TB) *Site {
 			Keys: []Key{{ID: "key-1", Current: true, Base64URL: "uAAAA", Multikey: "z6MkAAAA", SHA256: "00ff"}},
 		},
 	}
+}
+
+// schemaDiff is the change from the schema old to new, both in memory.
+func schemaDiff(old, new []byte) *SchemaChange {
+	return &SchemaChange{old: tools.Tool{Canonical: old}, new: tools.Tool{Canonical: new}}
 }

@@ -333,7 +333,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 			pv.Class = string(d.Class)
 			pv.Changes = changeTexts(d)
 			if len(th.Versions)-i <= DiffedVersions {
-				pv.Schemas = &SchemaChange{Old: th.Versions[i-1].Tool.Canonical, New: v.Tool.Canonical}
+				pv.Schemas = &SchemaChange{old: th.Versions[i-1].Tool, new: v.Tool}
 			}
 		}
 		if at, ok := m.untold[v]; ok {
@@ -411,7 +411,7 @@ func toolPreview(t tools.Tool, th *timeline.ToolHistory) (*Preview, error) {
 		return nil, fmt.Errorf("tool %s: %v", t.Name, err)
 	}
 	return &Preview{Kind: kind, Version: next, From: latest.Version, Class: string(diff.Class), Changes: changeTexts(&diff),
-		Schemas: &SchemaChange{Old: latest.Tool.Canonical, New: t.Canonical}}, nil
+		Schemas: &SchemaChange{old: latest.Tool, new: t}}, nil
 }
 
 // changeTexts are the texts of a diff's changes, in one string of their

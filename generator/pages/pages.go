@@ -73,6 +73,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/format/linediff"
 	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
 )
@@ -195,9 +196,24 @@ type Preview struct {
 
 // SchemaChange is a tool's schema before and after a change, as canonical
 // JSON. A page shows it as a line diff, made as the page renders: a long
-// history's diffs are never all in memory at once.
+// history's diffs are never all in memory at once, nor, where the build
+// keeps the versions' bytes out of memory (tools.Tool.Stored), their
+// schemas.
 type SchemaChange struct {
-	Old, New []byte
+	old, new tools.Tool
+}
+
+// Old is the schema before, read back when the build keeps it out of
+// memory: a read that fails gives nothing, and fails the build (see
+// bundle.Spool.ReadFailed).
+func (c *SchemaChange) Old() []byte { return canonical(c.old) }
+
+// New is the schema after, as Old is read.
+func (c *SchemaChange) New() []byte { return canonical(c.new) }
+
+func canonical(t tools.Tool) []byte {
+	b, _ := t.ReadCanonical()
+	return b
 }
 
 // Schema diffs show this many unchanged lines around each change, and at
@@ -210,7 +226,7 @@ const (
 
 // Diff compares the two schemas as people read them: indented.
 func (c *SchemaChange) Diff() *linediff.Diff {
-	d := linediff.Compare(indentCanonical(c.Old), indentCanonical(c.New), diffContext)
+	d := linediff.Compare(indentCanonical(c.Old()), indentCanonical(c.New()), diffContext)
 	d.Limit(diffMaxLines)
 	return &d
 }

@@ -79,8 +79,10 @@ func (h HistoryItem) time() time.Time {
 // the repository is on a forge whose commit pages have a known address:
 // GitHub, GitLab, Codeberg and other Gitea or Forgejo hosts, Bitbucket.
 func CommitLink(repository, hash string) Commit {
-	// Seven digits, as git and the forges show a commit among others.
-	c := Commit{Short: gitlog.Abbrev(hash, 7)}
+	// Seven digits, as git and the forges show a commit among others; a
+	// copy, not a part of the whole hash, which a long history's pages
+	// would otherwise keep, one for each version, after the history.
+	c := Commit{Short: strings.Clone(gitlog.Abbrev(hash, 7))}
 	u, err := url.Parse(strings.TrimSuffix(strings.TrimSuffix(repository, "/"), ".git"))
 	if err != nil || u.Scheme != "https" || strings.Count(strings.Trim(u.Path, "/"), "/") < 1 || u.RawQuery != "" || u.Fragment != "" {
 		return c

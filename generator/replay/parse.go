@@ -161,7 +161,7 @@ func (e *earlyParse) finish() map[string]parsedAt {
 type forms struct {
 	spool *bundle.Spool
 	mu    sync.Mutex
-	at    map[string]*bundle.Spooled // by the form's SHA-256
+	at    map[string]*bundle.Spooled // by the form's SHA-256; nil once the history is read (see forgetKept)
 	err   error                      // the first form the spool failed to keep or give back
 }
 
@@ -201,8 +201,20 @@ func (f *forms) store(sha256 string, canonical []byte) tools.Stored {
 		f.err = cmp.Or(f.err, err)
 		return nil
 	}
-	f.at[sha256] = at
+	if f.at != nil {
+		f.at[sha256] = at
+	}
 	return at
+}
+
+// forgetKept lets go of the index by which store keeps each distinct
+// form once, once the history is read: the few blobs the replay parses
+// itself (see repoHistory.tool) may then keep a form twice in the spool,
+// which costs less than a long history's index held through the replay.
+func (f *forms) forgetKept() {
+	f.mu.Lock()
+	f.at = nil
+	f.mu.Unlock()
 }
 
 // storeChange keeps a version's change in the spool (see

@@ -45,6 +45,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	if st.release {
 		h.chunkCommits(steps)
 		h.countUses(steps)
+		h.forms.forgetKept()
 	}
 	st.refollow()
 	st.ahead = h.compareAhead(steps)

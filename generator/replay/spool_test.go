@@ -145,6 +145,9 @@ func TestSpooledReplayLetsGoOfItsCommits(t *testing.T) {
 		if n := len(tl.Servers[0].Tools[0].Versions); n != 6 {
 			t.Errorf("spool %v: %d versions, want 6", s != nil, n)
 		}
+		if s != nil && h.forms.at != nil {
+			t.Error("the replay holds the index of the forms it kept (see forgetKept)")
+		}
 		if len(listHeld) != 8 {
 			t.Fatalf("spool %v: %d commits read, want 8", s != nil, len(listHeld))
 		}
@@ -176,4 +179,26 @@ func tempSpool(t *testing.T) *bundle.Spool {
 	}
 	t.Cleanup(func() { spool.Close() })
 	return spool
+}
+
+// Once the history is read, a spooled replay lets go of the index that
+// keeps each distinct form once; a form kept after that is kept all the
+// same, read back as it was put.
+func TestFormsForgetWhatTheyKeptOnce(t *testing.T) {
+	f := newForms(tempSpool(t))
+	first := f.store("sha", []byte(`{"name":"a"}`))
+	if again := f.store("sha", []byte(`{"name":"a"}`)); again != first || len(f.at) != 1 {
+		t.Fatalf("a form kept twice before the history is read")
+	}
+	f.forgetKept()
+	late := f.store("sha", []byte(`{"name":"a"}`))
+	if f.at != nil || late == nil {
+		t.Fatalf("after forgetKept: index %v, form kept %v", f.at, late)
+	}
+	if body, err := late.Read(); err != nil || string(body) != `{"name":"a"}` {
+		t.Errorf("the form kept late reads back %q, %v", body, err)
+	}
+	if err := f.failed(); err != nil {
+		t.Error(err)
+	}
 }

@@ -134,11 +134,28 @@ func NewEvent(typ, endpointID, key, commit string, at time.Time, payload any) Ev
 // what a long history's timeline held.
 func (e Event) Payload() any {
 	if v := e.version; v != nil && e.payload == nil {
-		d := v.Change()
-		return agentfeed.SchemaChange{EndpointID: e.EndpointID, FromVersion: v.From, ToVersion: v.Version,
-			EffectiveAt: agentfeed.FormatTime(e.Time), Migration: d.Migration, Compat: string(d.Class), SchemaSHA256: v.Tool.SHA256}
+		return e.schemaChange(v, v.Change())
 	}
 	return e.payload
+}
+
+// schemaChange is the payload of a schema change to v, whose change is d.
+func (e Event) schemaChange(v *Version, d *schemadiff.Result) agentfeed.SchemaChange {
+	return agentfeed.SchemaChange{EndpointID: e.EndpointID, FromVersion: v.From, ToVersion: v.Version,
+		EffectiveAt: agentfeed.FormatTime(e.Time), Migration: d.Migration, Compat: string(d.Class), SchemaSHA256: v.Tool.SHA256}
+}
+
+// Texts returns the event's Title, Summary and Payload at once: a schema
+// change's change is then unpacked, or read back (see
+// Builder.StoreChanges), once rather than for each.
+func (e Event) Texts() (title, summary string, payload any) {
+	v := e.version
+	if v == nil || e.payload != nil {
+		return e.Title(), e.Summary(), e.Payload()
+	}
+	_, tool := splitToolEndpoint(e.EndpointID)
+	d := v.Change()
+	return changeTitle(tool, v, d), changeSummary(tool, v, d), e.schemaChange(v, d)
 }
 
 // Version is the version a schema change leads to, as its replay made
@@ -152,7 +169,7 @@ func (e Event) Version() *Version { return e.version }
 func (e Event) Title() string {
 	if v := e.version; v != nil {
 		_, tool := splitToolEndpoint(e.EndpointID)
-		return changeTitle(tool, v)
+		return changeTitle(tool, v, v.Change())
 	}
 	if p, ok := e.payload.(agentfeed.Announcement); ok {
 		if p.Protocol == ProtocolTool {
@@ -168,8 +185,7 @@ func (e Event) Title() string {
 func (e Event) Summary() string {
 	if v := e.version; v != nil {
 		_, tool := splitToolEndpoint(e.EndpointID)
-		d := v.Change()
-		return fmt.Sprintf("%s %s → %s (%s): %s", tool, v.From, v.Version, d.Class, describe(d))
+		return changeSummary(tool, v, v.Change())
 	}
 	if p, ok := e.payload.(agentfeed.Announcement); ok {
 		if p.Protocol == ProtocolTool {
@@ -699,6 +715,12 @@ func (r *Builder) histories() []*ServerHistory {
 	return out
 }
 
+// changeSummary is a schema change to v, whose change is d, in a
+// sentence.
+func changeSummary(tool string, v *Version, d *schemadiff.Result) string {
+	return fmt.Sprintf("%s %s → %s (%s): %s", tool, v.From, v.Version, d.Class, describe(d))
+}
+
 // describe joins the first few change texts of a diff, the most serious
 // first.
 func describe(d *schemadiff.Result) string {
@@ -714,10 +736,10 @@ func describe(d *schemadiff.Result) string {
 	return strings.Join(texts, "; ")
 }
 
-// changeTitle is a schema change in one line, led by its most serious
-// change: "get_me 2.0.0: parameter `reason` removed (breaking)".
-func changeTitle(tool string, v *Version) string {
-	d := v.Change()
+// changeTitle is a schema change to v, whose change is d, in one line,
+// led by its most serious change: "get_me 2.0.0: parameter `reason`
+// removed (breaking)".
+func changeTitle(tool string, v *Version, d *schemadiff.Result) string {
 	i := slices.IndexFunc(d.Changes, func(c schemadiff.Change) bool { return c.Class == d.Class })
 	if i < 0 {
 		return fmt.Sprintf("%s %s (%s)", tool, v.Version, d.Class)

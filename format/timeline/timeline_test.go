@@ -436,3 +436,48 @@ func TestStoredChangesReadBack(t *testing.T) {
 		}
 	}
 }
+
+// countedChange counts the reads of a change a test keeps.
+type countedChange struct {
+	packed []byte
+	reads  *int
+}
+
+func (c countedChange) Read() ([]byte, error) {
+	*c.reads++
+	return slices.Clone(c.packed), nil
+}
+
+// Texts gives what Title, Summary and Payload give, reading a stored
+// change once for the three.
+func TestTextsAreTheEventsTextsAtOnce(t *testing.T) {
+	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
+	reads := 0
+	r := NewBuilder(CompareObjects)
+	r.StoreChanges(func(p schemadiff.Packed) tools.Stored { return countedChange{[]byte(p), &reads} })
+	for i, src := range []string{v1, v2, v3} {
+		tl := tool(t, src)
+		err := r.Commit(Commit{Hash: fmt.Sprint("c", i), Time: at.AddDate(0, 0, i), Servers: []Server{{Name: "com.example/weather",
+			Slug: "weather", Version: "1.0.0", Endpoint: "https://example.com/mcp", Tools: map[string]tools.Tool{tl.Name: tl}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	changes := 0
+	for _, e := range r.Timeline().Events {
+		reads = 0
+		title, summary, payload := e.Texts()
+		if e.Version() != nil {
+			changes++
+			if reads != 1 {
+				t.Errorf("%s %s: Texts read its change %d times, want once", e.Type, e.Key, reads)
+			}
+		}
+		if title != e.Title() || summary != e.Summary() || !reflect.DeepEqual(payload, e.Payload()) {
+			t.Errorf("%s %s: Texts = %q, %q, %+v; want %q, %q, %+v", e.Type, e.Key, title, summary, payload, e.Title(), e.Summary(), e.Payload())
+		}
+	}
+	if changes != 2 {
+		t.Errorf("%d schema changes, want 2", changes)
+	}
+}

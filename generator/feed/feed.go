@@ -138,18 +138,20 @@ func (st *stage) addDocument(p string, doc *agentfeed.Feed) error {
 	return st.b.Add(p, data, agentfeed.ContentType)
 }
 
-// signEntries signs the events into entries, on every core: signing is
-// most of a large feed's cost.
+// signEntries signs the events into entries, with their titles, on every
+// core: signing is most of a large feed's cost.
 func signEntries(signer agentfeed.Signer, host string, events []timeline.Event) ([]agentfeed.Entry, error) {
 	entries := make([]agentfeed.Entry, len(events))
 	errs := make([]error, len(events))
 	parallel.For(len(events), func(i int) {
 		e := events[i]
 		id := agentfeed.EntryID(host, e.Type, e.EndpointID, e.Key)
-		entries[i], errs[i] = agentfeed.NewEntry(signer, id, e.Type, agentfeed.FormatTime(e.Time), e.Summary(), e.Payload())
+		title, summary, payload := e.Texts()
+		entries[i], errs[i] = agentfeed.NewEntry(signer, id, e.Type, agentfeed.FormatTime(e.Time), summary, payload)
 		if errs[i] != nil {
 			errs[i] = fmt.Errorf("feed entry %s: %v", id, errs[i])
 		}
+		entries[i].Title = plainTitle(title)
 	})
 	return entries, errors.Join(errs...)
 }
@@ -175,9 +177,9 @@ func plainTitle(title string) string {
 	return b.String()
 }
 
-// linker gives entries their titles and the URLs of the pages about their
-// endpoints. Neither is signed, so a page that moves (a server's slug
-// changed) moves its links in every entry.
+// linker gives entries the URLs of the pages about their endpoints. They
+// are not signed, so a page that moves (a server's slug changed) moves
+// its links in every entry.
 type linker struct {
 	st        *stage
 	slugs     map[string]string
@@ -194,11 +196,9 @@ func (st *stage) newLinker(tl *timeline.Timeline) *linker {
 	return l
 }
 
-// link gives each entry its title and link, from the event it was signed
-// from.
+// link gives each entry its link, from the event it was signed from.
 func (l *linker) link(entries []agentfeed.Entry, events []timeline.Event) {
 	for i, e := range events {
-		entries[i].Title = plainTitle(e.Title())
 		link, ok := l.links[e.EndpointID]
 		if !ok {
 			link = l.st.link(e.EndpointID, l.slugs, l.histories)

@@ -90,10 +90,11 @@ type Options struct {
 	// Cache, for a build that no other follows.
 	Cache *Cache
 	// Spool keeps the immutable and large outputs in a temporary file
-	// until Write (bundle.Spool), the tool versions' bytes there from the
-	// moment they are read, in memory only those of the versions the pages
-	// diff, and the Result no Entries and no Timeline: for a build that
-	// writes once.
+	// until Write (bundle.Spool), and there too the tool versions' bytes
+	// from the moment they are read and their changes from the moment
+	// they are made, in memory only the newest version of each tool; the
+	// Result keeps no Entries and no Timeline: for a build that writes
+	// once.
 	// Ignored with a Cache, whose next build reuses them. Result.Close
 	// releases the file.
 	Spool bool
@@ -239,6 +240,11 @@ func Build(opt Options) (_ *Result, err error) {
 	// of the feed at a time, the largest part of a long history otherwise.
 	signed, reused, err := feeds.Add(r.Bundle, feed.Input{Config: cfg, Timeline: r.Timeline, Key: key.Private,
 		Check: check, DropEntries: r.spool != nil})
+	// A change that could not be read back was signed empty: that, not
+	// what the entry or the check made of it, is the error.
+	if err := r.readBackFailed(); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -288,13 +294,8 @@ func Build(opt Options) (_ *Result, err error) {
 		return nil, err
 	}
 	r.Warnings = append(r.Warnings, warnings...)
-	if r.spool != nil {
-		// What was read back from the spool is signed and shown: a change
-		// of a tool version that could not be was empty (see
-		// replay.Input.Spool).
-		if err := r.spool.ReadFailed(); err != nil {
-			return nil, err
-		}
+	if err := r.readBackFailed(); err != nil {
+		return nil, err
 	}
 	if err := scanned.Scan(r.Bundle, key); err != nil {
 		return nil, err
@@ -306,6 +307,17 @@ func Build(opt Options) (_ *Result, err error) {
 		watch.last = r
 	}
 	return r, nil
+}
+
+// readBackFailed returns the error of the first read back from the spool
+// that failed, if any: what was read is signed and shown, and a change of
+// a tool version or a diffed schema that could not be read back is
+// empty instead of an error where it is read (see replay.Input.Spool).
+func (r *Result) readBackFailed() error {
+	if r.spool == nil {
+		return nil
+	}
+	return r.spool.ReadFailed()
 }
 
 // Write writes the bundle to dir (see bundle.WriteDir) and records what it

@@ -9,7 +9,6 @@ package keyguard
 
 import (
 	"crypto/ed25519"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -143,9 +142,14 @@ func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
 			found[i], _ = scanner.Find(f.Body)
 		}
 	})
-	if err := errors.Join(errs...); err != nil {
+	// A spool that cannot be read back fails every file in it: the first
+	// says why.
+	if failed := slices.DeleteFunc(errs, func(err error) bool { return err == nil }); len(failed) > 0 {
 		s.remember(nil)
-		return err
+		if len(failed) > 1 {
+			return fmt.Errorf("%v (and %d more files)", failed[0], len(failed)-1)
+		}
+		return failed[0]
 	}
 	for i, encoding := range found {
 		if encoding != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/wellknown-dev/wellknown/format/didweb"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/internal/spooltest"
 )
 
 // siteWithKey is a site directory with content/ and templates/ and a key
@@ -194,5 +195,35 @@ func TestScannedScansWhatIsNew(t *testing.T) {
 	err = s.Scan(bundleOf(map[string][]byte{"/index.html": page}), other)
 	if err == nil || !strings.Contains(err.Error(), "would be published in /index.html") {
 		t.Errorf("the body remembered as clean of another key: error %v, want /index.html named", err)
+	}
+}
+
+// A spool that cannot be read back fails the scan, naming the first file
+// it could not read and counting the others.
+func TestScanNamesASpooledFileItCannotRead(t *testing.T) {
+	_, key := siteWithKey(t, "signing.key")
+	spool, err := bundle.NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	b := bundle.NewSpooled(spool)
+	for _, v := range []string{"1.0.0", "1.1.0", "1.2.0"} {
+		if err := b.Add("/.well-known/mcp/schemas/a/t/"+v+".json", []byte(`{"name":"t"}`), "application/json"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f, _ := b.Get("/.well-known/mcp/schemas/a/t/1.0.0.json"); f.Body != nil {
+		t.Fatal("the archived file was not spooled")
+	}
+	if _, _, err := b.Files()[0].Reader(); err != nil { // writes out what the spool gathered
+		t.Fatal(err)
+	}
+	if !spooltest.CutShort(t, 0) {
+		t.Fatal("found no spool to cut short")
+	}
+	err = NewScanned().Scan(b, key)
+	if err == nil || !strings.Contains(err.Error(), "scanning /.well-known/mcp/schemas/a/t/") || !strings.HasSuffix(err.Error(), "(and 2 more files)") {
+		t.Errorf("a scan of a spool cut short: %v, want the first file named and 2 more counted", err)
 	}
 }

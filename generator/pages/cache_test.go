@@ -1,10 +1,12 @@
 package pages
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/templates"
 )
 
@@ -115,5 +117,25 @@ func TestCacheKeepsParsedTemplates(t *testing.T) {
 		if _, err := c.parsed(tfs); err == nil || !strings.Contains(err.Error(), "layout.html") {
 			t.Errorf("err = %v, want the unparsable layout.html named", err)
 		}
+	}
+}
+
+// A diff keeps its two schemas' bytes alone, not their decoded objects,
+// and encodes them, as a page's key in the cache is made of what its
+// template can reach (see frameOf).
+func TestSchemaChangesKeepAndEncodeTheirSchemas(t *testing.T) {
+	key := func(after string) string {
+		c := newSchemaChange(tools.Tool{Canonical: []byte(`{"a":1}`)}, tools.Tool{Object: map[string]any{"a": 2}, Canonical: []byte(after)})
+		if c.new.Object != nil {
+			t.Error("a diff keeps the decoded schema")
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if key(`{"a":2}`) == key(`{"a":3}`) {
+		t.Errorf("two diffs encode alike: %s", key(`{"a":2}`))
 	}
 }

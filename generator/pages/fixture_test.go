@@ -178,5 +178,5 @@ func fixtureSite(t testing.TB) *Site {
 
 // schemaDiff is the change from the schema old to new, both in memory.
 func schemaDiff(old, new []byte) *SchemaChange {
-	return &SchemaChange{old: tools.Tool{Canonical: old}, new: tools.Tool{Canonical: new}}
+	return newSchemaChange(tools.Tool{Canonical: old}, tools.Tool{Canonical: new})
 }

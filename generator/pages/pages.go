@@ -200,7 +200,15 @@ type Preview struct {
 // keeps the versions' bytes out of memory (tools.Tool.Stored), their
 // schemas.
 type SchemaChange struct {
-	old, new tools.Tool
+	old, new tools.Tool // their canonical bytes, held or stored, alone
+}
+
+// newSchemaChange is the change from version old of a tool to new.
+func newSchemaChange(old, new tools.Tool) *SchemaChange {
+	// Not the decoded objects: the newest version's would be held for
+	// the rendering, where the timeline let go of it.
+	return &SchemaChange{old: tools.Tool{Canonical: old.Canonical, Stored: old.Stored},
+		new: tools.Tool{Canonical: new.Canonical, Stored: new.Stored}}
 }
 
 // Old is the schema before, read back when the build keeps it out of
@@ -214,6 +222,12 @@ func (c *SchemaChange) New() []byte { return canonical(c.new) }
 func canonical(t tools.Tool) []byte {
 	b, _ := t.ReadCanonical()
 	return b
+}
+
+// MarshalJSON encodes the two schemas, as a page's key in the cache (see
+// frameOf) is made of what a template can reach.
+func (c *SchemaChange) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct{ Old, New []byte }{c.Old(), c.New()})
 }
 
 // Schema diffs show this many unchanged lines around each change, and at

@@ -215,6 +215,12 @@ func (m *model) site(content Content) (*Site, error) {
 		// A removed server whose slug a configured one took has no pages:
 		// the changelog still lists what happened to it.
 		if configured[h.Name] || slugs[h.Last.Slug] {
+			if m.useUp {
+				// The changelog reads its changes (see linkedChanges).
+				for _, th := range h.Tools {
+					th.Versions = nil
+				}
+			}
 			continue
 		}
 		slugs[h.Last.Slug] = true
@@ -333,7 +339,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 			pv.Class = string(d.Class)
 			pv.Changes = changeTexts(d)
 			if len(th.Versions)-i <= DiffedVersions {
-				pv.Schemas = &SchemaChange{old: th.Versions[i-1].Tool, new: v.Tool}
+				pv.Schemas = newSchemaChange(th.Versions[i-1].Tool, v.Tool)
 			}
 		}
 		if at, ok := m.untold[v]; ok {
@@ -411,7 +417,7 @@ func toolPreview(t tools.Tool, th *timeline.ToolHistory) (*Preview, error) {
 		return nil, fmt.Errorf("tool %s: %v", t.Name, err)
 	}
 	return &Preview{Kind: kind, Version: next, From: latest.Version, Class: string(diff.Class), Changes: changeTexts(&diff),
-		Schemas: &SchemaChange{old: latest.Tool, new: t}}, nil
+		Schemas: newSchemaChange(latest.Tool, t)}, nil
 }
 
 // changeTexts are the texts of a diff's changes, in one string of their
@@ -440,9 +446,10 @@ func changeTexts(d *schemadiff.Result) []string {
 // A schema change's entry is only planned: tool makes it with its
 // version's badge and texts on the tool's page. Using the timeline up, it
 // lets go of the events, which hold the versions: while the tool pages
-// are made, each tool's versions are then held by its history alone,
-// which tool drops, and the timeline shrinks as the model grows, the
-// schema changes' entries, most of the changelog, with it.
+// are made, each tool's versions are then held by its history (and its
+// schema changes by untold, until made), which tool drops, and the
+// timeline shrinks as the model grows, the schema changes' entries, most
+// of the changelog, with it.
 func (m *model) changelog() {
 	announced := map[string]bool{}
 	m.untold = map[*timeline.Version]int{}

@@ -122,13 +122,16 @@ func (u *unpacker) string() string {
 // long (a page's badge), and a part of the packed string would keep all
 // of it.
 func (u *unpacker) class() Class {
-	c := Class(u.string())
-	for _, known := range []Class{Breaking, Compatible, Cosmetic} {
-		if c == known {
-			return known
-		}
+	switch c := Class(u.string()); c {
+	case Breaking:
+		return Breaking
+	case Compatible:
+		return Compatible
+	case Cosmetic:
+		return Cosmetic
+	default:
+		return c
 	}
-	return c
 }
 
 func (u *unpacker) strings() []string {

@@ -19,7 +19,9 @@ import (
 // in memory, from the moment they are added until they are written. They
 // are most of a long history's output, and a build that writes to disk
 // needs each of them only once more, when it is written: with a spool, a
-// build's memory follows the site's current state, not its history.
+// build's memory follows the site's current state, not its history. A
+// replay puts there too what it keeps of each tool version (its
+// canonical form, its change), read back when asked for.
 type Spool struct {
 	f    *os.File
 	name string // the file's name while it still has one (see NewSpool)
@@ -216,8 +218,17 @@ func (at *Spooled) len() int {
 // read back whole (see File.Reader).
 func (at *Spooled) reader() (io.Reader, error) {
 	s := at.spool
+	last := at
+	for last.next != nil {
+		last = last.next
+	}
 	s.mu.Lock()
-	err := s.flush()
+	var err error
+	if last.off+int64(last.size) > s.written {
+		// Some are still pending. Others are not written out for each
+		// read: reads between puts would break the writes up.
+		err = s.flush()
+	}
 	s.mu.Unlock()
 	if err != nil {
 		return nil, err

@@ -386,3 +386,22 @@ func TestSpoolKeepsTheFirstFailedRead(t *testing.T) {
 		t.Errorf("a later failure: Read = %v, ReadFailed = %v, want the first %v", err, s.ReadFailed(), failed)
 	}
 }
+
+// A read back writes out the bytes still pending only when it needs them:
+// reads between puts would otherwise break the spool's writes up.
+func TestSpoolWritesOutPendingBytesWhenReadBack(t *testing.T) {
+	s, _ := newSpool(t)
+	first, err := s.Put([]byte("first"))
+	must(t, err)
+	if body, err := first.Read(); err != nil || string(body) != "first" || len(s.pending) != 0 {
+		t.Fatalf("Read of pending bytes = %q, %v; %d bytes still pending", body, err, len(s.pending))
+	}
+	second, err := s.Put([]byte("second"))
+	must(t, err)
+	if body, err := first.Read(); err != nil || string(body) != "first" || string(s.pending) != "second" {
+		t.Errorf("Read of written bytes = %q, %v; pending %q, want the second put's", body, err, s.pending)
+	}
+	if body, err := second.Read(); err != nil || string(body) != "second" || len(s.pending) != 0 {
+		t.Errorf("Read of the second put = %q, %v; %d bytes still pending", body, err, len(s.pending))
+	}
+}

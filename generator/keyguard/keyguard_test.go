@@ -107,12 +107,7 @@ func TestScan(t *testing.T) {
 // Scan reads back the files a bundle keeps in its spool.
 func TestScanSpooled(t *testing.T) {
 	_, key := siteWithKey(t, "signing.key")
-	spool, err := bundle.NewSpool()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spool.Close()
-	b := bundle.NewSpooled(spool)
+	b := spooledBundle(t)
 	p := "/.well-known/mcp/schemas/a/t/1.0.0.json"
 	if err := b.Add(p, []byte(`{"seed":"`+hex.EncodeToString(key.Private.Seed())+`"}`), "application/json"); err != nil {
 		t.Fatal(err)
@@ -125,28 +120,34 @@ func TestScanSpooled(t *testing.T) {
 	}
 }
 
+// spooledBundle is an empty bundle with a spool of its own.
+func spooledBundle(t *testing.T) *bundle.Bundle {
+	t.Helper()
+	spool, err := bundle.NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { spool.Close() })
+	return bundle.NewSpooled(spool)
+}
+
 // Scan reads a large spooled file a chunk at a time: it allocates a small
 // part of the file's size, passes it clean, and finds the key across the
 // seam of two chunks.
 func TestScanReadsASpooledFileInChunks(t *testing.T) {
 	_, key := siteWithKey(t, "signing.key")
-	spool, err := bundle.NewSpool()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spool.Close()
 	line := "<li><a href=\"/changelog/#c1\">fix &amp; change</a> <code>deadbeef0123</code> 2024-01-01</li>\n"
 	clean := []byte(strings.Repeat(line, 4<<20/len(line)))
 	leak := slices.Clone(clean)
 	copy(leak[readSize+newScanner(key.Private).maxCarry-20:], hex.EncodeToString(key.Private.Seed()))
-	b := bundle.NewSpooled(spool)
+	b := spooledBundle(t)
 	if err := b.Add("/changelog/index.html", clean, "text/html"); err != nil {
 		t.Fatal(err)
 	}
 	s := NewScanned()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	err = s.Scan(b, key)
+	err := s.Scan(b, key)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Errorf("a clean spooled file: %v", err)
@@ -202,12 +203,7 @@ func TestScannedScansWhatIsNew(t *testing.T) {
 // it could not read and counting the others.
 func TestScanNamesASpooledFileItCannotRead(t *testing.T) {
 	_, key := siteWithKey(t, "signing.key")
-	spool, err := bundle.NewSpool()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spool.Close()
-	b := bundle.NewSpooled(spool)
+	b := spooledBundle(t)
 	for _, v := range []string{"1.0.0", "1.1.0", "1.2.0"} {
 		if err := b.Add("/.well-known/mcp/schemas/a/t/"+v+".json", []byte(`{"name":"t"}`), "application/json"); err != nil {
 			t.Fatal(err)
@@ -222,7 +218,7 @@ func TestScanNamesASpooledFileItCannotRead(t *testing.T) {
 	if !spooltest.CutShort(t, 0) {
 		t.Fatal("found no spool to cut short")
 	}
-	err = NewScanned().Scan(b, key)
+	err := NewScanned().Scan(b, key)
 	if err == nil || !strings.Contains(err.Error(), "scanning /.well-known/mcp/schemas/a/t/") || !strings.HasSuffix(err.Error(), "(and 2 more files)") {
 		t.Errorf("a scan of a spool cut short: %v, want the first file named and 2 more counted", err)
 	}

@@ -104,8 +104,11 @@ func landingEmptied(events []timeline.Event, present map[string]map[string]bool)
 // sunset at the announcement, unlike a deprecation site.toml configures
 // ahead of its sunset.
 func isRemoval(ev timeline.Event) bool {
+	if ev.Type != agentfeed.TypeDeprecation {
+		return false // without its payload: a schema change's is made from its change, read back
+	}
 	d, ok := ev.Payload().(agentfeed.Deprecation)
-	return ok && ev.Type == agentfeed.TypeDeprecation && d.Sunset == d.AnnouncedAt && d.Sunset == agentfeed.FormatTime(ev.Time)
+	return ok && d.Sunset == d.AnnouncedAt && d.Sunset == agentfeed.FormatTime(ev.Time)
 }
 
 // removalAcknowledged reports whether site.toml acknowledges the removal

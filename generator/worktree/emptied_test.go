@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/format/tools"
@@ -75,4 +76,49 @@ func emptiedHistory(t *testing.T, cfg *site.Config, emptied time.Time) *timeline
 		}
 	}
 	return r.Timeline()
+}
+
+// readCounter counts the reads of the changes a test's timeline stores.
+type readCounter struct {
+	packed []byte
+	reads  *int
+}
+
+func (c readCounter) Read() ([]byte, error) {
+	*c.reads++
+	return c.packed, nil
+}
+
+// Finding the emptied servers reads no schema change: a build to disk
+// keeps them in its spool, and reads each back when asked for.
+func TestEmptiedServersReadNoChange(t *testing.T) {
+	cfg, err := site.Parse("site.toml", weatherSite, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads, stored := 0, 0
+	r := timeline.NewBuilder(timeline.CompareObjects)
+	r.StoreChanges(func(p schemadiff.Packed) tools.Stored {
+		stored++
+		return readCounter{[]byte(p), &reads}
+	})
+	s := cfg.Servers[0]
+	for i, props := range []string{`{}`, `{"days": {"type": "integer"}}`, ""} {
+		ts := map[string]tools.Tool{}
+		if props != "" {
+			tool, err := tools.Parse("get_radar.json", []byte(`{"name": "get_radar", "inputSchema": {"type": "object", "properties": `+props+`}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts[tool.Name] = tool
+		}
+		c := timeline.Commit{Hash: fmt.Sprintf("%040d", i+1), Time: time.Date(2027, 1, i+1, 9, 0, 0, 0, time.UTC),
+			Servers: []timeline.Server{{Name: s.Name, Slug: s.Slug, Version: s.Version, Endpoint: cfg.Endpoint(s), Tools: ts}}}
+		if err := r.Commit(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := EmptiedServers(cfg, r.Timeline()); len(got) != 1 || stored != 1 || reads != 0 {
+		t.Errorf("%d servers emptied, %d changes stored, %d read; want 1, 1 and none read", len(got), stored, reads)
+	}
 }

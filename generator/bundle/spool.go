@@ -156,6 +156,13 @@ func (s *Spool) flush() error {
 
 // write writes body at the end of the file. The caller holds mu.
 func (s *Spool) write(body []byte) error {
+	// A file cut short under the spool would be extended past a hole,
+	// whose bytes read back as zeros, not as an error.
+	if fi, err := s.f.Stat(); err != nil {
+		return err
+	} else if fi.Size() != s.written {
+		return fmt.Errorf("the file holds %d bytes of the %d written to it", fi.Size(), s.written)
+	}
 	if _, err := s.f.WriteAt(body, s.written); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -384,6 +385,16 @@ func TestSpoolKeepsTheFirstFailedRead(t *testing.T) {
 	must(t, s.f.Truncate(0))
 	if _, err := first.Read(); err == nil || s.ReadFailed().Error() != failed.Error() {
 		t.Errorf("a later failure: Read = %v, ReadFailed = %v, want the first %v", err, s.ReadFailed(), failed)
+	}
+	// Bytes still pending are not written after a hole, where the bytes
+	// cut off would read back as zeros.
+	pending, err := s.Put([]byte("pending"))
+	must(t, err)
+	if body, err := pending.Read(); err == nil || !strings.Contains(err.Error(), "the file holds 0 bytes of the 200 written to it") {
+		t.Errorf("Read of bytes pending in a spool cut short = %q, %v; want an error", body, err)
+	}
+	if body, err := first.Read(); err == nil || bytes.Count(body, []byte{0}) > 0 {
+		t.Errorf("Read of bytes cut off = %q, %v; want an error", body, err)
 	}
 }
 

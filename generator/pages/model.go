@@ -457,7 +457,7 @@ func (m *model) changelog() {
 	if m.useUp {
 		m.in.Timeline.Events = nil
 	}
-	m.changes, m.about = slices.Grow(m.changes, len(events)), slices.Grow(m.about, len(events))
+	m.changes, m.about = make([]*Change, 0, len(events)), make([]string, 0, len(events))
 	for _, e := range events {
 		var c *Change
 		switch e.Type {

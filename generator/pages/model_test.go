@@ -109,6 +109,26 @@ func TestRenderBuildLinksThePublishedDocuments(t *testing.T) {
 	}
 }
 
+// modelConfig is modelSite, in a directory of its own.
+func modelConfig(t *testing.T) *site.Config {
+	t.Helper()
+	cfg, err := site.Parse(filepath.Join(t.TempDir(), "site.toml"), modelSite, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// parseTool parses a tool file's source.
+func parseTool(t *testing.T, src string) tools.Tool {
+	t.Helper()
+	tl, err := tools.Parse("tools/tool.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
 // serverSlug is modelSite's server's slug.
 const serverSlug = "forecast"
 
@@ -116,19 +136,9 @@ const serverSlug = "forecast"
 // and the second, which the working tree holds.
 func twoVersions(t *testing.T) (*site.Config, *timeline.Timeline, tools.Tool) {
 	t.Helper()
-	cfg, err := site.Parse(filepath.Join(t.TempDir(), "site.toml"), modelSite, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parse := func(src string) tools.Tool {
-		tl, err := tools.Parse("tools/get_forecast.json", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tl
-	}
-	v1 := parse(`{"name":"get_forecast","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}`)
-	v2 := parse(`{"name":"get_forecast","inputSchema":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}}}}`)
+	cfg := modelConfig(t)
+	v1 := parseTool(t, `{"name":"get_forecast","inputSchema":{"type":"object","properties":{"city":{"type":"string"}}}}`)
+	v2 := parseTool(t, `{"name":"get_forecast","inputSchema":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}}}}`)
 	b := timeline.NewBuilder(timeline.CompareObjects)
 	for i, tool := range []tools.Tool{v1, v2} {
 		srv := timeline.Server{Name: cfg.Servers[0].Name, Slug: cfg.Servers[0].Slug, Version: "1.0.0", Endpoint: "https://weather.example.com/mcp",
@@ -265,25 +275,15 @@ func inputWithTimeline(cfg *site.Config, cache *Cache) (BuildInput, weak.Pointer
 // pointer to each of its versions, and the working tree's tool.
 func historyOfChanges(t *testing.T) (*site.Config, *timeline.Timeline, []weak.Pointer[timeline.Version], tools.Tool) {
 	t.Helper()
-	cfg, err := site.Parse(filepath.Join(t.TempDir(), "site.toml"), modelSite, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parse := func(src string) tools.Tool {
-		tl, err := tools.Parse("tools/x.json", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tl
-	}
+	cfg := modelConfig(t)
 	forecast := func(params string) tools.Tool {
-		return parse(`{"name":"get_forecast","inputSchema":{"type":"object","properties":{` + params + `}}}`)
+		return parseTool(t, `{"name":"get_forecast","inputSchema":{"type":"object","properties":{`+params+`}}}`)
 	}
-	alerts := parse(`{"name":"get_alerts","inputSchema":{"type":"object"}}`)
-	tides := parse(`{"name":"get_tides","inputSchema":{"type":"object"}}`)
-	legacy := []tools.Tool{parse(`{"name":"legacy_forecast","inputSchema":{"type":"object"}}`),
-		parse(`{"name":"legacy_forecast","inputSchema":{"type":"object","properties":{"hours":{"type":"integer"}}}}`)}
-	scan := parse(`{"name":"scan","inputSchema":{"type":"object"}}`)
+	alerts := parseTool(t, `{"name":"get_alerts","inputSchema":{"type":"object"}}`)
+	tides := parseTool(t, `{"name":"get_tides","inputSchema":{"type":"object"}}`)
+	legacy := []tools.Tool{parseTool(t, `{"name":"legacy_forecast","inputSchema":{"type":"object"}}`),
+		parseTool(t, `{"name":"legacy_forecast","inputSchema":{"type":"object","properties":{"hours":{"type":"integer"}}}}`)}
+	scan := parseTool(t, `{"name":"scan","inputSchema":{"type":"object"}}`)
 	commits := []struct {
 		forecast tools.Tool
 		alerts   bool // the server has get_alerts
@@ -439,10 +439,7 @@ func weakVersions(th *timeline.ToolHistory) []weak.Pointer[timeline.Version] {
 // A schema change made without a replay (timeline.NewEvent) has no
 // version: the changelog shows what its payload says.
 func TestChangelogShowsASchemaChangeWithoutAVersion(t *testing.T) {
-	cfg, err := site.Parse(filepath.Join(t.TempDir(), "site.toml"), modelSite, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := modelConfig(t)
 	endpoint := timeline.ToolEndpointID(cfg.Servers[0].Name, "get_forecast")
 	e := timeline.NewEvent(agentfeed.TypeSchemaChange, endpoint, "1.1.0", "c1", day(2),
 		agentfeed.SchemaChange{EndpointID: endpoint, FromVersion: "1.0.0", ToVersion: "1.1.0", Compat: "compatible"})

@@ -225,9 +225,7 @@ func (f *forms) forgetKept() {
 func (f *forms) storeChange(change schemadiff.Packed) tools.Stored {
 	at, err := f.spool.Put([]byte(change))
 	if err != nil {
-		f.mu.Lock()
-		f.err = cmp.Or(f.err, err)
-		f.mu.Unlock()
+		f.fail(err)
 		return nil
 	}
 	return at
@@ -239,11 +237,17 @@ func (f *forms) storeChange(change schemadiff.Packed) tools.Stored {
 func (f *forms) canonical(t tools.Tool) []byte {
 	canonical, err := t.ReadCanonical()
 	if err != nil {
-		f.mu.Lock()
-		f.err = cmp.Or(f.err, err)
-		f.mu.Unlock()
+		f.fail(err)
 	}
 	return canonical
+}
+
+// fail keeps err if it is the first the spool gave the forms (see
+// failed).
+func (f *forms) fail(err error) {
+	f.mu.Lock()
+	f.err = cmp.Or(f.err, err)
+	f.mu.Unlock()
 }
 
 // failed returns the error of the first form the spool failed to keep or

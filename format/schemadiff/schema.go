@@ -150,6 +150,9 @@ func (d *schemaDiff) sameMeaning(before, after any) bool {
 	if !sameJSON(before, after) {
 		return false
 	}
+	if d.withoutRefs {
+		return true
+	}
 	queue := collectRefs(before, nil, false)
 	if len(queue) == 0 {
 		return true

@@ -2,6 +2,7 @@ package schemadiff
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/format/canonjson"
@@ -47,6 +48,32 @@ func TestSharedVersionsCompareLikeCopies(t *testing.T) {
 					got.Class, changeLines(got.Changes), want.Class, changeLines(want.Changes))
 			}
 		}
+	}
+}
+
+// TestComparedWithoutRefsLikeCompare checks that CompareWithoutRefs
+// gives what Compare gives for every case of the table without a "$ref",
+// both ways, whether the versions share their unchanged parts or not.
+func TestComparedWithoutRefsLikeCompare(t *testing.T) {
+	compared := 0
+	for _, tc := range append(compareCases, fastPathCases...) {
+		if strings.Contains(tc.before+tc.after, "$ref") {
+			continue
+		}
+		compared++
+		for _, way := range [][2]string{{tc.before, tc.after}, {tc.after, tc.before}} {
+			b, a := shared(t, way[0], way[1])
+			for _, pair := range [][2]map[string]any{{b, a}, {decode(t, way[0]), decode(t, way[1])}} {
+				got, want := CompareWithoutRefs(pair[0], pair[1]), Compare(pair[0], pair[1])
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s: without refs:\n%s%s\nCompare:\n%s%s", tc.name,
+						got.Class, changeLines(got.Changes), want.Class, changeLines(want.Changes))
+				}
+			}
+		}
+	}
+	if compared < 100 {
+		t.Fatalf("only %d cases without a $ref", compared)
 	}
 }
 

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"runtime"
 	"sync"
 
@@ -72,6 +73,7 @@ type planner struct {
 type decoded struct {
 	sha256 string
 	form   *canonjson.Form
+	refs   bool // it may have a $ref (see holdsRefs)
 }
 
 // fileAt is a tool file of repository repo.
@@ -195,12 +197,18 @@ func (c *comparisons) make(i int) {
 	kept := c.last[file]
 	c.mu.Unlock()
 	if kept.sha256 != before.SHA256 {
-		kept = decoded{before.SHA256, decodeForm(c.forms.canonical(before), nil)}
+		canonical := c.forms.canonical(before)
+		kept = decoded{before.SHA256, decodeForm(canonical, nil), holdsRefs(canonical)}
 	}
-	next := decoded{after.SHA256, decodeForm(c.forms.canonical(after), kept.form)}
-	before.Object, _ = kept.form.Value.(map[string]any)
-	after.Object, _ = next.form.Value.(map[string]any)
-	result := timeline.CompareObjects(before, after)
+	canonical := c.forms.canonical(after)
+	next := decoded{after.SHA256, decodeForm(canonical, kept.form), holdsRefs(canonical)}
+	compare := schemadiff.Compare
+	if !kept.refs && !next.refs {
+		compare = schemadiff.CompareWithoutRefs
+	}
+	b, _ := kept.form.Value.(map[string]any)
+	a, _ := next.form.Value.(map[string]any)
+	result := compare(b, a)
 	c.mu.Lock()
 	c.last[file] = next
 	// The replay may have dropped cmp meanwhile: then no one reads this.
@@ -245,6 +253,11 @@ func decodeForm(canonical []byte, like *canonjson.Form) *canonjson.Form {
 	}
 	return f
 }
+
+// holdsRefs reports whether a canonical form may have a "$ref" member:
+// a canonical form writes the key as it is, never escaped, so one without
+// the text has none, and its comparisons need not look for references.
+func holdsRefs(canonical []byte) bool { return bytes.Contains(canonical, []byte(`"$ref"`)) }
 
 // compare compares two versions, decoding those kept without their
 // objects (see parse).

@@ -87,6 +87,48 @@ func TestSchemaChangesCompareTheirTwoVersions(t *testing.T) {
 	}
 }
 
+// The comparisons made ahead skip looking for references only when
+// neither version has one: a definition changed under a property that
+// refers to it is a change of the property, also when the property's
+// text did not change, and also in the version that adds the reference.
+func TestComparisonsFollowReferences(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
+	schema := func(a, unit string) string {
+		return `{"name": "t", "inputSchema": {"type": "object", "properties": {"a": ` + a + `, "b": {"type": "integer"}}, "$defs": {"unit": ` + unit + `}}}`
+	}
+	for i, content := range []string{
+		schema(`{"type": "string"}`, `{"type": "string"}`),
+		schema(`{"$ref": "#/$defs/unit"}`, `{"type": "string"}`),                 // the reference arrives
+		schema(`{"$ref": "#/$defs/unit"}`, `{"type": "string", "maxLength": 5}`), // only its target changes
+	} {
+		g.Write("tools/t.json", content)
+		g.Commit(fmt.Sprintf("step %d", i))
+	}
+	cfg, err := site.Load(filepath.Join(g.Dir, "site.toml"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &historyReader{cfg: cfg, in: Input{Config: cfg, Endpoint: cardEndpoint}, out: &Output{}}
+	tl, err := h.read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := tl.Servers[0].Tools[0].Versions
+	if len(versions) != 3 {
+		t.Fatalf("%d versions, want 3", len(versions))
+	}
+	for i, v := range versions[1:] {
+		want := timeline.CompareObjects(reparse(t, versions[i].Tool), reparse(t, v.Tool))
+		if !reflect.DeepEqual(*v.Change(), want) {
+			t.Errorf("version %s: change %+v, want %+v", v.Version, *v.Change(), want)
+		}
+	}
+	if last := versions[2].Change(); last.Class != schemadiff.Breaking {
+		t.Errorf("a maxLength set behind a reference is %q, want breaking: %+v", last.Class, last.Changes)
+	}
+}
+
 func reparse(t *testing.T, tool tools.Tool) tools.Tool {
 	t.Helper()
 	parsed, err := tools.Parse(tool.File, tool.Canonical)

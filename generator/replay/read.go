@@ -379,16 +379,21 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 // contents, and a blob is parsed, or kept as it is, as that first path
 // decides. Only a file moved unchanged is, which few commits do.
 func (rh *repoHistory) readMoved(at map[string]string, early map[string]parsedAt, contents map[string][]byte) error {
-	ids := make(chan string, len(early))
-	for _, id := range slices.Sorted(maps.Keys(early)) {
-		if early[id].path != at[id] {
-			ids <- id
+	var moved []string
+	for id, e := range early {
+		if e.path != at[id] {
+			moved = append(moved, id)
 		}
 	}
-	close(ids)
-	if len(ids) == 0 {
+	if len(moved) == 0 {
 		return nil
 	}
+	slices.Sort(moved)
+	ids := make(chan string, len(moved))
+	for _, id := range moved {
+		ids <- id
+	}
+	close(ids)
 	b, err := rh.repo.Blobs()
 	if err != nil {
 		return err
@@ -551,7 +556,7 @@ func matchesAny(globs []*serverFiles, p string) bool {
 // they are otherwise.
 func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, contents map[string][]byte, early map[string]parsedAt) {
 	if rh.parsed == nil {
-		rh.parsed = map[string]parsedTool{}
+		rh.parsed = make(map[string]parsedTool, len(early)+len(contents))
 	}
 	for id, e := range early {
 		if e.path == at[id] {

@@ -59,6 +59,7 @@ func (r *Repo) Blobs() (*Blobs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("git cat-file --batch in %s: %w", r.root, err)
 	}
+	growPipe(stdout)
 	if err := b.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("git cat-file --batch in %s: %w", r.root, err)
 	}

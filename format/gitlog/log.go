@@ -91,6 +91,7 @@ func (r *Repo) LogEach(rev string, pathspecs []string, fn func(Commit) error) er
 	if err != nil {
 		return fmt.Errorf("git log in %s: %w", r.root, err)
 	}
+	growPipe(stdout)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("git log in %s: %w", r.root, err)
 	}

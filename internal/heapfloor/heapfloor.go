@@ -1,39 +1,43 @@
 // Package heapfloor lets a program's heap grow to a floor before Go's
-// collector runs, and keeps the collector's percentage (GOGC) above it.
+// collector runs, and leaves the collector's percentage (GOGC) as it is
+// for a heap that grows past the floor anyway.
 //
 // The collector starts a cycle once the heap has grown by GOGC percent
-// over what the last cycle found live. A build whose live heap is small
-// then collects every few megabytes it allocates: a short history's build
-// spent a tenth of its history stage collecting a heap of 20 MB, with
-// memory to spare. Keep raises the percentage while the live heap is
-// small, so that the next cycle starts at the floor, and sets it back once
-// the percentage alone reaches past the floor: a long history's build,
-// whose memory is what the collector's percentage was chosen for, is
-// collected as tightly as before.
+// over what the last cycle found live, or to the runtime's least heap
+// (4 MB at a percentage of 100). A program whose live heap is small then
+// collects every few megabytes it allocates, though it has memory to
+// spare. Keep raises the percentage after each cycle while the live heap
+// is so small that the next cycle would start under the floor, and sets it
+// back once it is not: a program whose live heap is large, for which the
+// percentage was chosen, is collected as tightly as before.
 package heapfloor
 
 import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"sync/atomic"
+	"sync"
 )
 
-// minimumLive is the live heap the percentage is worked out from before
-// the first cycle has measured one: the runtime's own minimum heap is
-// 4 MB at a percentage of 100.
-const minimumLive = 4 << 20
+// minimumHeap is the runtime's least heap goal at a percentage of 100;
+// at another percentage it is scaled by it.
+const minimumHeap = 4 << 20
 
 // Keep sets the collector's percentage to percent, or higher while the
 // live heap is so small that the next cycle would start under floor bytes,
 // and works it out again after every cycle until stop is called, which
-// sets it to percent.
+// sets it to percent. One Keep at a time: two would set the one
+// percentage by turns.
 func Keep(floor uint64, percent int) (stop func()) {
 	k := &keeper{floor: floor, percent: percent, live: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	k.mu.Lock()
 	k.adjust()
+	k.mu.Unlock()
 	k.arm()
 	return func() {
-		k.stopped.Store(true)
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		k.stopped = true
 		debug.SetGCPercent(percent)
 	}
 }
@@ -42,19 +46,26 @@ type keeper struct {
 	floor   uint64
 	percent int
 	live    []metrics.Sample
-	stopped atomic.Bool
+
+	// mu keeps a cycle's adjustment from setting the percentage after
+	// stop has set it back.
+	mu      sync.Mutex
+	stopped bool
 }
 
-// sentinel is what a cycle collects to tell the keeper it ran: a 16-byte
-// object, which the runtime allocates on its own (smaller ones without
-// pointers share a block, and are collected together).
+// sentinel is what a cycle collects to tell the keeper it ran. At 16
+// bytes it is allocated on its own: the runtime packs smaller objects
+// without pointers into shared blocks, which may keep a cleanup from
+// ever running.
 type sentinel struct{ _ [16]byte }
 
-// arm has the next cycle call adjust: a cleanup runs once a cycle found
-// its object unreachable, and this one is at once.
+// arm has the next cycle adjust the percentage: a cleanup runs once a
+// cycle has found its object unreachable, as this one is at once.
 func (k *keeper) arm() {
 	runtime.AddCleanup(new(sentinel), func(k *keeper) {
-		if k.stopped.Load() {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		if k.stopped {
 			return
 		}
 		k.adjust()
@@ -63,12 +74,14 @@ func (k *keeper) arm() {
 }
 
 // adjust sets the percentage for the live heap the last cycle measured.
+// The next cycle starts at the larger of the live heap grown by the
+// percentage and the runtime's least heap scaled by it, so the percentage
+// that starts it at the floor is the smaller of the two that reach it.
+// The caller holds mu.
 func (k *keeper) adjust() {
 	metrics.Read(k.live)
-	live := max(k.live[0].Value.Uint64(), minimumLive)
-	p := k.percent
-	if grown := live + live*uint64(k.percent)/100; grown < k.floor {
-		p = int(k.floor*100/live) - 100
-	}
-	debug.SetGCPercent(p)
+	live := int64(max(k.live[0].Value.Uint64(), 1))
+	floor := int64(k.floor)
+	p := min(floor*100/live-100, floor*100/minimumHeap)
+	debug.SetGCPercent(int(max(p, int64(k.percent))))
 }

@@ -60,12 +60,13 @@ func Compare(before, after map[string]any) Result {
 	return r.result()
 }
 
-// CompareWithoutRefs is Compare of two tools neither of which has a "$ref"
-// member anywhere, as a caller holding their canonical forms (canonjson)
-// knows from the text: without "$ref" in it, a form has none. It does not
-// look for references under each schema that did not change, which was a
-// tenth of a long history's comparisons. Given a tool that has a "$ref",
-// it can miss a change behind one.
+// CompareWithoutRefs is Compare of two tools at least one of which has no
+// "$ref" member anywhere, as a caller holding their canonical forms
+// (canonjson) knows from the text: without "$ref" in it, a form has none.
+// A schema that did not change is the same JSON in both tools, so it has
+// no reference either, and CompareWithoutRefs does not look under it for
+// one to follow. Given two tools that both have a "$ref", it can miss a
+// change behind one.
 func CompareWithoutRefs(before, after map[string]any) Result {
 	r := &recorder{budget: maxSchemaVisits, withoutRefs: true}
 	r.tool(before, after)
@@ -77,7 +78,7 @@ type recorder struct {
 	changes     []Change
 	migration   Migration
 	budget      int  // schema comparisons left before giving up; see spend
-	withoutRefs bool // neither tool has a $ref (see CompareWithoutRefs)
+	withoutRefs bool // a tool has no $ref (see CompareWithoutRefs)
 }
 
 func (r *recorder) note(pointer string, class Class, format string, args ...any) {

@@ -52,12 +52,13 @@ func TestSharedVersionsCompareLikeCopies(t *testing.T) {
 }
 
 // TestComparedWithoutRefsLikeCompare checks that CompareWithoutRefs
-// gives what Compare gives for every case of the table without a "$ref",
-// both ways, whether the versions share their unchanged parts or not.
+// gives what Compare gives for every case of the table with a side
+// without a "$ref", both ways, whether the versions share their unchanged
+// parts or not.
 func TestComparedWithoutRefsLikeCompare(t *testing.T) {
 	compared := 0
 	for _, tc := range append(compareCases, fastPathCases...) {
-		if strings.Contains(tc.before+tc.after, "$ref") {
+		if strings.Contains(tc.before, "$ref") && strings.Contains(tc.after, "$ref") {
 			continue
 		}
 		compared++

@@ -203,7 +203,7 @@ func (c *comparisons) make(i int) {
 	canonical := c.forms.canonical(after)
 	next := decoded{after.SHA256, decodeForm(canonical, kept.form), holdsRefs(canonical)}
 	compare := schemadiff.Compare
-	if !kept.refs && !next.refs {
+	if !kept.refs || !next.refs {
 		compare = schemadiff.CompareWithoutRefs
 	}
 	b, _ := kept.form.Value.(map[string]any)
@@ -256,7 +256,8 @@ func decodeForm(canonical []byte, like *canonjson.Form) *canonjson.Form {
 
 // holdsRefs reports whether a canonical form may have a "$ref" member:
 // a canonical form writes the key as it is, never escaped, so one without
-// the text has none, and its comparisons need not look for references.
+// the text has none, and a comparison with it need not look for
+// references (schemadiff.CompareWithoutRefs).
 func holdsRefs(canonical []byte) bool { return bytes.Contains(canonical, []byte(`"$ref"`)) }
 
 // compare compares two versions, decoding those kept without their

@@ -87,10 +87,10 @@ func TestSchemaChangesCompareTheirTwoVersions(t *testing.T) {
 	}
 }
 
-// The comparisons made ahead skip looking for references only when
-// neither version has one: a definition changed under a property that
-// refers to it is a change of the property, also when the property's
-// text did not change, and also in the version that adds the reference.
+// The comparisons made ahead look for references when both versions have
+// one: a definition changed under a property that refers to it is a
+// change of the property, also when the property's text did not change.
+// They skip it when one version has none, as when the reference arrives.
 func TestComparisonsFollowReferences(t *testing.T) {
 	g := gittest.New(t, t.TempDir())
 	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")

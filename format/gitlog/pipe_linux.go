@@ -9,10 +9,11 @@ import (
 
 // pipeSize is the buffer of the pipes git writes a long output into: git
 // log's and git cat-file's. Linux gives a pipe 64 KiB, which git filled
-// whenever the build was busy on every core, and then slept until it was
-// read: on a 10,000-commit history of 2-3 KB tool files that cost about
-// a tenth of the history stage. 1 MiB is the most an unprivileged process
-// may ask for by default.
+// whenever the reader was busy on every core, and then slept until it was
+// read, a context switch for both at every wake-up. 1 MiB is the most an
+// unprivileged process may ask for by default; each such pipe counts
+// against its user's quota of pipe buffers (64 MiB by default), and a
+// history is read through two at a time.
 const pipeSize = 1 << 20
 
 // growPipe gives the pipe r reads from a buffer of pipeSize, as far as

@@ -33,8 +33,9 @@ func grownPipes(t *testing.T) int {
 	return n
 }
 
-// skipUnlessGrowable skips a test on a system whose limit is below
-// pipeSize, where growPipe leaves pipes as they are.
+// skipUnlessGrowable skips a test where a pipe cannot be given pipeSize,
+// and growPipe leaves pipes as they are: a system whose limit is lower,
+// or a user whose quota of pipe buffers is used up.
 func skipUnlessGrowable(t *testing.T) {
 	limit, err := os.ReadFile("/proc/sys/fs/pipe-max-size")
 	if err != nil {
@@ -42,6 +43,15 @@ func skipUnlessGrowable(t *testing.T) {
 	}
 	if n, _ := strconv.Atoi(strings.TrimSpace(string(limit))); n < pipeSize {
 		t.Skipf("pipes are limited to %d bytes here", n)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if _, err := unix.FcntlInt(r.Fd(), unix.F_SETPIPE_SZ, pipeSize); err != nil {
+		t.Skipf("a pipe of %d bytes is refused here: %v", pipeSize, err)
 	}
 }
 
@@ -60,7 +70,8 @@ func TestGrowPipe(t *testing.T) {
 }
 
 // The pipes git log and git cat-file write their output into are grown
-// while they are read.
+// while they are read. The count is of the whole process's pipes: no test
+// of the package runs in parallel with another.
 func TestGitOutputPipesAreGrown(t *testing.T) {
 	skipUnlessGrowable(t)
 	r := newTestRepo(t)

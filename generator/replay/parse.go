@@ -18,6 +18,8 @@ import (
 // read as, is another, readRepo reads it again for keepBlobs to parse. The
 // contents of a blob parsed here are not kept: a long history's tool files,
 // all held until the log ends, would cost as much as their canonical forms.
+// Nor are more than queuedBytes of them held waiting: git reads ahead into
+// a large pipe (see gitlog), faster than one core parses.
 type earlyParse struct {
 	tools *pathTest // the paths some server's glob matches, asked by expect only
 	forms *forms
@@ -27,13 +29,21 @@ type earlyParse struct {
 	free chan []byte
 
 	mu      sync.Mutex
-	ready   *sync.Cond
+	ready   *sync.Cond        // signals a blob queued, or the end
+	room    *sync.Cond        // signals a blob taken from the queue
 	paths   map[string]string // blob id → the path it was asked for at
 	queue   []blobAt
+	queued  int // the bytes of the blobs in queue
 	closed  bool
 	parsed  map[string]parsedAt // blob id → the tool file it holds
 	workers sync.WaitGroup
 }
+
+// queuedBytes is how many bytes of blobs may wait to be parsed before
+// arrived waits for room: on a long history of large tool files the parse
+// fell behind git by tens of megabytes, held beside git's own memory at
+// the read's end.
+const queuedBytes = 4 << 20
 
 type blobAt struct {
 	id, path string
@@ -50,7 +60,7 @@ func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
 	isTool := func(p string) bool { return matchesAny(globs, p) }
 	e := &earlyParse{tools: newPathTest(isTool), forms: forms, free: make(chan []byte, freeBuffers),
 		paths: map[string]string{}, parsed: map[string]parsedAt{}}
-	e.ready = sync.NewCond(&e.mu)
+	e.ready, e.room = sync.NewCond(&e.mu), sync.NewCond(&e.mu)
 	e.workers.Go(e.work)
 	return e
 }
@@ -68,7 +78,8 @@ func (e *earlyParse) expect(id, p string) {
 
 // arrived queues a blob just read for parsing, if it was expected, and
 // reports whether it was: the parse then holds the blob's contents until
-// it has parsed them, and nothing after.
+// it has parsed them, and nothing after. While queuedBytes wait, it waits
+// for a worker to take one.
 func (e *earlyParse) arrived(id string, data []byte) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -76,7 +87,11 @@ func (e *earlyParse) arrived(id string, data []byte) bool {
 	if !ok {
 		return false
 	}
+	for e.queued >= queuedBytes {
+		e.room.Wait()
+	}
 	e.queue = append(e.queue, blobAt{id, p, data})
+	e.queued += len(data)
 	e.ready.Signal()
 	return true
 }
@@ -94,6 +109,8 @@ func (e *earlyParse) work() {
 		b := e.queue[0]
 		e.queue[0] = blobAt{} // its contents go once parsed
 		e.queue = e.queue[1:]
+		e.queued -= len(b.data)
+		e.room.Signal()
 		e.mu.Unlock()
 		t := e.forms.parse(b.path, b.data)
 		e.release(b.data)

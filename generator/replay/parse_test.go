@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
@@ -30,6 +31,42 @@ func TestEarlyParseParsesToolFilesAsTheyArrive(t *testing.T) {
 	}
 	if p := parsed["1"]; p.path != "tools/a.json" || p.err != nil || p.tool.Name != "t1" || p.tool.File != "tools/a.json" {
 		t.Errorf("blob 1 parsed as %+v at %s, want tool t1 read from tools/a.json", p.tool, p.path)
+	}
+}
+
+// While queuedBytes of blobs wait to be parsed, a blob that arrives waits
+// for room; parsing a blob makes room.
+func TestEarlyParseHoldsNoMoreThanItsQueue(t *testing.T) {
+	e := startEarlyParse([]*serverFiles{newServerFiles(0, "", "tools/*.json", nil)}, nil)
+	e.expect("1", "tools/a.json")
+	e.expect("2", "tools/b.json")
+	e.mu.Lock()
+	e.queued = queuedBytes // as if a full queue waited
+	e.mu.Unlock()
+	took := make(chan bool)
+	go func() { took <- e.arrived("1", []byte(toolJSON("a", "A."))) }()
+	select {
+	case <-took:
+		t.Fatal("a blob was queued behind a full queue")
+	case <-time.After(50 * time.Millisecond):
+	}
+	e.mu.Lock()
+	e.queued = 0 // as if the worker had taken what waited
+	e.room.Signal()
+	e.mu.Unlock()
+	select {
+	case ok := <-took:
+		if !ok {
+			t.Fatal("the blob was not taken to parse")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the blob still waits with room in the queue")
+	}
+	if !e.arrived("2", []byte(toolJSON("b", "B."))) {
+		t.Fatal("the second blob was not taken to parse")
+	}
+	if parsed := e.finish(); len(parsed) != 2 || e.queued != 0 {
+		t.Errorf("%d blobs parsed, %d bytes still queued; want 2 and none", len(parsed), e.queued)
 	}
 }
 

@@ -55,15 +55,7 @@ func TestSchemaChangesCompareTheirTwoVersions(t *testing.T) {
 		}
 		g.Commit(fmt.Sprintf("step %d", i))
 	}
-	cfg, err := site.Load(filepath.Join(g.Dir, "site.toml"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &historyReader{cfg: cfg, in: Input{Config: cfg, Endpoint: cardEndpoint}, out: &Output{}}
-	tl, err := h.read()
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, tl := readHistory(t, g.Dir)
 	ahead := h.compareAhead(h.merged())
 	if n := ahead.base + len(ahead.planned); n != 6 {
 		t.Errorf("%d comparisons planned ahead, want 6 (the changes of a tool in its own file)", n)
@@ -105,15 +97,7 @@ func TestComparisonsFollowReferences(t *testing.T) {
 		g.Write("tools/t.json", content)
 		g.Commit(fmt.Sprintf("step %d", i))
 	}
-	cfg, err := site.Load(filepath.Join(g.Dir, "site.toml"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &historyReader{cfg: cfg, in: Input{Config: cfg, Endpoint: cardEndpoint}, out: &Output{}}
-	tl, err := h.read()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tl := readHistory(t, g.Dir)
 	versions := tl.Servers[0].Tools[0].Versions
 	if len(versions) != 3 {
 		t.Fatalf("%d versions, want 3", len(versions))
@@ -127,6 +111,22 @@ func TestComparisonsFollowReferences(t *testing.T) {
 	if last := versions[2].Change(); last.Class != schemadiff.Breaking {
 		t.Errorf("a maxLength set behind a reference is %q, want breaking: %+v", last.Class, last.Changes)
 	}
+}
+
+// readHistory reads the history of the site in dir, and returns its
+// reader with the timeline.
+func readHistory(t *testing.T, dir string) (*historyReader, *timeline.Timeline) {
+	t.Helper()
+	cfg, err := site.Load(filepath.Join(dir, "site.toml"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &historyReader{cfg: cfg, in: Input{Config: cfg, Endpoint: cardEndpoint}, out: &Output{}}
+	tl, err := h.read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, tl
 }
 
 func reparse(t *testing.T, tool tools.Tool) tools.Tool {

@@ -257,8 +257,11 @@ func decodeForm(canonical []byte, like *canonjson.Form) *canonjson.Form {
 // holdsRefs reports whether a canonical form may have a "$ref" member:
 // a canonical form writes the key as it is, never escaped, so one without
 // the text has none, and a comparison with it need not look for
-// references (schemadiff.CompareWithoutRefs).
-func holdsRefs(canonical []byte) bool { return bytes.Contains(canonical, []byte(`"$ref"`)) }
+// references (schemadiff.CompareWithoutRefs). The text looked for starts
+// at the dollar sign, which is rare: starting at the quote, which JSON is
+// full of, the search took a tenth of the comparisons' time. A string
+// that ends in "$ref" matches too, which costs only the walk.
+func holdsRefs(canonical []byte) bool { return bytes.Contains(canonical, []byte(`$ref"`)) }
 
 // compare compares two versions, decoding those kept without their
 // objects (see parse).

@@ -138,6 +138,26 @@ func reparse(t *testing.T, tool tools.Tool) tools.Tool {
 	return parsed
 }
 
+// A canonical form with a "$ref" member, anywhere, holds the text looked
+// for; one without holds it only where a string ends in "$ref", which
+// costs a walk and nothing else.
+func TestHoldsRefs(t *testing.T) {
+	for _, c := range []struct {
+		canonical string
+		want      bool
+	}{
+		{`{"$ref":"#/$defs/a"}`, true},
+		{`{"inputSchema":{"properties":{"a":{"items":{"$ref":"#/$defs/a"}}}}}`, true},
+		{`{"$defs":{"a":{"type":"string"}},"$refs":1,"x":"$ref-like"}`, false},
+		{`{"description":"see $ref","type":"object"}`, true},
+		{`{"type":"object"}`, false},
+	} {
+		if got := holdsRefs([]byte(c.canonical)); got != c.want {
+			t.Errorf("holdsRefs(%s) = %v, want %v", c.canonical, got, c.want)
+		}
+	}
+}
+
 // While a worker still makes the comparison the replay asks for, compare
 // makes the ones after it that no one has started, and returns the
 // worker's once it is there.

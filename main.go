@@ -317,9 +317,10 @@ func (c *cli) build(args []string) int {
 	// percent of time. Below a floor of 64 MB the heap grows to the floor
 	// instead, which saves a short history's build a tenth of its history
 	// stage; from a live heap of about 43 MB it grows by 32 MB (by a
-	// quarter past 128 MB), not by 75%, which takes the peak of a build of
+	// quarter past 128 MB), not by 75%: that takes the peak of a build of
 	// 100,000 commits from about 185 MB to 160 for a few percent of its
-	// time at most (BENCHMARKS.md). A GOGC the user set wins.
+	// time, and of one of 200,000 from about 340 MB to 260 for 15%
+	// (BENCHMARKS.md). A GOGC the user set wins.
 	if os.Getenv("GOGC") == "" {
 		defer heapfloor.Keep(64<<20, 32<<20, 75)()
 	}

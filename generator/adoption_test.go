@@ -60,7 +60,7 @@ func TestAdoptingAnExistingRepository(t *testing.T) {
 
 	versions := func(res *Result, tool string) string {
 		var out []string
-		for _, v := range res.Timeline.Servers[0].Tool(tool).Versions {
+		for _, v := range res.Timeline.Servers[0].Tool(tool).Versions() {
 			out = append(out, v.Time.Format(time.DateOnly)+" "+v.Version)
 		}
 		return strings.Join(out, ", ")

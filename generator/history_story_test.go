@@ -64,11 +64,11 @@ func TestHistoryStory(t *testing.T) {
 
 	// Three commits of one "rebase and merge" land as one version.
 	srv := res.Timeline.Servers[0]
-	update := srv.Tool("update_item").Versions
+	update := srv.Tool("update_item").Versions()
 	if len(update) != 2 || update[1].Version != "1.1.0" || !update[1].Time.Equal(gittest.HistoryStart.Add(7*24*time.Hour)) {
 		t.Errorf("update_item has %d versions, the last %s at %v; want 1.0.0 and 1.1.0, landed on the eighth day", len(update), update[len(update)-1].Version, update[len(update)-1].Time)
 	}
-	if got := srv.Tool("list_items").Versions[1].Release; got != "1.0.0" {
+	if got := srv.Tool("list_items").Versions()[1].Release; got != "1.0.0" {
 		t.Errorf("list_items 2.0.0 first shipped in %q, want 1.0.0", got)
 	}
 

@@ -376,7 +376,7 @@ func toolFiles(head *generator.Result, siteRepo *gitlog.Repo, cwd string) map[st
 			continue
 		}
 		for _, t := range s.Tools {
-			for _, v := range t.Versions {
+			for _, v := range t.Versions() {
 				f := toolFile{path: filepath.Join(repo.Root(), filepath.FromSlash(v.Tool.File)), repo: repo, rel: v.Tool.File}
 				if rel, err := filepath.Rel(cwd, f.path); err == nil {
 					f.path = rel

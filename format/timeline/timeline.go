@@ -36,6 +36,7 @@
 package timeline
 
 import (
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -120,7 +121,11 @@ type Event struct {
 	// long history has many events, each read once or twice, and their
 	// texts would be most of what the timeline holds.
 	title, summary string
-	version        *Version // a schema change's new version
+	// A schema change's new version: the at-th of tool's versions. The
+	// event names it rather than points at it, so that the versions a
+	// tool has superseded can be kept compact (see ToolHistory).
+	tool *ToolHistory
+	at   int32
 }
 
 // NewEvent returns an event with the payload given.
@@ -133,7 +138,7 @@ func NewEvent(typ, endpointID, key, commit string, at time.Time, payload any) Ev
 // from its version, for the reason its texts are: held, it was a sixth of
 // what a long history's timeline held.
 func (e Event) Payload() any {
-	if v := e.version; v != nil && e.payload == nil {
+	if v := e.Version(); v != nil && e.payload == nil {
 		return e.schemaChange(v, v.Change())
 	}
 	return e.payload
@@ -149,7 +154,7 @@ func (e Event) schemaChange(v *Version, d *schemadiff.Result) agentfeed.SchemaCh
 // change's change is then unpacked, or read back (see
 // Builder.StoreChanges), once rather than for each.
 func (e Event) Texts() (title, summary string, payload any) {
-	v := e.version
+	v := e.Version()
 	if v == nil || e.payload != nil {
 		return e.Title(), e.Summary(), e.Payload()
 	}
@@ -161,13 +166,31 @@ func (e Event) Texts() (title, summary string, payload any) {
 // Version is the version a schema change leads to, as its replay made
 // it; nil for any other event, and for one NewEvent made. Its From and
 // Version are the payload's, and a reader that has the version's change
-// already need not unpack it again through Payload.
-func (e Event) Version() *Version { return e.version }
+// already need not unpack it again through Payload. A version the tool
+// has since superseded is made anew at each call (see ToolHistory.At):
+// VersionAt names it stably.
+func (e Event) Version() *Version {
+	if e.tool == nil {
+		return nil
+	}
+	return e.tool.At(int(e.at))
+}
+
+// VersionAt is the tool history and the index in it (see
+// ToolHistory.At) of the version a schema change leads to: nil and -1
+// for any other event. Unlike Version's pointer, it names the version
+// the same way each time, so it can key a map.
+func (e Event) VersionAt() (*ToolHistory, int) {
+	if e.tool == nil {
+		return nil, -1
+	}
+	return e.tool, int(e.at)
+}
 
 // Title is one human line for feed readers: what happened, to which
 // version.
 func (e Event) Title() string {
-	if v := e.version; v != nil {
+	if v := e.Version(); v != nil {
 		_, tool := splitToolEndpoint(e.EndpointID)
 		return changeTitle(tool, v, v.Change())
 	}
@@ -183,7 +206,7 @@ func (e Event) Title() string {
 
 // Summary is what happened, in a sentence.
 func (e Event) Summary() string {
-	if v := e.version; v != nil {
+	if v := e.Version(); v != nil {
 		_, tool := splitToolEndpoint(e.EndpointID)
 		return changeSummary(tool, v, v.Change())
 	}
@@ -207,7 +230,7 @@ type Timeline struct {
 func (tl *Timeline) Versions() (n int) {
 	for _, s := range tl.Servers {
 		for _, t := range s.Tools {
-			n += len(t.Versions)
+			n += t.Len()
 		}
 	}
 	return n
@@ -231,16 +254,115 @@ func (s *ServerHistory) Tool(name string) *ToolHistory {
 	return nil
 }
 
-// ToolHistory is the version history of one tool.
+// ToolHistory is the version history of one tool. Only its latest
+// version is held as a Version; the versions it superseded are held as
+// pastVersions, and made into Versions when asked for (At, Versions). A
+// long history has a hundred thousand versions, and as Versions, each
+// with its own allocations, they were half of what a build held while
+// it signed the feed.
 type ToolHistory struct {
-	Server   string // server name
-	Name     string
-	Versions []*Version // distinct versions, oldest first
-	Removed  bool       // absent at the last commit
+	Server  string // server name
+	Name    string
+	Removed bool // absent at the last commit
+	past    []pastVersion
+	latest  *Version // nil when it has no version, or let go of them
+}
+
+// pastVersion is a superseded Version, compact: its strings are shared
+// with the replay's (the commit's hash, the server's slug), its time is
+// whole seconds in UTC and its SHA-256 is binary. Its Tool.Name is the
+// history's, its Tool.Object is nil (see Version) and its From is the
+// version before it. A Version that cannot be put so without changing
+// it (a time with a zone or a fraction, a SHA-256 that is not lowercase
+// hex) is kept as it is, in odd.
+type pastVersion struct {
+	version, commit, slug, file, release string
+	unix                                 int64
+	sha                                  [32]byte
+	canonical                            []byte
+	stored                               tools.Stored
+	change                               any
+	odd                                  *Version
+}
+
+// compact is v as a pastVersion.
+func compact(v *Version, name string) pastVersion {
+	p := pastVersion{version: v.Version, commit: v.Commit, slug: v.Slug, file: v.Tool.File, release: v.Release,
+		unix: v.Time.Unix(), canonical: v.Tool.Canonical, stored: v.Tool.Stored, change: v.change}
+	n, err := hex.Decode(p.sha[:], []byte(v.Tool.SHA256))
+	if err != nil || n != len(p.sha) || hex.EncodeToString(p.sha[:]) != v.Tool.SHA256 ||
+		v.Time.Location() != time.UTC || v.Time.Nanosecond() != 0 || v.Tool.Object != nil || v.Tool.Name != name {
+		return pastVersion{odd: v}
+	}
+	return p
+}
+
+// Len is how many versions the tool has had.
+func (t *ToolHistory) Len() int {
+	if t.latest == nil {
+		return 0
+	}
+	return len(t.past) + 1
+}
+
+// At returns the tool's i-th version, oldest first. The latest is the
+// Builder's own; an earlier one is made anew at each call, so a change
+// to it is not kept, and two calls give two pointers.
+func (t *ToolHistory) At(i int) *Version {
+	if i == len(t.past) {
+		return t.latest
+	}
+	p := &t.past[i]
+	if p.odd != nil {
+		return p.odd
+	}
+	v := &Version{Version: p.version, Slug: p.slug, Commit: p.commit, Time: time.Unix(p.unix, 0).UTC(),
+		Tool:   tools.Tool{Name: t.Name, File: p.file, Canonical: p.canonical, Stored: p.stored, SHA256: hex.EncodeToString(p.sha[:])},
+		change: p.change, Release: p.release}
+	if i > 0 {
+		v.From = t.past[i-1].versionString()
+	}
+	return v
+}
+
+// versionString is the version of p.
+func (p *pastVersion) versionString() string {
+	if p.odd != nil {
+		return p.odd.Version
+	}
+	return p.version
+}
+
+// Versions returns the tool's versions, oldest first, each made as At
+// makes it: a caller that reads them one at a time holds less with At.
+func (t *ToolHistory) Versions() []*Version {
+	out := make([]*Version, t.Len())
+	for i := range out {
+		out[i] = t.At(i)
+	}
+	return out
 }
 
 // Latest returns the tool's newest version.
-func (t *ToolHistory) Latest() *Version { return t.Versions[len(t.Versions)-1] }
+func (t *ToolHistory) Latest() *Version {
+	if t.latest == nil {
+		panic("timeline: Latest of a tool without versions")
+	}
+	return t.latest
+}
+
+// LetGo drops the tool's versions, for a caller that has read all it
+// needs of them: nothing else holds a superseded version.
+func (t *ToolHistory) LetGo() { t.past, t.latest = nil, nil }
+
+// add makes v the tool's latest version, keeping the one it supersedes
+// compact.
+func (t *ToolHistory) add(v *Version) {
+	if t.latest != nil {
+		t.past = append(t.past, compact(t.latest, t.Name))
+	}
+	t.latest = v
+}
 
 // EndpointID returns the tool's endpoint id.
 func (t *ToolHistory) EndpointID() string { return ToolEndpointID(t.Server, t.Name) }
@@ -290,8 +412,14 @@ func (v *Version) Change() *schemadiff.Result {
 func (tl *Timeline) ReadStored(keep int) error {
 	for _, s := range tl.Servers {
 		for _, t := range s.Tools {
-			for _, v := range t.Versions[max(len(t.Versions)-keep, 0):] {
-				if err := readStored(&v.Tool); err != nil {
+			if t.latest == nil || keep <= 0 {
+				continue
+			}
+			if err := readStored(&t.latest.Tool); err != nil {
+				return err
+			}
+			for i := max(len(t.past)-(keep-1), 0); i < len(t.past) && keep > 1; i++ {
+				if err := t.past[i].readStored(t.Name); err != nil {
 					return err
 				}
 			}
@@ -318,6 +446,23 @@ func readStored(t *tools.Tool) error {
 		return fmt.Errorf("reading back tool %s: %v", t.Name, err)
 	}
 	t.Canonical = canonical
+	return nil
+}
+
+// readStored sets p's canonical bytes from where they are stored, as
+// readStored does a Tool's.
+func (p *pastVersion) readStored(name string) error {
+	if p.odd != nil {
+		return readStored(&p.odd.Tool)
+	}
+	if p.canonical != nil || p.stored == nil {
+		return nil
+	}
+	canonical, err := p.stored.Read()
+	if err != nil {
+		return fmt.Errorf("reading back tool %s: %v", name, err)
+	}
+	p.canonical = canonical
 	return nil
 }
 
@@ -589,7 +734,7 @@ func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b 
 			return fmt.Errorf("tool %s: %v", tool.Name, err)
 		}
 		from := t.current.Version
-		t.current.Tool.Object = nil
+		t.current.Tool.Object = nil // before add keeps it compact
 		t.current = t.add(c, s.current.Slug, tool, next, from, r.changeOf(diff))
 		b.change = append(b.change, r.schemaChange(c, s.current, t))
 		if !t.present || moved {
@@ -604,7 +749,7 @@ func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b 
 // Version.change), and returns it.
 func (t *toolState) add(c Commit, slug string, tool tools.Tool, version, from string, change any) *Version {
 	v := &Version{Version: version, Slug: slug, Commit: c.Hash, Time: c.Time, Tool: tool, From: from, change: change}
-	t.history.Versions = append(t.history.Versions, v)
+	t.history.add(v)
 	return v
 }
 
@@ -651,7 +796,7 @@ func (r *Builder) announceTool(c Commit, srv Server, t *toolState) Event {
 func (r *Builder) schemaChange(c Commit, srv Server, t *toolState) Event {
 	v := t.current
 	e := r.event(c, agentfeed.TypeSchemaChange, t.id, v.From+" -> "+v.Version, nil)
-	e.version = v // its payload, made when asked for
+	e.tool, e.at = t.history, int32(t.history.Len()-1) // v: its payload, made when asked for
 	return e
 }
 

@@ -110,7 +110,7 @@ func TestDerive(t *testing.T) {
 	}
 	fc := srv.Tool("get_forecast")
 	var versions []string
-	for _, v := range fc.Versions {
+	for _, v := range fc.Versions() {
 		versions = append(versions, v.From+">"+v.Version)
 	}
 	if strings.Join(versions, " ") != ">1.0.0 1.0.0>1.1.0 1.1.0>2.0.0 2.0.0>2.0.1 2.0.1>3.0.0" || !fc.Removed {
@@ -263,7 +263,7 @@ func TestReleasesAndRenames(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if v := tl.Servers[0].Tool("get_forecast").Versions[1]; v.Release != "1.1.0" {
+	if v := tl.Servers[0].Tool("get_forecast").Versions()[1]; v.Release != "1.1.0" {
 		t.Errorf("get_forecast 1.1.0 first shipped in %q, want 1.1.0", v.Release)
 	}
 }
@@ -399,7 +399,7 @@ func TestStoredChangesReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantVersions := want.Servers[0].Tool("get_forecast").Versions
+	wantVersions := want.Servers[0].Tool("get_forecast").Versions()
 	for _, c := range []struct {
 		name  string
 		store func(schemadiff.Packed) tools.Stored
@@ -416,7 +416,7 @@ func TestStoredChangesReadBack(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		versions := r.Timeline().Servers[0].Tool("get_forecast").Versions
+		versions := r.Timeline().Servers[0].Tool("get_forecast").Versions()
 		if len(versions) != len(wantVersions) || len(versions) < 3 {
 			t.Fatalf("%s: %d versions, want %d", c.name, len(versions), len(wantVersions))
 		}

@@ -264,7 +264,10 @@ func (st *stage) addSnapshot(signer agentfeed.Signer, state *agentfeed.State, di
 func (st *stage) addArchive(tl *timeline.Timeline) error {
 	for _, s := range tl.Servers {
 		for _, t := range s.Tools {
-			for _, v := range t.Versions {
+			// One version at a time: the earlier ones are made when
+			// asked for (see timeline.ToolHistory.At).
+			for i := range t.Len() {
+				v := t.At(i)
 				p := paths.ToolVersion(v.Slug, t.Name, v.Version)
 				if f, ok := st.b.Get(p); ok {
 					if err := st.sameArchived(f, s.Name, t.Name, v); err != nil {

@@ -153,7 +153,7 @@ type model struct {
 	// schema change no tool page has made yet (nil there), by version.
 	changes []*Change
 	about   []string
-	untold  map[*timeline.Version]int
+	untold  map[versionKey]int
 }
 
 func newModel(in BuildInput) *model {
@@ -216,9 +216,11 @@ func (m *model) site(content Content) (*Site, error) {
 		// the changelog still lists what happened to it.
 		if configured[h.Name] || slugs[h.Last.Slug] {
 			if m.useUp {
-				// The changelog reads its changes (see linkedChanges).
+				// The changelog's entries are made now, from the
+				// versions about to be let go (see linkedChanges).
 				for _, th := range h.Tools {
-					th.Versions = nil
+					m.tell(th)
+					th.LetGo()
 				}
 			}
 			continue
@@ -331,22 +333,28 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		return pt
 	}
 	repo := m.repos[th.Server]
-	for i := len(th.Versions) - 1; i >= 0; i-- {
-		v := th.Versions[i]
+	// Versions are read one at a time: a tool's earlier versions are
+	// made when asked for (see timeline.ToolHistory).
+	before := th.At(th.Len() - 1)
+	for i := th.Len() - 1; i >= 0; i-- {
+		v := before
+		if i > 0 {
+			before = th.At(i - 1)
+		}
 		pv := &Version{Version: v.Version, Time: v.Time, SchemaPath: m.archived(v.Slug, th.Name, v.Version),
 			Commit: CommitLink(repo, v.Commit), Release: v.Release}
 		if d := v.Change(); d != nil {
 			pv.Class = string(d.Class)
 			pv.Changes = changeTexts(d)
-			if len(th.Versions)-i <= DiffedVersions {
-				pv.Schemas = newSchemaChange(th.Versions[i-1].Tool, v.Tool)
+			if th.Len()-i <= DiffedVersions {
+				pv.Schemas = newSchemaChange(before.Tool, v.Tool)
 			}
 		}
-		if at, ok := m.untold[v]; ok {
+		if at, ok := m.untold[versionKey{th, i}]; ok {
 			// The changelog's entry shares the texts: a long history
 			// lists each change on both.
 			m.changes[at] = schemaChange(m.about[at], v, pv.Class, pv.Changes)
-			delete(m.untold, v)
+			delete(m.untold, versionKey{th, i})
 		}
 		pt.Versions = append(pt.Versions, pv)
 	}
@@ -356,7 +364,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 	if m.useUp {
 		// pt has every version, and the changelog every event (see
 		// changelog): nothing else holds the versions.
-		th.Versions = nil
+		th.LetGo()
 	}
 	return pt
 }
@@ -452,7 +460,7 @@ func changeTexts(d *schemadiff.Result) []string {
 // of the changelog, with it.
 func (m *model) changelog() {
 	announced := map[string]bool{}
-	m.untold = map[*timeline.Version]int{}
+	m.untold = map[versionKey]int{}
 	events := m.in.Timeline.Events
 	if m.useUp {
 		m.in.Timeline.Events = nil
@@ -468,8 +476,8 @@ func (m *model) changelog() {
 			}
 			announced[e.EndpointID] = true
 		case agentfeed.TypeSchemaChange:
-			if v := e.Version(); v != nil {
-				m.untold[v] = len(m.changes) // see schemaChange
+			if th, i := e.VersionAt(); th != nil {
+				m.untold[versionKey{th, i}] = len(m.changes) // see schemaChange
 				break
 			}
 			// Made without a replay (timeline.NewEvent): no version says
@@ -496,9 +504,8 @@ func (m *model) changelog() {
 // schema change no page shows (a removed server's whose slug a configured
 // one took) has its badge and texts from its version.
 func (m *model) linkedChanges() []*Change {
-	for v, at := range m.untold {
-		d := v.Change()
-		m.changes[at] = schemaChange(m.about[at], v, string(d.Class), changeTexts(d))
+	for k, at := range m.untold {
+		m.told(k.th.At(k.i), at)
 	}
 	out := m.changes
 	for i, c := range out {
@@ -507,6 +514,32 @@ func (m *model) linkedChanges() []*Change {
 	slices.Reverse(out)
 	m.changes, m.about, m.untold = nil, nil, nil
 	return out
+}
+
+// versionKey names a version of a tool's history (see
+// timeline.Event.VersionAt): its earlier versions are made anew each time
+// they are asked for, so a *timeline.Version cannot name one.
+type versionKey struct {
+	th *timeline.ToolHistory
+	i  int
+}
+
+// tell makes the changelog's entries of the schema changes to th's
+// versions that no page told.
+func (m *model) tell(th *timeline.ToolHistory) {
+	for i := range th.Len() {
+		if at, ok := m.untold[versionKey{th, i}]; ok {
+			m.told(th.At(i), at)
+			delete(m.untold, versionKey{th, i})
+		}
+	}
+}
+
+// told makes the changelog's entry at of the schema change to v, from
+// its version.
+func (m *model) told(v *timeline.Version, at int) {
+	d := v.Change()
+	m.changes[at] = schemaChange(m.about[at], v, string(d.Class), changeTexts(d))
 }
 
 // schemaChange is the changelog's entry of the schema change of endpoint

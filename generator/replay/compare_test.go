@@ -63,8 +63,8 @@ func TestSchemaChangesCompareTheirTwoVersions(t *testing.T) {
 	ahead.stop()
 	changes := 0
 	for _, th := range tl.Servers[0].Tools {
-		for i, v := range th.Versions[1:] {
-			before, after := reparse(t, th.Versions[i].Tool), reparse(t, v.Tool)
+		for i, v := range th.Versions()[1:] {
+			before, after := reparse(t, th.Versions()[i].Tool), reparse(t, v.Tool)
 			if want := timeline.CompareObjects(before, after); !reflect.DeepEqual(*v.Change(), want) {
 				t.Errorf("%s %s: change %+v, want %+v", th.Name, v.Version, *v.Change(), want)
 			}
@@ -98,7 +98,7 @@ func TestComparisonsFollowReferences(t *testing.T) {
 		g.Commit(fmt.Sprintf("step %d", i))
 	}
 	_, tl := readHistory(t, g.Dir)
-	versions := tl.Servers[0].Tools[0].Versions
+	versions := tl.Servers[0].Tools[0].Versions()
 	if len(versions) != 3 {
 		t.Fatalf("%d versions, want 3", len(versions))
 	}

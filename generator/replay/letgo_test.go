@@ -47,7 +47,7 @@ func TestSpooledReplayLetsGoOfTheBlobsItParsed(t *testing.T) {
 	}
 	for _, s := range []*bundle.Spool{tempSpool(t), nil} {
 		h, tl := replayAt(t, g.Dir, s)
-		if n := len(tl.Servers[0].Tool("a").Versions); n != 40 {
+		if n := len(tl.Servers[0].Tool("a").Versions()); n != 40 {
 			t.Errorf("spool %v: %d versions of a, want 40", s != nil, n)
 		}
 		rh := h.repos[0]
@@ -121,7 +121,7 @@ func timelineText(h *historyReader, tl *timeline.Timeline) string {
 	var b strings.Builder
 	for _, srv := range tl.Servers {
 		for _, th := range srv.Tools {
-			for _, v := range th.Versions {
+			for _, v := range th.Versions() {
 				change, _ := json.Marshal(v.Change())
 				fmt.Fprintf(&b, "%s %s %s %s %s from %s %s\n", srv.Name, th.Name, v.Version, v.Commit[:7], v.Tool.SHA256[:12], v.From, change)
 			}

@@ -90,7 +90,7 @@ func TestMovedToolFileIsReadAgain(t *testing.T) {
 	if len(out.Warnings) != 0 || len(tl) != 2 || tl[0].Name != "a" {
 		t.Fatalf("warnings %q, tools %+v; want tools a and ok, and no warning", out.Warnings, tl)
 	}
-	for _, v := range tl[0].Versions {
+	for _, v := range tl[0].Versions() {
 		if v.Tool.Name != "a" || v.Tool.File != "tools/first.json" {
 			t.Errorf("version %s read from %s; want tool a from tools/first.json", v.Tool.Name, v.Tool.File)
 		}
@@ -136,8 +136,8 @@ func TestReadDecodesOnlyTheLatestVersions(t *testing.T) {
 	earlier := 0
 	for _, s := range out.Timeline.Servers {
 		for _, th := range s.Tools {
-			for i, v := range th.Versions {
-				latest := i == len(th.Versions)-1
+			for i, v := range th.Versions() {
+				latest := i == len(th.Versions())-1
 				if latest && v.Tool.Object["name"] != th.Name {
 					t.Errorf("%s %s, the latest version: object %v, want the tool decoded", th.Name, v.Version, v.Tool.Object)
 				}

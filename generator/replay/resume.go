@@ -37,7 +37,7 @@ func (r *resumable) end() *timeline.Timeline {
 func decodeLatest(tl *timeline.Timeline, forms *forms) {
 	for _, s := range tl.Servers {
 		for _, t := range s.Tools {
-			if len(t.Versions) > 0 {
+			if t.Len() > 0 {
 				v := t.Latest()
 				v.Tool = forms.decode(v.Tool)
 			}

@@ -46,7 +46,7 @@ func TestSpooledReplayKeepsEachFormOnceInTheSpool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	versions := spooled.Timeline.Servers[0].Tools[0].Versions
+	versions := spooled.Timeline.Servers[0].Tools[0].Versions()
 	if len(versions) != 5 {
 		t.Fatalf("%d versions, want 5", len(versions))
 	}
@@ -64,7 +64,7 @@ func TestSpooledReplayKeepsEachFormOnceInTheSpool(t *testing.T) {
 		if sum := sha256.Sum256(canonical); err != nil || hex.EncodeToString(sum[:]) != v.Tool.SHA256 {
 			t.Errorf("version %s read back as %q, %v; want the form its SHA-256 names", v.Version, canonical, err)
 		}
-		if want := inMemory.Timeline.Servers[0].Tools[0].Versions[i]; !reflect.DeepEqual(v.Change(), want.Change()) || v.Version != want.Version {
+		if want := inMemory.Timeline.Servers[0].Tools[0].Versions()[i]; !reflect.DeepEqual(v.Change(), want.Change()) || v.Version != want.Version {
 			t.Errorf("version %s, change %+v; kept in memory: %s, %+v", v.Version, v.Change(), want.Version, want.Change())
 		}
 	}
@@ -82,7 +82,7 @@ func checkReadStored(t *testing.T, tl *timeline.Timeline, keep int) {
 	if err := tl.ReadStored(keep); err != nil {
 		t.Fatal(err)
 	}
-	versions := tl.Servers[0].Tools[0].Versions
+	versions := tl.Servers[0].Tools[0].Versions()
 	for i, v := range versions {
 		if held := v.Tool.Canonical != nil; held != (i >= len(versions)-keep) {
 			t.Errorf("version %s of %d: bytes in memory %v after ReadStored(%d)", v.Version, len(versions), held, keep)
@@ -142,7 +142,7 @@ func TestSpooledReplayLetsGoOfItsCommits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := len(tl.Servers[0].Tools[0].Versions); n != 6 {
+		if n := len(tl.Servers[0].Tools[0].Versions()); n != 6 {
 			t.Errorf("spool %v: %d versions, want 6", s != nil, n)
 		}
 		if s != nil && h.forms.at != nil {

@@ -64,11 +64,11 @@ func TestEventsDoNotDependOnTheComparisonWindow(t *testing.T) {
 		// Each version's change is the comparison of its two versions.
 		for _, srv := range out.Timeline.Servers {
 			for _, th := range srv.Tools {
-				for k, v := range th.Versions[1:] {
+				for k, v := range th.Versions()[1:] {
 					if v.Change() == nil {
 						continue
 					}
-					before, after := parseStored(t, th.Versions[k].Tool), parseStored(t, v.Tool)
+					before, after := parseStored(t, th.Versions()[k].Tool), parseStored(t, v.Tool)
 					if want := timeline.CompareObjects(before, after); !reflect.DeepEqual(*v.Change(), want) {
 						t.Errorf("window %d, spool %v: %s %s: change %+v, want %+v", window, spooled, th.Name, v.Version, *v.Change(), want)
 					}

@@ -265,36 +265,79 @@ type ToolHistory struct {
 	Name    string
 	Removed bool // absent at the last commit
 	past    []pastVersion
-	latest  *Version // nil when it has no version, or let go of them
+	// names holds the slugs, files and releases of past, each once where
+	// it first differs from those before: most versions share them.
+	names []string
+	// held are the canonical bytes of the past versions that hold them,
+	// by index: a build that stores them holds those of a few only (see
+	// Timeline.ReadStored).
+	held map[int32][]byte
+	// odd are the past versions a pastVersion cannot hold as they are.
+	odd    map[int32]*Version
+	latest *Version // nil when it has no version, or let go of them
 }
+
+// oddVersion, as a pastVersion's slug, says the version is in
+// ToolHistory.odd.
+const oddVersion = ^uint32(0)
 
 // pastVersion is a superseded Version, compact: its strings are shared
-// with the replay's (the commit's hash, the server's slug), its time is
-// whole seconds in UTC and its SHA-256 is binary. Its Tool.Name is the
-// history's, its Tool.Object is nil (see Version) and its From is the
-// version before it. A Version that cannot be put so without changing
-// it (a time with a zone or a fraction, a SHA-256 that is not lowercase
-// hex) is kept as it is, in odd.
+// with the replay's (the commit's hash) or named in ToolHistory.names, its
+// time is whole seconds in UTC and its SHA-256 is binary. Its Tool.Name is
+// the history's, its Tool.Object is nil (see Version), its Tool.Canonical
+// is in ToolHistory.held and its From is the version before it. A Version
+// that cannot be put so without changing it (a time with a zone or a
+// fraction, a SHA-256 that is not lowercase hex) is kept as it is, in
+// ToolHistory.odd, with its version here.
 type pastVersion struct {
-	version, commit, slug, file, release string
-	unix                                 int64
-	sha                                  [32]byte
-	canonical                            []byte
-	stored                               tools.Stored
-	change                               any
-	odd                                  *Version
+	version, commit     string
+	unix                int64
+	sha                 [32]byte
+	stored              tools.Stored
+	change              any
+	slug, file, release uint32 // in ToolHistory.names
 }
 
-// compact is v as a pastVersion.
-func compact(v *Version, name string) pastVersion {
-	p := pastVersion{version: v.Version, commit: v.Commit, slug: v.Slug, file: v.Tool.File, release: v.Release,
-		unix: v.Time.Unix(), canonical: v.Tool.Canonical, stored: v.Tool.Stored, change: v.change}
+// compact is v, superseded, as a pastVersion.
+func (t *ToolHistory) compact(v *Version) pastVersion {
+	i := int32(len(t.past))
+	var p pastVersion
 	n, err := hex.Decode(p.sha[:], []byte(v.Tool.SHA256))
 	if err != nil || n != len(p.sha) || hex.EncodeToString(p.sha[:]) != v.Tool.SHA256 ||
-		v.Time.Location() != time.UTC || v.Time.Nanosecond() != 0 || v.Tool.Object != nil || v.Tool.Name != name {
-		return pastVersion{odd: v}
+		v.Time.Location() != time.UTC || v.Time.Nanosecond() != 0 || v.Tool.Object != nil || v.Tool.Name != t.Name {
+		if t.odd == nil {
+			t.odd = map[int32]*Version{}
+		}
+		t.odd[i] = v
+		return pastVersion{version: v.Version, slug: oddVersion}
+	}
+	p.version, p.commit, p.unix, p.stored, p.change = v.Version, v.Commit, v.Time.Unix(), v.Tool.Stored, v.change
+	p.slug, p.file, p.release = t.name(v.Slug), t.name(v.Tool.File), t.name(v.Release)
+	if v.Tool.Canonical != nil {
+		t.hold(i, v.Tool.Canonical)
 	}
 	return p
+}
+
+// name is the index of s in t.names, added when none of the last few is
+// s: a version's slug, file and release are mostly those of the version
+// before, and a name that comes back after a while is held twice.
+func (t *ToolHistory) name(s string) uint32 {
+	for j := len(t.names) - 1; j >= max(len(t.names)-8, 0); j-- {
+		if t.names[j] == s {
+			return uint32(j)
+		}
+	}
+	t.names = append(t.names, s)
+	return uint32(len(t.names) - 1)
+}
+
+// hold keeps the canonical bytes of the i-th past version.
+func (t *ToolHistory) hold(i int32, canonical []byte) {
+	if t.held == nil {
+		t.held = map[int32][]byte{}
+	}
+	t.held[i] = canonical
 }
 
 // Len is how many versions the tool has had.
@@ -313,24 +356,16 @@ func (t *ToolHistory) At(i int) *Version {
 		return t.latest
 	}
 	p := &t.past[i]
-	if p.odd != nil {
-		return p.odd
+	if p.slug == oddVersion {
+		return t.odd[int32(i)]
 	}
-	v := &Version{Version: p.version, Slug: p.slug, Commit: p.commit, Time: time.Unix(p.unix, 0).UTC(),
-		Tool:   tools.Tool{Name: t.Name, File: p.file, Canonical: p.canonical, Stored: p.stored, SHA256: hex.EncodeToString(p.sha[:])},
-		change: p.change, Release: p.release}
+	v := &Version{Version: p.version, Slug: t.names[p.slug], Commit: p.commit, Time: time.Unix(p.unix, 0).UTC(),
+		Tool:   tools.Tool{Name: t.Name, File: t.names[p.file], Canonical: t.held[int32(i)], Stored: p.stored, SHA256: hex.EncodeToString(p.sha[:])},
+		change: p.change, Release: t.names[p.release]}
 	if i > 0 {
-		v.From = t.past[i-1].versionString()
+		v.From = t.past[i-1].version
 	}
 	return v
-}
-
-// versionString is the version of p.
-func (p *pastVersion) versionString() string {
-	if p.odd != nil {
-		return p.odd.Version
-	}
-	return p.version
 }
 
 // Versions returns the tool's versions, oldest first, each made as At
@@ -353,13 +388,13 @@ func (t *ToolHistory) Latest() *Version {
 
 // LetGo drops the tool's versions, for a caller that has read all it
 // needs of them: nothing else holds a superseded version.
-func (t *ToolHistory) LetGo() { t.past, t.latest = nil, nil }
+func (t *ToolHistory) LetGo() { t.past, t.names, t.held, t.odd, t.latest = nil, nil, nil, nil, nil }
 
 // add makes v the tool's latest version, keeping the one it supersedes
 // compact.
 func (t *ToolHistory) add(v *Version) {
 	if t.latest != nil {
-		t.past = append(t.past, compact(t.latest, t.Name))
+		t.past = append(t.past, t.compact(t.latest))
 	}
 	t.latest = v
 }
@@ -419,7 +454,7 @@ func (tl *Timeline) ReadStored(keep int) error {
 				return err
 			}
 			for i := max(len(t.past)-(keep-1), 0); i < len(t.past) && keep > 1; i++ {
-				if err := t.past[i].readStored(t.Name); err != nil {
+				if err := t.readStored(i); err != nil {
 					return err
 				}
 			}
@@ -449,20 +484,20 @@ func readStored(t *tools.Tool) error {
 	return nil
 }
 
-// readStored sets p's canonical bytes from where they are stored, as
-// readStored does a Tool's.
-func (p *pastVersion) readStored(name string) error {
-	if p.odd != nil {
-		return readStored(&p.odd.Tool)
+// readStored sets the canonical bytes of the i-th past version from
+// where they are stored, as readStored does a Tool's.
+func (t *ToolHistory) readStored(i int) error {
+	if v := t.odd[int32(i)]; v != nil {
+		return readStored(&v.Tool)
 	}
-	if p.canonical != nil || p.stored == nil {
+	if t.held[int32(i)] != nil || t.past[i].stored == nil {
 		return nil
 	}
-	canonical, err := p.stored.Read()
+	canonical, err := t.past[i].stored.Read()
 	if err != nil {
-		return fmt.Errorf("reading back tool %s: %v", name, err)
+		return fmt.Errorf("reading back tool %s: %v", t.Name, err)
 	}
-	p.canonical = canonical
+	t.hold(int32(i), canonical)
 	return nil
 }
 

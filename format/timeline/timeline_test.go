@@ -481,3 +481,41 @@ func TestTextsAreTheEventsTextsAtOnce(t *testing.T) {
 		t.Errorf("%d schema changes, want 2", changes)
 	}
 }
+
+// A superseded version, held compact, is made back as it was: slug,
+// file, release, time, SHA-256, canonical bytes and change, and one that
+// cannot be held so (a time with a zone) is kept as it was.
+func TestSupersededVersionsAreMadeAsTheyWere(t *testing.T) {
+	at := func(day int) time.Time { return time.Date(2026, 4, day, 12, 0, 0, 0, time.UTC) }
+	moved := func(src, file string) tools.Tool { tl := tool(t, src); tl.File = file; return tl }
+	server := func(slug, release string, tl tools.Tool) Server {
+		return Server{Name: "com.example/weather", Slug: slug, Version: "1.0.0", Endpoint: "https://example.com/mcp",
+			Tools: map[string]tools.Tool{tl.Name: tl}, Release: release}
+	}
+	r := NewBuilder(CompareObjects)
+	commits := []Commit{
+		{Hash: "c1", Time: at(1), Servers: []Server{server("weather", "", tool(t, v1))}},
+		{Hash: "c2", Time: at(2), Servers: []Server{server("weather", "1.1.0", moved(v2, "tools/forecast.json"))}},
+		{Hash: "c3", Time: at(3).In(time.FixedZone("CEST", 2*3600)), Servers: []Server{server("sky", "", tool(t, v3))}},
+		{Hash: "c4", Time: at(4).Add(time.Millisecond), Servers: []Server{server("sky", "2.0.0", tool(t, v4))}},
+		{Hash: "c5", Time: at(5), Servers: []Server{server("weather", "", tool(t, v1))}},
+	}
+	want := map[string]Version{}
+	for _, c := range commits {
+		if err := r.Commit(c); err != nil {
+			t.Fatal(err)
+		}
+		v := *r.Timeline().Servers[0].Tool("get_forecast").Latest()
+		v.Tool.Object = nil // a superseded version's is let go
+		want[v.Version] = v
+	}
+	th := r.Timeline().Servers[0].Tool("get_forecast")
+	if th.Len() != 5 || len(th.odd) != 2 {
+		t.Fatalf("%d versions, %d kept as they were; want 5 and 2", th.Len(), len(th.odd))
+	}
+	for i, v := range th.Versions()[:th.Len()-1] {
+		if w := want[v.Version]; !reflect.DeepEqual(*v, w) {
+			t.Errorf("version %d made back as\n%+v\nwant\n%+v", i, *v, w)
+		}
+	}
+}

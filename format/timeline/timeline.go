@@ -287,8 +287,10 @@ const oddVersion = ^uint32(0)
 // the history's, its Tool.Object is nil (see Version), its Tool.Canonical
 // is in ToolHistory.held and its From is the version before it. A Version
 // that cannot be put so without changing it (a time with a zone or a
-// fraction, a SHA-256 that is not lowercase hex) is kept as it is, in
-// ToolHistory.odd, with its version here.
+// fraction, a SHA-256 that is not lowercase hex, a From that is not the
+// version before) is kept as it is, in ToolHistory.odd, with its version
+// here: what a feed entry says of a version is signed, and must be what
+// the replay made.
 type pastVersion struct {
 	version, commit     string
 	unix                int64
@@ -301,9 +303,13 @@ type pastVersion struct {
 // compact is v, superseded, as a pastVersion.
 func (t *ToolHistory) compact(v *Version) pastVersion {
 	i := int32(len(t.past))
+	from := ""
+	if i > 0 {
+		from = t.past[i-1].version
+	}
 	var p pastVersion
 	n, err := hex.Decode(p.sha[:], []byte(v.Tool.SHA256))
-	if err != nil || n != len(p.sha) || hex.EncodeToString(p.sha[:]) != v.Tool.SHA256 ||
+	if err != nil || n != len(p.sha) || hex.EncodeToString(p.sha[:]) != v.Tool.SHA256 || v.From != from ||
 		v.Time.Location() != time.UTC || v.Time.Nanosecond() != 0 || v.Tool.Object != nil || v.Tool.Name != t.Name {
 		if t.odd == nil {
 			t.odd = map[int32]*Version{}

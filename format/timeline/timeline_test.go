@@ -519,3 +519,22 @@ func TestSupersededVersionsAreMadeAsTheyWere(t *testing.T) {
 		}
 	}
 }
+
+// A version whose From is not the version before it is kept as it was:
+// a compact one takes its From from the version before.
+func TestAVersionFromElsewhereIsKeptAsItWas(t *testing.T) {
+	th := &ToolHistory{Name: "get_forecast"}
+	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
+	for i, from := range []string{"", "1.0.0", "9.9.9", "1.2.0"} {
+		v := []string{"1.0.0", "1.1.0", "1.2.0", "1.3.0"}[i]
+		th.add(&Version{Version: v, From: from, Commit: "c", Time: at,
+			Tool: tools.Tool{Name: "get_forecast", SHA256: strings.Repeat("ab", 32)}})
+	}
+	var got []string
+	for _, v := range th.Versions() {
+		got = append(got, v.From+">"+v.Version)
+	}
+	if strings.Join(got, " ") != ">1.0.0 1.0.0>1.1.0 9.9.9>1.2.0 1.2.0>1.3.0" || len(th.odd) != 1 {
+		t.Errorf("versions made back as %q, %d kept as they were; want the Froms given and 1", got, len(th.odd))
+	}
+}

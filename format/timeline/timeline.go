@@ -356,8 +356,13 @@ func (t *ToolHistory) Len() int {
 
 // At returns the tool's i-th version, oldest first. The latest is the
 // Builder's own; an earlier one is made anew at each call, so a change
-// to it is not kept, and two calls give two pointers.
+// to it is not kept, and two calls give two pointers. There is no i-th
+// version once LetGo has run: a schema change's event is then read no
+// more, since it would ask for one.
 func (t *ToolHistory) At(i int) *Version {
+	if i < 0 || i >= t.Len() {
+		panic(fmt.Sprintf("timeline: version %d of tool %s, which holds %d (let go of?)", i, t.Name, t.Len()))
+	}
 	if i == len(t.past) {
 		return t.latest
 	}
@@ -393,7 +398,8 @@ func (t *ToolHistory) Latest() *Version {
 }
 
 // LetGo drops the tool's versions, for a caller that has read all it
-// needs of them: nothing else holds a superseded version.
+// needs of them: nothing else holds a superseded version. Neither they
+// nor the events of schema changes to them can be read after it (see At).
 func (t *ToolHistory) LetGo() { t.past, t.names, t.held, t.odd, t.latest = nil, nil, nil, nil, nil }
 
 // add makes v the tool's latest version, keeping the one it supersedes

@@ -488,6 +488,12 @@ func TestTextsAreTheEventsTextsAtOnce(t *testing.T) {
 func TestSupersededVersionsAreMadeAsTheyWere(t *testing.T) {
 	at := func(day int) time.Time { return time.Date(2026, 4, day, 12, 0, 0, 0, time.UTC) }
 	moved := func(src, file string) tools.Tool { tl := tool(t, src); tl.File = file; return tl }
+	// A spooled build's versions are stored, with their bytes let go of.
+	stored := func(src string) tools.Tool {
+		tl := tool(t, src)
+		tl.Stored, tl.Canonical = storedBytes(tl.Canonical), nil
+		return tl
+	}
 	server := func(slug, release string, tl tools.Tool) Server {
 		return Server{Name: "com.example/weather", Slug: slug, Version: "1.0.0", Endpoint: "https://example.com/mcp",
 			Tools: map[string]tools.Tool{tl.Name: tl}, Release: release}
@@ -498,7 +504,8 @@ func TestSupersededVersionsAreMadeAsTheyWere(t *testing.T) {
 		{Hash: "c2", Time: at(2), Servers: []Server{server("weather", "1.1.0", moved(v2, "tools/forecast.json"))}},
 		{Hash: "c3", Time: at(3).In(time.FixedZone("CEST", 2*3600)), Servers: []Server{server("sky", "", tool(t, v3))}},
 		{Hash: "c4", Time: at(4).Add(time.Millisecond), Servers: []Server{server("sky", "2.0.0", tool(t, v4))}},
-		{Hash: "c5", Time: at(5), Servers: []Server{server("weather", "", tool(t, v1))}},
+		{Hash: "c5", Time: at(5), Servers: []Server{server("weather", "", stored(v2))}},
+		{Hash: "c6", Time: at(6), Servers: []Server{server("weather", "", tool(t, v1))}},
 	}
 	want := map[string]Version{}
 	for _, c := range commits {
@@ -510,8 +517,8 @@ func TestSupersededVersionsAreMadeAsTheyWere(t *testing.T) {
 		want[v.Version] = v
 	}
 	th := r.Timeline().Servers[0].Tool("get_forecast")
-	if th.Len() != 5 || len(th.odd) != 2 {
-		t.Fatalf("%d versions, %d kept as they were; want 5 and 2", th.Len(), len(th.odd))
+	if th.Len() != 6 || len(th.odd) != 2 {
+		t.Fatalf("%d versions, %d kept as they were; want 6 and 2", th.Len(), len(th.odd))
 	}
 	for i, v := range th.Versions()[:th.Len()-1] {
 		if w := want[v.Version]; !reflect.DeepEqual(*v, w) {
@@ -538,3 +545,8 @@ func TestAVersionFromElsewhereIsKeptAsItWas(t *testing.T) {
 		t.Errorf("versions made back as %q, %d kept as they were; want the Froms given and 1", got, len(th.odd))
 	}
 }
+
+// storedBytes is bytes kept "outside memory", for tests.
+type storedBytes []byte
+
+func (b storedBytes) Read() ([]byte, error) { return []byte(b), nil }

@@ -355,8 +355,9 @@ func (t *ToolHistory) Len() int {
 }
 
 // At returns the tool's i-th version, oldest first. The latest is the
-// Builder's own; an earlier one is made anew at each call, so a change
-// to it is not kept, and two calls give two pointers. There is no i-th
+// Builder's own; an earlier one is made anew at each call (one kept
+// whole is returned itself), so a caller must neither change it nor
+// compare pointers: its index names it. There is no i-th
 // version once LetGo has run: a schema change's event is then read no
 // more, since it would ask for one.
 func (t *ToolHistory) At(i int) *Version {
@@ -465,7 +466,7 @@ func (tl *Timeline) ReadStored(keep int) error {
 			if err := readStored(&t.latest.Tool); err != nil {
 				return err
 			}
-			for i := max(len(t.past)-(keep-1), 0); i < len(t.past) && keep > 1; i++ {
+			for i := max(len(t.past)-(keep-1), 0); i < len(t.past); i++ {
 				if err := t.readStored(i); err != nil {
 					return err
 				}

@@ -45,7 +45,7 @@ func TestHistoryStory(t *testing.T) {
 	// release tags are the server's versions, at their own commits, and
 	// each lists the tool versions it shipped.
 	var releases []string
-	for _, e := range res.Timeline.Events {
+	for e := range res.Timeline.Events() {
 		if a, ok := e.Payload().(agentfeed.Announcement); ok && a.Protocol == "mcp" {
 			releases = append(releases, agentfeed.FormatTime(e.Time)+" "+a.Version+" "+a.Tools)
 		}
@@ -74,7 +74,7 @@ func TestHistoryStory(t *testing.T) {
 
 	// Each schema change is classified by what the schema accepts.
 	classes := map[string]string{}
-	for _, e := range res.Timeline.Events {
+	for e := range res.Timeline.Events() {
 		if c, ok := e.Payload().(agentfeed.SchemaChange); ok {
 			classes[c.EndpointID[strings.IndexByte(c.EndpointID, '#')+1:]] = c.ToVersion + " " + c.Compat
 		}
@@ -93,7 +93,7 @@ func TestHistoryStory(t *testing.T) {
 
 	// git mv with the tool renamed: the deprecation names the new tool.
 	var replacement string
-	for _, e := range res.Timeline.Events {
+	for e := range res.Timeline.Events() {
 		if d, ok := e.Payload().(agentfeed.Deprecation); ok && d.EndpointID == "com.example/items#search_items" && d.Replacement != nil {
 			replacement = *d.Replacement
 		}

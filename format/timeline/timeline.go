@@ -38,6 +38,7 @@ package timeline
 import (
 	"encoding/hex"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"sort"
@@ -222,9 +223,84 @@ func (e Event) Summary() string {
 
 // Timeline is the result of a replay.
 type Timeline struct {
-	Events  []Event
 	Servers []*ServerHistory // every server ever seen, in order of first appearance
+	events  eventList
 }
+
+// NewTimeline returns the timeline of the events given, in order, and
+// the servers' histories: one made without a replay.
+func NewTimeline(events []Event, servers []*ServerHistory) *Timeline {
+	tl := &Timeline{Servers: servers}
+	for _, e := range events {
+		tl.events.add(e)
+	}
+	return tl
+}
+
+// EventCount is how many events the timeline has.
+func (tl *Timeline) EventCount() int { return len(tl.events.at) }
+
+// Event returns the i-th event, oldest first. A schema change's is made
+// anew at each call, from its version (see eventList).
+func (tl *Timeline) Event(i int) Event { return tl.events.event(i) }
+
+// Events returns the events, oldest first, each made as Event makes it.
+func (tl *Timeline) Events() iter.Seq[Event] {
+	return func(yield func(Event) bool) {
+		for i := range tl.events.at {
+			if !yield(tl.events.event(i)) {
+				return
+			}
+		}
+	}
+}
+
+// LetGoOfEvents drops the events, for a caller that reads them no more.
+func (tl *Timeline) LetGoOfEvents() { tl.events = eventList{} }
+
+// eventList holds events compact. A replay's schema change is named by
+// its version alone (the at-th of tool's), from which its endpoint, key,
+// commit and time are made again; any other event is held whole, in
+// others, at the index at says. Most of a long history's events are
+// schema changes, and held whole, with a key of their own each, they
+// were a fifth of what its timeline held.
+type eventList struct {
+	at     []eventAt
+	others []Event
+}
+
+type eventAt struct {
+	tool *ToolHistory // nil for an event in others
+	at   int32
+}
+
+// add appends e: by its version when that version makes e again, field
+// for field, else whole.
+func (l *eventList) add(e Event) {
+	if e.tool != nil && e.Type == agentfeed.TypeSchemaChange && e.payload == nil && e.title == "" && e.summary == "" {
+		v := e.tool.At(int(e.at))
+		if e.EndpointID == e.tool.EndpointID() && e.Key == changeKey(v.From, v.Version) && e.Commit == v.Commit && e.Time == v.Time {
+			l.at = append(l.at, eventAt{e.tool, e.at})
+			return
+		}
+	}
+	l.at = append(l.at, eventAt{at: int32(len(l.others))})
+	l.others = append(l.others, e)
+}
+
+// event makes the i-th event again.
+func (l *eventList) event(i int) Event {
+	a := l.at[i]
+	if a.tool == nil {
+		return l.others[a.at]
+	}
+	from, version, commit, at := a.tool.step(int(a.at))
+	return Event{Type: agentfeed.TypeSchemaChange, EndpointID: a.tool.EndpointID(), Key: changeKey(from, version),
+		Commit: commit, Time: at, tool: a.tool, at: a.at}
+}
+
+// changeKey is a schema change's key: the versions it leads from and to.
+func changeKey(from, to string) string { return from + " -> " + to }
 
 // Versions counts the versions of every tool of every server.
 func (tl *Timeline) Versions() (n int) {
@@ -275,6 +351,7 @@ type ToolHistory struct {
 	// odd are the past versions a pastVersion cannot hold as they are.
 	odd    map[int32]*Version
 	latest *Version // nil when it has no version, or let go of them
+	id     string   // its endpoint id, made once; "" for a history made elsewhere
 }
 
 // oddVersion, as a pastVersion's slug, says the version is in
@@ -412,8 +489,29 @@ func (t *ToolHistory) add(v *Version) {
 	t.latest = v
 }
 
-// EndpointID returns the tool's endpoint id.
-func (t *ToolHistory) EndpointID() string { return ToolEndpointID(t.Server, t.Name) }
+// step is what the i-th version's schema change says of it, made
+// without the version (see At): a long history's events are each read
+// this way at least once.
+func (t *ToolHistory) step(i int) (from, version, commit string, at time.Time) {
+	if i >= len(t.past) || t.past[i].slug == oddVersion {
+		v := t.At(i)
+		return v.From, v.Version, v.Commit, v.Time
+	}
+	p := &t.past[i]
+	if i > 0 {
+		from = t.past[i-1].version
+	}
+	return from, p.version, p.commit, time.Unix(p.unix, 0).UTC()
+}
+
+// EndpointID returns the tool's endpoint id: a string of its own, shared
+// by its events, for a history the Builder made.
+func (t *ToolHistory) EndpointID() string {
+	if t.id != "" {
+		return t.id
+	}
+	return ToolEndpointID(t.Server, t.Name)
+}
 
 // Version is one published version of a tool. Only a tool's latest
 // version keeps Tool.Object (the decoded schema, needed to diff the next
@@ -577,7 +675,7 @@ func (r *Builder) Commit(c Commit) error {
 // Timeline returns the result of the commits replayed so far. The Builder
 // may go on: the histories it returns then change with the commits after.
 func (r *Builder) Timeline() *Timeline {
-	return &Timeline{Events: r.events, Servers: r.histories()}
+	return &Timeline{events: r.events, Servers: r.histories()}
 }
 
 // Builder builds a Timeline commit by commit: the state carried from one
@@ -590,7 +688,7 @@ type Builder struct {
 	servers          map[string]*serverState
 	seenDeprecations map[Deprecation]bool
 	keys             map[string]int // uses of each event name, to keep names unique
-	events           []Event
+	events           eventList
 }
 
 type serverState struct {
@@ -607,7 +705,6 @@ type serverState struct {
 
 type toolState struct {
 	history *ToolHistory
-	id      string // its endpoint id, made once: every event about the tool names it
 	present bool
 	current *Version
 }
@@ -641,7 +738,9 @@ func (r *Builder) commit(c Commit) error {
 	}
 	for _, group := range [][]Event{b.announce, b.change, b.reannounce, b.deprecate} {
 		sort.SliceStable(group, func(i, j int) bool { return endpointOrder(group[i]) < endpointOrder(group[j]) })
-		r.events = append(r.events, group...)
+		for _, e := range group {
+			r.events.add(e)
+		}
 	}
 	return nil
 }
@@ -764,7 +863,7 @@ func (r *Builder) tools(c Commit, s *serverState, names []string, b *batch) erro
 func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *batch) error {
 	t, known := s.tools[tool.Name]
 	if !known {
-		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name}, id: ToolEndpointID(s.current.Name, tool.Name)}
+		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name, id: ToolEndpointID(s.current.Name, tool.Name)}}
 		s.tools[tool.Name] = t
 	}
 	switch {
@@ -821,7 +920,7 @@ func (r *Builder) removeTool(c Commit, s *serverState, t *toolState) Event {
 		replacement = &id
 		summary += "; renamed to " + next
 	}
-	return r.deprecation(c, t.id, "removed "+t.current.Version,
+	return r.deprecation(c, t.history.EndpointID(), "removed "+t.current.Version,
 		t.history.Name+" removed", summary, replacement, "removed from the server")
 }
 
@@ -836,14 +935,15 @@ func (r *Builder) announceServer(c Commit, s *serverState, version string) Event
 }
 
 func (r *Builder) announceTool(c Commit, srv Server, t *toolState) Event {
-	return r.event(c, agentfeed.TypeAnnouncement, t.id, t.current.Version+" "+srv.Endpoint,
-		agentfeed.Announcement{EndpointID: t.id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
+	id := t.history.EndpointID()
+	return r.event(c, agentfeed.TypeAnnouncement, id, t.current.Version+" "+srv.Endpoint,
+		agentfeed.Announcement{EndpointID: id, Endpoint: srv.Endpoint, Protocol: ProtocolTool, Version: t.current.Version,
 			AssertedAt: agentfeed.FormatTime(c.Time), SchemaSHA256: t.current.Tool.SHA256})
 }
 
 func (r *Builder) schemaChange(c Commit, srv Server, t *toolState) Event {
 	v := t.current
-	e := r.event(c, agentfeed.TypeSchemaChange, t.id, v.From+" -> "+v.Version, nil)
+	e := r.event(c, agentfeed.TypeSchemaChange, t.history.EndpointID(), changeKey(v.From, v.Version), nil)
 	e.tool, e.at = t.history, int32(t.history.Len()-1) // v: its payload, made when asked for
 	return e
 }

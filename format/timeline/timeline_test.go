@@ -65,7 +65,7 @@ func TestDerive(t *testing.T) {
 	// Each event names itself, and has one line a feed reader shows as the
 	// entry's title.
 	var got []string
-	for _, e := range tl.Events {
+	for e := range tl.Events() {
 		got = append(got, fmt.Sprintf("%s %s %s | %s | %s", e.Commit, e.Type, e.EndpointID, e.Key, e.Title()))
 	}
 	want := []string{
@@ -93,7 +93,7 @@ func TestDerive(t *testing.T) {
 
 	// Payloads carry the spec's fields, commit times and the archive hash.
 	var change agentfeed.SchemaChange
-	for _, e := range tl.Events {
+	for e := range tl.Events() {
 		if e.Commit == "c4" && e.Type == agentfeed.TypeSchemaChange {
 			change = e.Payload().(agentfeed.SchemaChange)
 		}
@@ -126,12 +126,12 @@ func TestDeriveIsDeterministic(t *testing.T) {
 	first, _ := derive(commits)
 	for i := 0; i < 20; i++ {
 		again, _ := derive(commits)
-		if fmt.Sprint(again.Events) != fmt.Sprint(first.Events) {
+		if fmt.Sprint(slices.Collect(again.Events())) != fmt.Sprint(slices.Collect(first.Events())) {
 			t.Fatal("Derive is not deterministic")
 		}
 	}
 	var order []string
-	for _, e := range first.Events {
+	for e := range first.Events() {
 		order = append(order, e.EndpointID)
 	}
 	if strings.Join(order, " ") != "a/one b/two a/one#m b/two#a b/two#z" {
@@ -169,7 +169,7 @@ func TestSummaryListsTheMostSeriousChangeFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := tl.Events[len(tl.Events)-1]
+	last := tl.Event(tl.EventCount() - 1)
 	head, _, _ := strings.Cut(last.Summary(), "; ")
 	if !strings.Contains(last.Summary(), "(breaking)") || !strings.Contains(head, "`d`") || !strings.HasSuffix(last.Summary(), "more") {
 		t.Errorf("summary = %q, want the breaking change (d required) first and the rest cut short", last.Summary())
@@ -197,7 +197,7 @@ func TestTouchedToolsAreTheOnlyOnesLookedAt(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, e := range tl.Events[3:] {
+	for _, e := range slices.Collect(tl.Events())[3:] {
 		got = append(got, e.Commit+" "+e.Type+" "+e.EndpointID)
 	}
 	want := []string{"c2 " + agentfeed.TypeSchemaChange + " a/b#get_forecast", "c3 " + agentfeed.TypeDeprecation + " a/b#list_alerts"}
@@ -236,7 +236,7 @@ func TestReleasesAndRenames(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, e := range tl.Events {
+	for e := range tl.Events() {
 		line := e.Commit + " " + e.Time.Format(time.DateOnly) + " " + e.Title()
 		switch p := e.Payload().(type) {
 		case agentfeed.Announcement:
@@ -285,7 +285,7 @@ func TestReleaseOnTheSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	var tools []string
-	for _, e := range tl.Events {
+	for e := range tl.Events() {
 		if p, ok := e.Payload().(agentfeed.Announcement); ok && p.EndpointID == "com.example/weather" && p.Version == "1.1.0" {
 			tools = append(tools, p.Tools)
 		}
@@ -312,7 +312,7 @@ func TestEventsShareToolEndpointID(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, e := range tl.Events {
+	for e := range tl.Events() {
 		switch p := e.Payload().(type) {
 		case agentfeed.Announcement:
 			if p.Protocol == ProtocolTool {
@@ -350,7 +350,7 @@ func TestEventsMakeTheirTextsWhenAsked(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, e := range tl.Events {
+		for e := range tl.Events() {
 			if e.title != "" || e.summary != "" {
 				t.Errorf("event %s %s keeps its texts", e.Type, e.EndpointID)
 			}
@@ -464,7 +464,7 @@ func TestTextsAreTheEventsTextsAtOnce(t *testing.T) {
 		}
 	}
 	changes := 0
-	for _, e := range r.Timeline().Events {
+	for e := range r.Timeline().Events() {
 		reads = 0
 		title, summary, payload := e.Texts()
 		if e.Version() != nil {
@@ -524,6 +524,56 @@ func TestSupersededVersionsAreMadeAsTheyWere(t *testing.T) {
 		if w := want[v.Version]; !reflect.DeepEqual(*v, w) {
 			t.Errorf("version %d made back as\n%+v\nwant\n%+v", i, *v, w)
 		}
+	}
+}
+
+// A replay's schema changes are held by their versions alone, and made
+// again from them field for field as the replay made them, also once the
+// versions are superseded, and for a version kept as it was.
+func TestSchemaChangesAreMadeAgainAsTheyWere(t *testing.T) {
+	at := func(day int) time.Time { return time.Date(2026, 4, day, 12, 0, 0, 0, time.UTC) }
+	server := func(tl tools.Tool) Server {
+		return Server{Name: "com.example/weather", Slug: "weather", Version: "1.0.0", Endpoint: "https://example.com/mcp",
+			Tools: map[string]tools.Tool{tl.Name: tl}}
+	}
+	r := NewBuilder(CompareObjects)
+	commits := []Commit{
+		{Hash: "c1", Time: at(1), Servers: []Server{server(tool(t, v1))}},
+		{Hash: "c2", Time: at(2), Servers: []Server{server(tool(t, v2))}},
+		{Hash: "c3", Time: at(3).In(time.FixedZone("CEST", 2*3600)), Servers: []Server{server(tool(t, v3))}},
+		{Hash: "c4", Time: at(4).Add(time.Millisecond), Servers: []Server{server(tool(t, v4))}},
+		{Hash: "c5", Time: at(5), Servers: []Server{server(tool(t, v1))}},
+		{Hash: "c6", Time: at(6), Servers: []Server{server(tool(t, v2))}},
+	}
+	var made []Event // each as it was made, while its version was the latest
+	for _, c := range commits {
+		if err := r.Commit(c); err != nil {
+			t.Fatal(err)
+		}
+		tl := r.Timeline()
+		for i := len(made); i < tl.EventCount(); i++ {
+			e := tl.Event(i)
+			if e.Commit != c.Hash || e.Time != c.Time {
+				t.Errorf("event %d made at %s %v, want %s %v", i, e.Commit, e.Time, c.Hash, c.Time)
+			}
+			made = append(made, e)
+		}
+	}
+	tl := r.Timeline()
+	changes := 0
+	for i, e := range slices.Collect(tl.Events()) {
+		if e.Type == agentfeed.TypeSchemaChange {
+			changes++
+		}
+		if !reflect.DeepEqual(e, made[i]) || e.Time.Location().String() != made[i].Time.Location().String() {
+			t.Errorf("event %d made again as\n%+v\nwant\n%+v", i, e, made[i])
+		}
+	}
+	if changes != 5 || len(tl.events.others) != len(made)-changes {
+		t.Errorf("%d of %d events held whole, with %d schema changes; want all but the 5 schema changes", len(tl.events.others), len(made), changes)
+	}
+	if got := made[len(made)-1].Key; got != "3.0.0 -> 3.1.0" {
+		t.Errorf("the last schema change's key is %q", got)
 	}
 }
 

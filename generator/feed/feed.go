@@ -77,7 +77,7 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 	signer := agentfeed.NewSigner(didweb.KeyURL(did, cfg.Signing.KeyID), st.in.Key)
 	host := strings.ReplaceAll(cfg.Host(), ":", "%3A")
 	newest := emptyFeedTime
-	for _, e := range tl.Events {
+	for e := range tl.Events() {
 		if e.Time.After(newest) {
 			newest = e.Time
 		}
@@ -95,13 +95,16 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 	// The feed is signed, replayed into the snapshot's state and written a
 	// page at a time (the archive documents, then the subscription
 	// document, RFC 5005 §4): no page depends on a later one.
-	size, events := cfg.Feed.PageSize, tl.Events
-	full := agentfeed.Archives(len(events), size)
+	size, count := cfg.Feed.PageSize, tl.EventCount()
+	full := agentfeed.Archives(count, size)
 	state := agentfeed.NewState()
 	links := st.newLinker(tl)
 	for n := 1; n <= full+1; n++ {
 		first := (n - 1) * size
-		page := events[first:min(n*size, len(events))]
+		page := make([]timeline.Event, 0, min(size, count-first))
+		for i := first; i < min(n*size, count); i++ {
+			page = append(page, tl.Event(i))
+		}
 		entries, err := signEntries(signer, host, page)
 		if err != nil {
 			return err
@@ -122,7 +125,7 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 			st.out.Entries = append(st.out.Entries, entries...)
 		}
 	}
-	st.out.Count = len(events)
+	st.out.Count = count
 	if err := st.addSnapshot(signer, state, did, agentfeed.FormatTime(newest), status); err != nil {
 		return err
 	}

@@ -23,13 +23,19 @@ import (
 
 func TestMain(m *testing.M) { tlstest.Main(m) }
 
-// announced is a timeline of one event: a server announced.
+// announced is a timeline of one event: a server announced (see
+// announcement).
 func announced() *timeline.Timeline {
+	return timeline.NewTimeline([]timeline.Event{announcement()}, nil)
+}
+
+// announcement is a server's announcement.
+func announcement() timeline.Event {
 	const endpoint = "com.example.weather/forecast"
 	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
-	return &timeline.Timeline{Events: []timeline.Event{timeline.NewEvent(agentfeed.TypeAnnouncement, endpoint, "1.0.0", "", at,
+	return timeline.NewEvent(agentfeed.TypeAnnouncement, endpoint, "1.0.0", "", at,
 		agentfeed.Announcement{EndpointID: endpoint, Endpoint: "https://weather.example.com/mcp",
-			Protocol: "mcp", Version: "1.0.0", AssertedAt: agentfeed.FormatTime(at)})}}
+			Protocol: "mcp", Version: "1.0.0", AssertedAt: agentfeed.FormatTime(at)})
 }
 
 // addFeed runs the feed stage on the timeline for a site with no servers.
@@ -108,11 +114,10 @@ func TestAppendOnlyAfterUpgrade(t *testing.T) {
 			"restore the history that produced it (was the branch rewritten or rebased?). If it is intact, the rules that derive entries changed with the wellknown version"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tl := announced()
-			e := tl.Events[0]
+			e := announcement()
 			a := e.Payload().(agentfeed.Announcement)
 			tc.change(&a)
-			tl.Events[0] = timeline.NewEvent(e.Type, e.EndpointID, e.Key, e.Commit, e.Time, a)
+			tl := timeline.NewTimeline([]timeline.Event{timeline.NewEvent(e.Type, e.EndpointID, e.Key, e.Commit, e.Time, a)}, nil)
 			_, out := addFeed(t, tl)
 			_, err := checkAppendOnly(Previous{Source: published}, out.Entries)
 			if err == nil || !strings.HasSuffix(err.Error(), tc.want) || !strings.Contains(diag.Hint(err), tc.hint) {
@@ -161,12 +166,11 @@ func TestPlainTitle(t *testing.T) {
 // The entries about one endpoint share one string for the link to its
 // page: a long history has many entries about few endpoints.
 func TestEntriesShareTheirEndpointsLink(t *testing.T) {
-	tl := announced()
-	e := tl.Events[0]
+	e := announcement()
 	a := e.Payload().(agentfeed.Announcement)
 	a.Version = "1.1.0"
-	tl.Events = append(tl.Events, timeline.NewEvent(e.Type, e.EndpointID, "1.1.0", e.Commit, e.Time, a))
-	tl.Servers = []*timeline.ServerHistory{{Name: a.EndpointID, Last: timeline.Server{Name: a.EndpointID, Slug: "forecast"}}}
+	tl := timeline.NewTimeline([]timeline.Event{e, timeline.NewEvent(e.Type, e.EndpointID, "1.1.0", e.Commit, e.Time, a)},
+		[]*timeline.ServerHistory{{Name: a.EndpointID, Last: timeline.Server{Name: a.EndpointID, Slug: "forecast"}}})
 	_, out := addFeed(t, tl)
 	first, second := out.Entries[0].Link, out.Entries[1].Link
 	if first != "https://weather.example.com/servers/forecast/" || second != first || unsafe.StringData(second) != unsafe.StringData(first) {
@@ -180,14 +184,15 @@ func TestEntriesShareTheirEndpointsLink(t *testing.T) {
 // included, reach the append-only check.
 func TestDropEntriesMakesTheSameFeedAndChecksEveryPage(t *testing.T) {
 	const pageSize = "\n[feed]\npage_size = 3\n"
-	tl := announced()
+	e := announcement()
+	events := []timeline.Event{e}
 	for i := 1; i < 8; i++ {
-		e := tl.Events[0]
 		key, at := fmt.Sprintf("1.0.%d", i), e.Time.Add(time.Duration(i)*time.Hour)
 		a := e.Payload().(agentfeed.Announcement)
 		a.Version, a.AssertedAt = key, agentfeed.FormatTime(at)
-		tl.Events = append(tl.Events, timeline.NewEvent(e.Type, e.EndpointID, key, e.Commit, at, a))
+		events = append(events, timeline.NewEvent(e.Type, e.EndpointID, key, e.Commit, at, a))
 	}
+	tl := timeline.NewTimeline(events, nil)
 	kept, keptOut := addFeedWith(t, pageSize, Input{Timeline: tl})
 	dropped, droppedOut := addFeedWith(t, pageSize, Input{Timeline: tl, DropEntries: true})
 	if droppedOut.Entries != nil || droppedOut.Count != 8 || len(keptOut.Entries) != 8 || keptOut.Count != 8 {
@@ -216,14 +221,14 @@ func TestDropEntriesMakesTheSameFeedAndChecksEveryPage(t *testing.T) {
 		events []timeline.Event
 		want   string
 	}{
-		{"the same", tl.Events, ""},
-		{"the first dropped", tl.Events[1:], "published entry " + keptOut.Entries[0].ID + " (endpoint-announcement: com.example.weather/forecast 1.0.0 at https://weather.example.com/mcp) would disappear"},
+		{"the same", events, ""},
+		{"the first dropped", events[1:], "published entry " + keptOut.Entries[0].ID + " (endpoint-announcement: com.example.weather/forecast 1.0.0 at https://weather.example.com/mcp) would disappear"},
 	} {
 		check, _, err := ReadPrevious(prev)
 		if err != nil {
 			t.Fatal(err)
 		}
-		addFeedWith(t, pageSize, Input{Timeline: &timeline.Timeline{Events: tc.events}, Check: check, DropEntries: true})
+		addFeedWith(t, pageSize, Input{Timeline: timeline.NewTimeline(tc.events, nil), Check: check, DropEntries: true})
 		if err := check.Finish(); (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}

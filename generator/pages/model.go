@@ -167,7 +167,7 @@ func newModel(in BuildInput) *model {
 		m.files = append(m.files, f)
 		m.published[f.Path] = true
 	}
-	for _, e := range in.Timeline.Events {
+	for e := range in.Timeline.Events() {
 		if isRemoval(e) {
 			m.removedAt[e.EndpointID] = e.Time
 		}
@@ -453,20 +453,17 @@ func changeTexts(d *schemadiff.Result) []string {
 // changelog makes the feed's entries for people, before any tool page.
 // A schema change's entry is only planned: tool makes it with its
 // version's badge and texts on the tool's page. Using the timeline up, it
-// lets go of the events, which hold the versions: while the tool pages
-// are made, each tool's versions are then held by its history (and its
-// schema changes by untold, until made), which tool drops, and the
-// timeline shrinks as the model grows, the schema changes' entries, most
-// of the changelog, with it.
+// lets go of the events once read: while the tool pages are made, each
+// tool's versions are then held by its history alone (and its schema
+// changes by untold, until made), which tool drops, and the timeline
+// shrinks as the model grows, the schema changes' entries, most of the
+// changelog, with it.
 func (m *model) changelog() {
 	announced := map[string]bool{}
 	m.untold = map[versionKey]int{}
-	events := m.in.Timeline.Events
-	if m.useUp {
-		m.in.Timeline.Events = nil
-	}
-	m.changes, m.about = make([]*Change, 0, len(events)), make([]string, 0, len(events))
-	for _, e := range events {
+	count := m.in.Timeline.EventCount()
+	m.changes, m.about = make([]*Change, 0, count), make([]string, 0, count)
+	for e := range m.in.Timeline.Events() {
 		var c *Change
 		switch e.Type {
 		case agentfeed.TypeAnnouncement:
@@ -496,6 +493,9 @@ func (m *model) changelog() {
 		}
 		m.changes = append(m.changes, c)
 		m.about = append(m.about, e.EndpointID)
+	}
+	if m.useUp {
+		m.in.Timeline.LetGoOfEvents()
 	}
 }
 

@@ -352,8 +352,8 @@ func TestUsingUpTheTimelineChangesNoPage(t *testing.T) {
 				held++
 			}
 		}
-		if len(versions) < 4 || useUp && (held > 0 || tl.Events != nil) || !useUp && (held < len(versions) || len(tl.Events) == 0) {
-			t.Errorf("use up %v: %d of %d latest versions and %d events held after the model is made", useUp, held, len(versions), len(tl.Events))
+		if len(versions) < 4 || useUp && (held > 0 || tl.EventCount() > 0) || !useUp && (held < len(versions) || tl.EventCount() == 0) {
+			t.Errorf("use up %v: %d of %d latest versions and %d events held after the model is made", useUp, held, len(versions), tl.EventCount())
 		}
 		if n := versionsHeld(tl); n < 6 && !useUp || n > 0 && useUp {
 			t.Errorf("use up %v: the histories hold %d versions after the model is made", useUp, n)
@@ -396,7 +396,7 @@ func TestToolPagesLetGoOfTheVersionsToolByTool(t *testing.T) {
 	cfg, tl, _, _ := historyOfChanges(t)
 	m := newModel(BuildInput{Config: cfg, Timeline: tl, Cache: NewCacheOnce(), UseUpTimeline: true})
 	m.changelog()
-	if tl.Events != nil {
+	if tl.EventCount() > 0 {
 		t.Fatal("the timeline holds its events once the changelog is made")
 	}
 	// The schema changes' entries, most of a long history's changelog,
@@ -447,7 +447,7 @@ func TestChangelogShowsASchemaChangeWithoutAVersion(t *testing.T) {
 	e := timeline.NewEvent(agentfeed.TypeSchemaChange, endpoint, "1.1.0", "c1", day(2),
 		agentfeed.SchemaChange{EndpointID: endpoint, FromVersion: "1.0.0", ToVersion: "1.1.0", Compat: "compatible"})
 	s, err := newModel(BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0]}},
-		Timeline: &timeline.Timeline{Events: []timeline.Event{e}}, Cache: NewCacheOnce(), UseUpTimeline: true}).site(Content{})
+		Timeline: timeline.NewTimeline([]timeline.Event{e}, nil), Cache: NewCacheOnce(), UseUpTimeline: true}).site(Content{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func timelineText(h *historyReader, tl *timeline.Timeline) string {
 			}
 		}
 	}
-	for _, e := range tl.Events {
+	for e := range tl.Events() {
 		payload, _ := json.Marshal(e.Payload())
 		fmt.Fprintf(&b, "%s %s %s %s | %s | %s | %s\n", e.Commit[:7], e.Type, e.EndpointID, e.Key, e.Title(), e.Summary(), payload)
 	}

@@ -31,8 +31,8 @@ func TestReadReplaysCommittedSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Timeline.Servers) != len(cfg.Servers) || len(out.Timeline.Events) == 0 {
-		t.Fatalf("timeline has %d servers and %d events; want %d servers and some events", len(out.Timeline.Servers), len(out.Timeline.Events), len(cfg.Servers))
+	if len(out.Timeline.Servers) != len(cfg.Servers) || out.Timeline.EventCount() == 0 {
+		t.Fatalf("timeline has %d servers and %d events; want %d servers and some events", len(out.Timeline.Servers), out.Timeline.EventCount(), len(cfg.Servers))
 	}
 	for i, s := range out.Timeline.Servers {
 		if want := cardEndpoint(cfg.Servers[i]); s.Name != cfg.Servers[i].Name || s.Last.Endpoint != want {

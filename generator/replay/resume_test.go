@@ -68,7 +68,7 @@ func (r *resumer) step(name string, change func(), resumes bool, newCommits int)
 	if !out.Resumed || out.newCommits != newCommits {
 		r.t.Errorf("%s: Resumed %v with %d new commits, want %d", name, out.Resumed, out.newCommits, newCommits)
 	}
-	if len(full.Timeline.Events) == 0 {
+	if full.Timeline.EventCount() == 0 {
 		r.t.Fatalf("%s: no events", name)
 	}
 	if !reflect.DeepEqual(out.Timeline, full.Timeline) {
@@ -94,13 +94,13 @@ func (r *resumer) step(name string, change func(), resumes bool, newCommits int)
 // differs marked.
 func eventDiff(a, b *Output) string {
 	var s string
-	for i := range max(len(a.Timeline.Events), len(b.Timeline.Events)) {
+	for i := range max(a.Timeline.EventCount(), b.Timeline.EventCount()) {
 		var ea, eb string
-		if i < len(a.Timeline.Events) {
-			ea = a.Timeline.Events[i].Title()
+		if i < a.Timeline.EventCount() {
+			ea = a.Timeline.Event(i).Title()
 		}
-		if i < len(b.Timeline.Events) {
-			eb = b.Timeline.Events[i].Title()
+		if i < b.Timeline.EventCount() {
+			eb = b.Timeline.Event(i).Title()
 		}
 		mark := "  "
 		if ea != eb {
@@ -195,7 +195,7 @@ func TestResumeEqualsWholeReplay(t *testing.T) {
 		g.Write("tools/j.json", pretty("j"))
 		g.Commit("i is now j")
 	}, true, 2)
-	last := r.prev.Timeline.Events[len(r.prev.Timeline.Events)-1]
+	last := r.prev.Timeline.Event(r.prev.Timeline.EventCount() - 1)
 	if d, ok := last.Payload().(agentfeed.Deprecation); !ok || d.Replacement == nil || *d.Replacement != "com.example/s#j" {
 		t.Errorf("the last event is %s, want i's deprecation replaced by com.example/s#j", last.Title())
 	}

@@ -76,7 +76,7 @@ func TestEventsDoNotDependOnTheComparisonWindow(t *testing.T) {
 			}
 		}
 		var lines []string
-		for _, e := range out.Timeline.Events {
+		for e := range out.Timeline.Events() {
 			payload, _ := json.Marshal(e.Payload())
 			lines = append(lines, fmt.Sprintf("%s %s %s %s | %s | %s | %s", e.Commit[:7], e.Type, e.EndpointID, e.Key, e.Title(), e.Summary(), payload))
 		}

@@ -34,7 +34,7 @@ func Check(in Input) (warnings []*diag.Error, err error) {
 	if err := checkDeprecations(in); err != nil {
 		return nil, err
 	}
-	if in.IgnoreUncommitted || len(in.Timeline.Servers) == 0 && len(in.Timeline.Events) == 0 {
+	if in.IgnoreUncommitted || len(in.Timeline.Servers) == 0 && in.Timeline.EventCount() == 0 {
 		return nil, nil // nothing to compare with, or no history at all: already reported
 	}
 	var emptied []error

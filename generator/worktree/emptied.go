@@ -54,18 +54,22 @@ func (e Emptied) Hint() string {
 func EmptiedServers(cfg *site.Config, tl *timeline.Timeline) []Emptied {
 	var out []Emptied
 	present := map[string]map[string]bool{} // server → its tools present
-	for start := 0; start < len(tl.Events); {
-		end := start + 1
-		for end < len(tl.Events) && tl.Events[end].Commit == tl.Events[start].Commit {
-			end++
-		}
-		for _, e := range landingEmptied(tl.Events[start:end], present) {
+	var landing []timeline.Event
+	flush := func() {
+		for _, e := range landingEmptied(landing, present) {
 			if !removalAcknowledged(cfg, e) {
 				out = append(out, e)
 			}
 		}
-		start = end
+		landing = landing[:0]
 	}
+	for e := range tl.Events() {
+		if len(landing) > 0 && e.Commit != landing[0].Commit {
+			flush()
+		}
+		landing = append(landing, e)
+	}
+	flush()
 	return out
 }
 

@@ -358,19 +358,20 @@ type ToolHistory struct {
 // ToolHistory.odd.
 const oddVersion = ^uint32(0)
 
-// pastVersion is a superseded Version, compact: its strings are shared
-// with the replay's (the commit's hash) or named in ToolHistory.names, its
-// time is whole seconds in UTC and its SHA-256 is binary. Its Tool.Name is
+// pastVersion is a superseded Version, compact: its strings are named in
+// ToolHistory.names, its time is whole seconds in UTC and its commit's
+// hash and its SHA-256 are binary. Its Tool.Name is
 // the history's, its Tool.Object is nil (see Version), its Tool.Canonical
 // is in ToolHistory.held and its From is the version before it. A Version
 // that cannot be put so without changing it (a time with a zone or a
-// fraction, a SHA-256 that is not lowercase hex, a From that is not the
+// fraction, a hash that is not lowercase hex, a From that is not the
 // version before) is kept as it is, in ToolHistory.odd, with its version
 // here: what a feed entry says of a version is signed, and must be what
 // the replay made.
 type pastVersion struct {
-	version, commit     string
+	version             string
 	unix                int64
+	commit              [20]byte
 	sha                 [32]byte
 	stored              tools.Stored
 	change              any
@@ -385,8 +386,7 @@ func (t *ToolHistory) compact(v *Version) pastVersion {
 		from = t.past[i-1].version
 	}
 	var p pastVersion
-	n, err := hex.Decode(p.sha[:], []byte(v.Tool.SHA256))
-	if err != nil || n != len(p.sha) || hex.EncodeToString(p.sha[:]) != v.Tool.SHA256 || v.From != from ||
+	if !binaryHex(p.sha[:], v.Tool.SHA256) || !binaryHex(p.commit[:], v.Commit) || v.From != from ||
 		v.Time.Location() != time.UTC || v.Time.Nanosecond() != 0 || v.Tool.Object != nil || v.Tool.Name != t.Name {
 		if t.odd == nil {
 			t.odd = map[int32]*Version{}
@@ -394,12 +394,19 @@ func (t *ToolHistory) compact(v *Version) pastVersion {
 		t.odd[i] = v
 		return pastVersion{version: v.Version, slug: oddVersion}
 	}
-	p.version, p.commit, p.unix, p.stored, p.change = v.Version, v.Commit, v.Time.Unix(), v.Tool.Stored, v.change
+	p.version, p.unix, p.stored, p.change = v.Version, v.Time.Unix(), v.Tool.Stored, v.change
 	p.slug, p.file, p.release = t.name(v.Slug), t.name(v.Tool.File), t.name(v.Release)
 	if v.Tool.Canonical != nil {
 		t.hold(i, v.Tool.Canonical)
 	}
 	return p
+}
+
+// binaryHex decodes s, lowercase hex of len(b) bytes, into b, and
+// reports whether it was: encoding b again then gives s.
+func binaryHex(b []byte, s string) bool {
+	n, err := hex.Decode(b, []byte(s))
+	return err == nil && n == len(b) && hex.EncodeToString(b) == s
 }
 
 // name is the index of s in t.names, added when none of the last few is
@@ -448,7 +455,7 @@ func (t *ToolHistory) At(i int) *Version {
 	if p.slug == oddVersion {
 		return t.odd[int32(i)]
 	}
-	v := &Version{Version: p.version, Slug: t.names[p.slug], Commit: p.commit, Time: time.Unix(p.unix, 0).UTC(),
+	v := &Version{Version: p.version, Slug: t.names[p.slug], Commit: hex.EncodeToString(p.commit[:]), Time: time.Unix(p.unix, 0).UTC(),
 		Tool:   tools.Tool{Name: t.Name, File: t.names[p.file], Canonical: t.held[int32(i)], Stored: p.stored, SHA256: hex.EncodeToString(p.sha[:])},
 		change: p.change, Release: t.names[p.release]}
 	if i > 0 {
@@ -501,7 +508,7 @@ func (t *ToolHistory) step(i int) (from, version, commit string, at time.Time) {
 	if i > 0 {
 		from = t.past[i-1].version
 	}
-	return from, p.version, p.commit, time.Unix(p.unix, 0).UTC()
+	return from, p.version, hex.EncodeToString(p.commit[:]), time.Unix(p.unix, 0).UTC()
 }
 
 // EndpointID returns the tool's endpoint id: a string of its own, shared

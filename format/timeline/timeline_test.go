@@ -500,12 +500,13 @@ func TestSupersededVersionsAreMadeAsTheyWere(t *testing.T) {
 	}
 	r := NewBuilder(CompareObjects)
 	commits := []Commit{
-		{Hash: "c1", Time: at(1), Servers: []Server{server("weather", "", tool(t, v1))}},
-		{Hash: "c2", Time: at(2), Servers: []Server{server("weather", "1.1.0", moved(v2, "tools/forecast.json"))}},
-		{Hash: "c3", Time: at(3).In(time.FixedZone("CEST", 2*3600)), Servers: []Server{server("sky", "", tool(t, v3))}},
-		{Hash: "c4", Time: at(4).Add(time.Millisecond), Servers: []Server{server("sky", "2.0.0", tool(t, v4))}},
-		{Hash: "c5", Time: at(5), Servers: []Server{server("weather", "", stored(v2))}},
-		{Hash: "c6", Time: at(6), Servers: []Server{server("weather", "", tool(t, v1))}},
+		{Hash: hash(1), Time: at(1), Servers: []Server{server("weather", "", tool(t, v1))}},
+		{Hash: hash(2), Time: at(2), Servers: []Server{server("weather", "1.1.0", moved(v2, "tools/forecast.json"))}},
+		{Hash: hash(3), Time: at(3).In(time.FixedZone("CEST", 2*3600)), Servers: []Server{server("sky", "", tool(t, v3))}},
+		{Hash: hash(4), Time: at(4).Add(time.Millisecond), Servers: []Server{server("sky", "2.0.0", tool(t, v4))}},
+		{Hash: strings.ToUpper(hash(10)), Time: at(5), Servers: []Server{server("weather", "", stored(v2))}},
+		{Hash: hash(6), Time: at(6), Servers: []Server{server("weather", "", stored(v3))}},
+		{Hash: hash(7), Time: at(7), Servers: []Server{server("weather", "", tool(t, v1))}},
 	}
 	want := map[string]Version{}
 	for _, c := range commits {
@@ -517,8 +518,8 @@ func TestSupersededVersionsAreMadeAsTheyWere(t *testing.T) {
 		want[v.Version] = v
 	}
 	th := r.Timeline().Servers[0].Tool("get_forecast")
-	if th.Len() != 6 || len(th.odd) != 2 {
-		t.Fatalf("%d versions, %d kept as they were; want 6 and 2", th.Len(), len(th.odd))
+	if th.Len() != 7 || len(th.odd) != 3 {
+		t.Fatalf("%d versions, %d kept as they were; want 7 and 3", th.Len(), len(th.odd))
 	}
 	for i, v := range th.Versions()[:th.Len()-1] {
 		if w := want[v.Version]; !reflect.DeepEqual(*v, w) {
@@ -538,12 +539,12 @@ func TestSchemaChangesAreMadeAgainAsTheyWere(t *testing.T) {
 	}
 	r := NewBuilder(CompareObjects)
 	commits := []Commit{
-		{Hash: "c1", Time: at(1), Servers: []Server{server(tool(t, v1))}},
-		{Hash: "c2", Time: at(2), Servers: []Server{server(tool(t, v2))}},
-		{Hash: "c3", Time: at(3).In(time.FixedZone("CEST", 2*3600)), Servers: []Server{server(tool(t, v3))}},
-		{Hash: "c4", Time: at(4).Add(time.Millisecond), Servers: []Server{server(tool(t, v4))}},
+		{Hash: hash(1), Time: at(1), Servers: []Server{server(tool(t, v1))}},
+		{Hash: hash(2), Time: at(2), Servers: []Server{server(tool(t, v2))}},
+		{Hash: hash(3), Time: at(3).In(time.FixedZone("CEST", 2*3600)), Servers: []Server{server(tool(t, v3))}},
+		{Hash: hash(4), Time: at(4).Add(time.Millisecond), Servers: []Server{server(tool(t, v4))}},
 		{Hash: "c5", Time: at(5), Servers: []Server{server(tool(t, v1))}},
-		{Hash: "c6", Time: at(6), Servers: []Server{server(tool(t, v2))}},
+		{Hash: hash(6), Time: at(6), Servers: []Server{server(tool(t, v2))}},
 	}
 	var made []Event // each as it was made, while its version was the latest
 	for _, c := range commits {
@@ -584,7 +585,7 @@ func TestAVersionFromElsewhereIsKeptAsItWas(t *testing.T) {
 	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
 	for i, from := range []string{"", "1.0.0", "9.9.9", "1.2.0"} {
 		v := []string{"1.0.0", "1.1.0", "1.2.0", "1.3.0"}[i]
-		th.add(&Version{Version: v, From: from, Commit: "c", Time: at,
+		th.add(&Version{Version: v, From: from, Commit: hash(1), Time: at,
 			Tool: tools.Tool{Name: "get_forecast", SHA256: strings.Repeat("ab", 32)}})
 	}
 	var got []string
@@ -595,6 +596,9 @@ func TestAVersionFromElsewhereIsKeptAsItWas(t *testing.T) {
 		t.Errorf("versions made back as %q, %d kept as they were; want the Froms given and 1", got, len(th.odd))
 	}
 }
+
+// hash is a commit hash as git gives it: 40 lowercase hex digits.
+func hash(n int) string { return fmt.Sprintf("%040x", n) }
 
 // storedBytes is bytes kept "outside memory", for tests.
 type storedBytes []byte

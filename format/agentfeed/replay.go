@@ -50,10 +50,11 @@ type State struct {
 	Skipped    []Skipped
 
 	index map[string]int // endpoint id → position in Endpoints
-	// applied holds, by entry id, the SHA-256 of the content applied, to
-	// detect replays: a digest, not the content, so that a long feed
-	// applied one page at a time is not held whole.
-	applied map[string][sha256.Size]byte
+	// applied holds, by the SHA-256 of an entry id, the SHA-256 of the
+	// content applied, to detect replays: digests, not the id and the
+	// content, so that a long feed applied one page at a time is not
+	// held whole, ids included.
+	applied map[[sha256.Size]byte][sha256.Size]byte
 }
 
 // Endpoint returns the state of the endpoint with the given id.
@@ -96,15 +97,15 @@ func NewState() *State {
 	return &State{
 		ByProtocol: map[string]string{},
 		index:      map[string]int{},
-		applied:    map[string][sha256.Size]byte{},
+		applied:    map[[sha256.Size]byte][sha256.Size]byte{},
 	}
 }
 
 // Apply applies the entry at index i as ApplyAll does; on an error the
 // state is unchanged.
 func (st *State) Apply(i int, e Entry) error {
-	sum := sha256.Sum256(e.Content)
-	if prev, seen := st.applied[e.ID]; seen {
+	id, sum := sha256.Sum256([]byte(e.ID)), sha256.Sum256(e.Content)
+	if prev, seen := st.applied[id]; seen {
 		if prev != sum {
 			st.skip(i, e, SkipReplayMismatch)
 		}
@@ -129,7 +130,7 @@ func (st *State) Apply(i int, e Entry) error {
 	if err != nil {
 		return fmt.Errorf("%s payload: %w", e.Type, err)
 	}
-	st.applied[e.ID] = sum
+	st.applied[id] = sum
 	return nil
 }
 

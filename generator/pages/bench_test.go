@@ -75,13 +75,13 @@ func benchSite(b *testing.B, servers, perServer int) *Site {
 				}`, "NAME", name)),
 				SchemaPath: archive("2.0.0"),
 				Versions: []*Version{
-					{Version: "2.0.0", Time: day(3), Class: "breaking", Changes: []string{"parameter `city` renamed to `location`"}, SchemaPath: archive("2.0.0")},
-					{Version: "1.1.0", Time: day(2), Class: "compatible", Changes: []string{"optional parameter `days` added"}, SchemaPath: archive("1.1.0")},
-					{Version: "1.0.0", Time: day(1), SchemaPath: archive("1.0.0")},
+					newVersion("2.0.0", day(3), archive("2.0.0"), "breaking", Commit{}, "", []string{"parameter `city` renamed to `location`"}),
+					newVersion("1.1.0", day(2), archive("1.1.0"), "compatible", Commit{}, "", []string{"optional parameter `days` added"}),
+					newVersion("1.0.0", day(1), archive("1.0.0"), "", Commit{}, "", nil),
 				},
 			}
 			srv.Tools = append(srv.Tools, t)
-			s.Changes = append(s.Changes, &Change{Kind: ChangeSchema, Badge: "breaking", Time: day(3), Summary: name + " 1.1.0 → 2.0.0", Changes: t.Versions[0].Changes, Tool: t})
+			s.Changes = append(s.Changes, withPage(versionChange(t.Versions[0], name, "1.1.0"), nil, t))
 		}
 		s.Servers = append(s.Servers, srv)
 	}

@@ -70,16 +70,16 @@ func fixtureSite(t testing.TB) *Site {
 		}`),
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
 		Versions: []*Version{
-			{Version: "2.0.0", Time: day(3), Class: "breaking", Changes: []string{"parameter `city` renamed to `location`"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
-				Commit:  CommitLink(repo, "3333333333333333333333333333333333333333"),
-				Schemas: schemaDiff(schemaJSON("city", "A <script>alert('diff')</script> & \"its\" region."), schemaJSON("location", "A place name."))},
-			{Version: "1.1.0", Time: day(2), Class: "compatible", Changes: []string{"optional parameter `days` added"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.1.0.json",
-				Commit:  CommitLink(repo, "2222222222222222222222222222222222222222"),
-				Schemas: schemaDiff(manyMembers(120, "string"), manyMembers(120, "integer"))},
-			{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/1.0.0.json",
-				Commit: CommitLink(repo, "1111111111111111111111111111111111111111")},
+			newVersion("2.0.0", day(3), ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json", "breaking",
+				CommitLink(repo, "3333333333333333333333333333333333333333"), "", []string{"parameter `city` renamed to `location`"}),
+			newVersion("1.1.0", day(2), ".well-known/mcp/schemas/forecast/get_forecast/1.1.0.json", "compatible",
+				CommitLink(repo, "2222222222222222222222222222222222222222"), "", []string{"optional parameter `days` added"}),
+			newVersion("1.0.0", day(1), ".well-known/mcp/schemas/forecast/get_forecast/1.0.0.json", "",
+				CommitLink(repo, "1111111111111111111111111111111111111111"), "", nil),
 		},
 	}
+	forecast.Versions[0].Schemas = schemaDiff(schemaJSON("city", "A <script>alert('diff')</script> & \"its\" region."), schemaJSON("location", "A place name."))
+	forecast.Versions[1].Schemas = schemaDiff(manyMembers(120, "string"), manyMembers(120, "integer"))
 	hostile := &Tool{
 		Name: "search", Description: "<script>alert('description')</script> Finds <b>places</b>.",
 		Object: object(t, `{
@@ -89,7 +89,7 @@ func fixtureSite(t testing.TB) *Site {
 				"<script>alert('name')</script>": {"type": "string", "description": "a \"quoted\" <i>name</i>"}
 			}}
 		}`),
-		Versions: []*Version{{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/search/1.0.0.json"}},
+		Versions: []*Version{newVersion("1.0.0", day(1), ".well-known/mcp/schemas/forecast/search/1.0.0.json", "", Commit{}, "", nil)},
 		Preview: &Preview{Kind: PreviewChanged, Version: "1.0.1", From: "1.0.0", Class: "cosmetic",
 			Changes: []string{"description changed", "parameter `<script>` described"}},
 	}
@@ -102,8 +102,8 @@ func fixtureSite(t testing.TB) *Site {
 		Name: "get_pollen", Description: "Pollen counts.",
 		Object:     object(t, `{"name": "get_pollen", "description": "Pollen counts.", "inputSchema": {"type": "object"}}`),
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_pollen/1.0.0.json",
-		Versions: []*Version{{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_pollen/1.0.0.json",
-			Commit: CommitLink(repo, "1111111111111111111111111111111111111111")}},
+		Versions: []*Version{newVersion("1.0.0", day(1), ".well-known/mcp/schemas/forecast/get_pollen/1.0.0.json", "",
+			CommitLink(repo, "1111111111111111111111111111111111111111"), "", nil)},
 		Removed: &Removal{Time: day(2), Version: "1.0.0"},
 		Gaps:    []Gap{{Removed: Step{Time: day(2), Version: "1.0.0", Commit: CommitLink(repo, "2222222222222222222222222222222222222222")}}},
 	}
@@ -112,10 +112,10 @@ func fixtureSite(t testing.TB) *Site {
 		Object:     object(t, `{"name": "get_uv", "description": "UV index.", "inputSchema": {"type": "object", "required": ["place"], "properties": {"place": {"type": "string"}}}}`),
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_uv/2.0.0.json",
 		Versions: []*Version{
-			{Version: "2.0.0", Time: day(5), Class: "breaking", Changes: []string{"new required parameter `place`"}, SchemaPath: ".well-known/mcp/schemas/forecast/get_uv/2.0.0.json",
-				Commit: CommitLink(repo, "5555555555555555555555555555555555555555")},
-			{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/forecast/get_uv/1.0.0.json",
-				Commit: CommitLink(repo, "1111111111111111111111111111111111111111")},
+			newVersion("2.0.0", day(5), ".well-known/mcp/schemas/forecast/get_uv/2.0.0.json", "breaking",
+				CommitLink(repo, "5555555555555555555555555555555555555555"), "", []string{"new required parameter `place`"}),
+			newVersion("1.0.0", day(1), ".well-known/mcp/schemas/forecast/get_uv/1.0.0.json", "",
+				CommitLink(repo, "1111111111111111111111111111111111111111"), "", nil),
 		},
 		Gaps: []Gap{{
 			Removed: Step{Time: day(2), Version: "1.0.0", Commit: CommitLink(repo, "2222222222222222222222222222222222222222")},
@@ -137,7 +137,7 @@ func fixtureSite(t testing.TB) *Site {
 		Name: "list_alerts", Description: "Alerts.",
 		Object:     object(t, `{"name": "list_alerts", "description": "Alerts.", "inputSchema": {"type": "object"}}`),
 		SchemaPath: ".well-known/mcp/schemas/alerts/list_alerts/1.0.0.json",
-		Versions:   []*Version{{Version: "1.0.0", Time: day(1), SchemaPath: ".well-known/mcp/schemas/alerts/list_alerts/1.0.0.json", Commit: Commit{Short: "1111111"}}},
+		Versions:   []*Version{newVersion("1.0.0", day(1), ".well-known/mcp/schemas/alerts/list_alerts/1.0.0.json", "", Commit{Short: "1111111"}, "", nil)},
 		Removed:    &Removal{Time: day(4), Version: "1.0.0"},
 		Gaps:       []Gap{{Removed: Step{Time: day(4), Version: "1.0.0", Commit: Commit{Short: "4444444"}}}},
 	}
@@ -164,9 +164,9 @@ func fixtureSite(t testing.TB) *Site {
 		},
 		Documents: []Link{{Title: "AI Catalog", Path: ".well-known/ai-catalog.json"}, {Title: "Change feed", Path: ".well-known/agent-feed.xml"}},
 		Changes: []*Change{
-			{Kind: ChangeDeprecation, Badge: "removed", Time: day(4), Summary: "com.example.weather/alerts removed", Server: gone},
-			{Kind: ChangeSchema, Badge: "breaking", Time: day(3), Summary: "get_forecast 1.1.0 → 2.0.0", Changes: forecast.Versions[0].Changes, Tool: forecast},
-			{Kind: ChangeAnnouncement, Badge: "new", Time: day(1), Summary: "get_forecast 1.0.0 on com.example.weather/forecast", Tool: forecast},
+			withPage(otherEntry(ChangeDeprecation, "removed", day(4), "com.example.weather/alerts removed"), gone, nil),
+			withPage(versionChange(forecast.Versions[0], "get_forecast", "1.1.0"), nil, forecast),
+			withPage(otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 on com.example.weather/forecast"), nil, forecast),
 		},
 		Verify: Verify{
 			DID: "did:web:example.github.io:weather", DIDPath: "did.json", Command: "wellknown verify https://example.github.io/weather",
@@ -174,6 +174,12 @@ func fixtureSite(t testing.TB) *Site {
 			Keys: []Key{{ID: "key-1", Current: true, Base64URL: "uAAAA", Multikey: "z6MkAAAA", SHA256: "00ff"}},
 		},
 	}
+}
+
+// withPage is c about the server s or the tool t.
+func withPage(c *Change, s *Server, t *Tool) *Change {
+	c.Server, c.Tool = s, t
+	return c
 }
 
 // schemaDiff is the change from the schema old to new, both in memory.

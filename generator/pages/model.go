@@ -154,6 +154,7 @@ type model struct {
 	changes []*Change
 	about   []string
 	untold  map[versionKey]int
+	texts   []string // a version's texts while it is made (see version)
 }
 
 func newModel(in BuildInput) *model {
@@ -336,24 +337,22 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 	// Versions are read one at a time: a tool's earlier versions are
 	// made when asked for (see timeline.ToolHistory).
 	before := th.At(th.Len() - 1)
+	name := timeline.DisplayName(th.EndpointID()) // as the changelog's entries name it
+	pt.Versions = make([]*Version, 0, th.Len())
 	for i := th.Len() - 1; i >= 0; i-- {
 		v := before
 		if i > 0 {
 			before = th.At(i - 1)
 		}
-		pv := &Version{Version: v.Version, Time: v.Time, SchemaPath: m.archived(v.Slug, th.Name, v.Version),
-			Commit: CommitLink(repo, v.Commit), Release: v.Release}
-		if d := v.Change(); d != nil {
-			pv.Class = string(d.Class)
-			pv.Changes = changeTexts(d)
-			if th.Len()-i <= DiffedVersions {
-				pv.Schemas = newSchemaChange(before.Tool, v.Tool)
-			}
+		d := v.Change()
+		pv := m.version(th, v, d, repo)
+		if d != nil && th.Len()-i <= DiffedVersions {
+			pv.Schemas = newSchemaChange(before.Tool, v.Tool)
 		}
 		if at, ok := m.untold[versionKey{th, i}]; ok {
-			// The changelog's entry shares the texts: a long history
+			// The changelog's entry names the version: a long history
 			// lists each change on both.
-			m.changes[at] = schemaChange(m.about[at], v, pv.Class, pv.Changes)
+			m.changes[at] = versionChange(pv, name, v.From)
 			delete(m.untold, versionKey{th, i})
 		}
 		pt.Versions = append(pt.Versions, pv)
@@ -367,6 +366,20 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		th.LetGo()
 	}
 	return pt
+}
+
+// version is the pages' version of th's version v, which made change d
+// (nil for the first), in a commit of repo.
+func (m *model) version(th *timeline.ToolHistory, v *timeline.Version, d *schemadiff.Result, repo string) *Version {
+	var class string
+	m.texts = m.texts[:0]
+	if d != nil {
+		class = string(d.Class)
+		for _, c := range d.Changes {
+			m.texts = append(m.texts, c.Text)
+		}
+	}
+	return newVersion(v.Version, v.Time, m.archived(v.Slug, th.Name, v.Version), class, CommitLink(repo, v.Commit), v.Release, m.texts)
 }
 
 // archived is the path of a tool version's archived schema: the string
@@ -467,11 +480,12 @@ func (m *model) changelog() {
 		var c *Change
 		switch e.Type {
 		case agentfeed.TypeAnnouncement:
-			c = &Change{Kind: ChangeAnnouncement, Badge: "new", Time: e.Time, Summary: e.Summary()}
+			badge := "new"
 			if announced[e.EndpointID] {
-				c.Badge = "updated"
+				badge = "updated"
 			}
 			announced[e.EndpointID] = true
+			c = otherEntry(ChangeAnnouncement, badge, e.Time, e.Summary())
 		case agentfeed.TypeSchemaChange:
 			if th, i := e.VersionAt(); th != nil {
 				m.untold[versionKey{th, i}] = len(m.changes) // see schemaChange
@@ -479,17 +493,19 @@ func (m *model) changelog() {
 			}
 			// Made without a replay (timeline.NewEvent): no version says
 			// what changed.
-			c = &Change{Kind: ChangeSchema, Time: e.Time}
+			var badge, summary string
 			if p, ok := e.Payload().(agentfeed.SchemaChange); ok {
-				c.Badge, c.Summary = p.Compat, fmt.Sprintf("%s %s → %s", timeline.DisplayName(e.EndpointID), p.FromVersion, p.ToVersion)
+				badge, summary = p.Compat, timeline.DisplayName(e.EndpointID)+" "+p.FromVersion+" → "+p.ToVersion
 			}
+			c = otherEntry(ChangeSchema, badge, e.Time, summary)
 		case agentfeed.TypeDeprecation:
-			c = &Change{Kind: ChangeDeprecation, Badge: "deprecated", Time: e.Time, Summary: e.Summary()}
+			badge := "deprecated"
 			if isRemoval(e) {
-				c.Badge = "removed"
+				badge = "removed"
 			}
+			c = otherEntry(ChangeDeprecation, badge, e.Time, e.Summary())
 		default:
-			c = &Change{Time: e.Time}
+			c = otherEntry("", "", e.Time, "")
 		}
 		m.changes = append(m.changes, c)
 		m.about = append(m.about, e.EndpointID)
@@ -505,7 +521,7 @@ func (m *model) changelog() {
 // one took) has its badge and texts from its version.
 func (m *model) linkedChanges() []*Change {
 	for k, at := range m.untold {
-		m.told(k.th.At(k.i), at)
+		m.told(k.th, k.th.At(k.i), at)
 	}
 	out := m.changes
 	for i, c := range out {
@@ -529,25 +545,17 @@ type versionKey struct {
 func (m *model) tell(th *timeline.ToolHistory) {
 	for i := range th.Len() {
 		if at, ok := m.untold[versionKey{th, i}]; ok {
-			m.told(th.At(i), at)
+			m.told(th, th.At(i), at)
 			delete(m.untold, versionKey{th, i})
 		}
 	}
 }
 
-// told makes the changelog's entry at of the schema change to v, from
-// its version.
-func (m *model) told(v *timeline.Version, at int) {
-	d := v.Change()
-	m.changes[at] = schemaChange(m.about[at], v, string(d.Class), changeTexts(d))
-}
-
-// schemaChange is the changelog's entry of the schema change of endpoint
-// to version v, of class with texts. Its time is its event's: both are
-// the commit's.
-func schemaChange(endpoint string, v *timeline.Version, class string, texts []string) *Change {
-	return &Change{Kind: ChangeSchema, Badge: class, Time: v.Time, Changes: texts,
-		Summary: fmt.Sprintf("%s %s → %s", timeline.DisplayName(endpoint), v.From, v.Version)}
+// told makes the changelog's entry at of the schema change to th's
+// version v, which no page shows. Its time is its event's: both are the
+// commit's.
+func (m *model) told(th *timeline.ToolHistory, v *timeline.Version, at int) {
+	m.changes[at] = versionChange(m.version(th, v, v.Change(), m.repos[th.Server]), timeline.DisplayName(m.about[at]), v.From)
 }
 
 func remotes(rs []site.Remote) []Remote {

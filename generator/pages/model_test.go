@@ -150,22 +150,27 @@ func twoVersions(t *testing.T) (*site.Config, *timeline.Timeline, tools.Tool) {
 	return cfg, b.Timeline(), v2
 }
 
-// The changelog's entry for a schema change shares its texts with the
-// version on the tool's page: a long history lists each change on both.
-func TestChangelogSharesTheToolPagesChangeTexts(t *testing.T) {
+// The changelog's entry for a schema change names the version on the
+// tool's page, and shows what it holds: a long history lists each change
+// on both.
+func TestChangelogNamesTheToolPagesVersion(t *testing.T) {
 	cfg, tl, v2 := twoVersions(t)
 	s, err := newModel(BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{v2}}},
 		Timeline: tl, Cache: NewCache()}).site(Content{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(s.Changes, func(c *Change) bool { return c.Kind == ChangeSchema })
-	if i < 0 || s.Changes[i].Tool == nil || len(s.Changes[i].Changes) == 0 {
+	i := slices.IndexFunc(s.Changes, func(c *Change) bool { return c.Kind() == ChangeSchema })
+	if i < 0 || s.Changes[i].Tool == nil || len(s.Changes[i].Changes()) == 0 {
 		t.Fatalf("no schema change with texts and a tool page in %+v", s.Changes)
 	}
-	c := s.Changes[i]
-	if page := c.Tool.Versions[0].Changes; len(page) == 0 || &page[0] != &c.Changes[0] {
-		t.Errorf("the changelog's texts %q are not the tool page's %q", c.Changes, page)
+	c, v := s.Changes[i], s.Changes[i].Tool.Versions[0]
+	if c.version != v {
+		t.Fatalf("the changelog's entry names version %+v, not the tool page's %+v", c.version, v)
+	}
+	if c.Badge() != v.Class() || !c.Time().Equal(v.Time) || !slices.Equal(c.Changes(), v.Changes()) ||
+		c.Summary() != "get_forecast 1.0.0 → 1.1.0" || c.Badge() != string(schemadiff.Compatible) {
+		t.Errorf("entry %s %s %q %q, version %s %s %q", c.Badge(), c.Time(), c.Summary(), c.Changes(), v.Class(), v.Time, v.Changes())
 	}
 }
 
@@ -418,7 +423,7 @@ func TestToolPagesLetGoOfTheVersionsToolByTool(t *testing.T) {
 	}
 	told := 0
 	for _, c := range m.changes {
-		if c != nil && c.Kind == ChangeSchema && len(c.Changes) > 0 && c.Badge != "" {
+		if c != nil && c.Kind() == ChangeSchema && len(c.Changes()) > 0 && c.Badge() != "" {
 			told++
 		}
 	}
@@ -451,7 +456,7 @@ func TestChangelogShowsASchemaChangeWithoutAVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Changes) != 1 || s.Changes[0].Summary != "get_forecast 1.0.0 → 1.1.0" || s.Changes[0].Badge != "compatible" {
+	if len(s.Changes) != 1 || s.Changes[0].Summary() != "get_forecast 1.0.0 → 1.1.0" || s.Changes[0].Badge() != "compatible" || s.Changes[0].Kind() != ChangeSchema {
 		t.Errorf("changes %+v", s.Changes)
 	}
 }

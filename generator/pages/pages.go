@@ -60,6 +60,7 @@ package pages
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,6 +74,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/format/linediff"
 	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
@@ -158,16 +160,142 @@ type Tool struct {
 	inputs func() []Param // Params of the input schema, computed once
 }
 
-// Version is one published version of a tool.
+// Version is one published version of a tool. Its class, texts, commit
+// and release are methods, which a template calls as it reads a field: a
+// long history has a version for each of a hundred thousand commits, and
+// these are held in one string (see newVersion) rather than in fields of
+// their own.
 type Version struct {
 	Version    string
 	Time       time.Time     // the commit's time
-	Class      string        // "breaking", "compatible", "cosmetic"; "" for the first version
-	Changes    []string      // what changed, one sentence each
 	SchemaPath string        // its immutable schema
 	Schemas    *SchemaChange // its schema and the version before's; nil for the first version
-	Commit     Commit        // the commit that made it
-	Release    string        // the first release of the server that shipped it; "" when none has
+	packed     string        // its class, commit, release and texts (see newVersion)
+}
+
+// classes are the classes of change a version's packed string names by
+// their index; any other is spelled out after the byte classOther.
+var classes = []string{"", string(schemadiff.Cosmetic), string(schemadiff.Compatible), string(schemadiff.Breaking)}
+
+const classOther = 0xff
+
+// newVersion is a version with its class of change, commit, release and
+// texts packed: the class's index in classes (or classOther and the
+// class), then the commit's short hash and URL, the release and each
+// text, each after its length as a uvarint.
+func newVersion(version string, at time.Time, schemaPath string, class string, commit Commit, release string, texts []string) *Version {
+	i := slices.Index(classes, class)
+	n := 1
+	if i < 0 {
+		n += packedLen(class)
+	}
+	n += packedLen(commit.Short) + packedLen(commit.URL) + packedLen(release)
+	for _, t := range texts {
+		n += packedLen(t)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	if i >= 0 {
+		b.WriteByte(byte(i))
+	} else {
+		b.WriteByte(classOther)
+		writePacked(&b, class)
+	}
+	writePacked(&b, commit.Short)
+	writePacked(&b, commit.URL)
+	writePacked(&b, release)
+	for _, t := range texts {
+		writePacked(&b, t)
+	}
+	return &Version{Version: version, Time: at, SchemaPath: schemaPath, packed: b.String()}
+}
+
+func packedLen(s string) int {
+	return len(binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64), uint64(len(s)))) + len(s)
+}
+
+func writePacked(b *strings.Builder, s string) {
+	var n [binary.MaxVarintLen64]byte
+	b.Write(binary.AppendUvarint(n[:0], uint64(len(s))))
+	b.WriteString(s)
+}
+
+// nextPacked splits the first string off a packed rest.
+func nextPacked(rest string) (s, after string) {
+	var n uint64
+	for shift := 0; ; shift += 7 {
+		c := rest[0]
+		rest = rest[1:]
+		n |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return rest[:n], rest[n:]
+		}
+	}
+}
+
+// unpack returns what the version's packed string holds, its texts still
+// packed.
+func (v *Version) unpack() (class string, commit Commit, release, texts string) {
+	rest := v.packed
+	if rest == "" {
+		return "", Commit{}, "", "" // a Version made without newVersion
+	}
+	if i := rest[0]; i == classOther {
+		class, rest = nextPacked(rest[1:])
+	} else {
+		class, rest = classes[i], rest[1:]
+	}
+	commit.Short, rest = nextPacked(rest)
+	commit.URL, rest = nextPacked(rest)
+	release, texts = nextPacked(rest)
+	return class, commit, release, texts
+}
+
+// Class is the class of the version's change: "breaking", "compatible",
+// "cosmetic"; "" for the first version.
+func (v *Version) Class() string {
+	class, _, _, _ := v.unpack()
+	return class
+}
+
+// Changes says what changed, one sentence each; nil for the first version.
+func (v *Version) Changes() []string {
+	_, _, _, rest := v.unpack()
+	var out []string
+	for rest != "" {
+		var t string
+		t, rest = nextPacked(rest)
+		out = append(out, t)
+	}
+	return out
+}
+
+// Commit is the commit that made the version.
+func (v *Version) Commit() Commit {
+	_, commit, _, _ := v.unpack()
+	return commit
+}
+
+// Release is the first release of the server that shipped the version;
+// "" when none has.
+func (v *Version) Release() string {
+	_, _, release, _ := v.unpack()
+	return release
+}
+
+// MarshalJSON encodes what a template can read of the version, as a
+// page's key in the cache (see Cache.frameOf): the methods' values too.
+func (v *Version) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Version    string
+		Time       time.Time
+		Class      string
+		Changes    []string
+		SchemaPath string
+		Schemas    *SchemaChange
+		Commit     Commit
+		Release    string
+	}{v.Version, v.Time, v.Class(), v.Changes(), v.SchemaPath, v.Schemas, v.Commit(), v.Release()})
 }
 
 // Removal says when something was removed.
@@ -319,15 +447,77 @@ const (
 	ChangeDeprecation  = "deprecation"
 )
 
-// Change is one entry of the change feed, for people.
+// Change is one entry of the change feed, for people. Its kind, badge,
+// time, summary and texts are methods, which a template calls as it reads
+// a field: a schema change's entry, most of a long history's changelog,
+// names its version rather than holding copies of what the version holds.
 type Change struct {
-	Kind    string // Change*
-	Badge   string // "new", "breaking", "compatible", "cosmetic", "deprecated", "removed"
-	Time    time.Time
-	Summary string
-	Changes []string // a schema change's texts
-	Server  *Server  // the server it is about, when it has a page
-	Tool    *Tool    // the tool it is about, when it has a page
+	Server *Server // the server it is about, when it has a page
+	Tool   *Tool   // the tool it is about, when it has a page
+	// A schema change's: the version it made, and the summary's tool and
+	// version before.
+	version    *Version
+	tool, from string
+	other      *otherChange // any other entry's
+}
+
+// otherChange is what an entry that names no version shows.
+type otherChange struct {
+	kind, badge, summary string
+	time                 time.Time
+}
+
+// versionChange is the entry of the schema change of a tool to version v
+// from the version before.
+func versionChange(v *Version, tool, from string) *Change {
+	return &Change{version: v, tool: tool, from: from}
+}
+
+// otherEntry is an entry that names no version.
+func otherEntry(kind, badge string, at time.Time, summary string) *Change {
+	return &Change{other: &otherChange{kind: kind, badge: badge, time: at, summary: summary}}
+}
+
+// Kind is one of Change*, or "" for an entry of no kind the pages know.
+func (c *Change) Kind() string {
+	if c.version != nil {
+		return ChangeSchema
+	}
+	return c.other.kind
+}
+
+// Badge is "new", "updated", "breaking", "compatible", "cosmetic",
+// "deprecated" or "removed".
+func (c *Change) Badge() string {
+	if c.version != nil {
+		return c.version.Class()
+	}
+	return c.other.badge
+}
+
+// Time is when the change was committed.
+func (c *Change) Time() time.Time {
+	if c.version != nil {
+		return c.version.Time
+	}
+	return c.other.time
+}
+
+// Summary is the entry's line: for a schema change, the tool and its
+// versions before and after.
+func (c *Change) Summary() string {
+	if c.version != nil {
+		return c.tool + " " + c.from + " → " + c.version.Version
+	}
+	return c.other.summary
+}
+
+// Changes are a schema change's texts.
+func (c *Change) Changes() []string {
+	if c.version != nil {
+		return c.version.Changes()
+	}
+	return nil
 }
 
 // Path is the page about the change's endpoint, or "".

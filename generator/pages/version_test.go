@@ -1,0 +1,68 @@
+package pages
+
+import (
+	"bytes"
+	"encoding/json"
+	"html/template"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A version gives back what it was made with, whatever the class and
+// however long a text (a length of two bytes and more as a uvarint).
+func TestVersionUnpacksWhatItWasMadeWith(t *testing.T) {
+	long := strings.Repeat("a", 300)
+	commit := Commit{Short: "abcdef0", URL: "https://github.com/o/r/commit/abcdef0123"}
+	for _, class := range []string{"", "cosmetic", "compatible", "breaking", "unheard-of"} {
+		for _, texts := range [][]string{nil, {"one"}, {long, "", "three"}} {
+			v := newVersion("1.2.3", day(2), "p.json", class, commit, "v9", texts)
+			if v.Class() != class || v.Commit() != commit || v.Release() != "v9" || !slices.Equal(v.Changes(), texts) ||
+				v.Version != "1.2.3" || !v.Time.Equal(day(2)) || v.SchemaPath != "p.json" {
+				t.Errorf("made with %q %q, got %q %+v %q %q", class, texts, v.Class(), v.Commit(), v.Release(), v.Changes())
+			}
+		}
+	}
+	var zero Version
+	if zero.Class() != "" || zero.Changes() != nil || zero.Commit() != (Commit{}) || zero.Release() != "" {
+		t.Error("a Version made without newVersion is not empty")
+	}
+}
+
+// The cache keys a tool's page by its model's JSON (see Cache.frameOf): a
+// version's JSON holds what its methods return, as when they were fields.
+func TestVersionJSONHoldsItsMethods(t *testing.T) {
+	v := newVersion("2.0.0", day(3), "p.json", "breaking", Commit{Short: "1234567", URL: "https://x/1234567"}, "v2", []string{"a", "b"})
+	got, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"Version":"2.0.0","Time":"2026-03-03T09:30:00Z","Class":"breaking","Changes":["a","b"],"SchemaPath":"p.json",` +
+		`"Schemas":null,"Commit":{"Short":"1234567","URL":"https://x/1234567"},"Release":"v2"}`
+	if string(got) != want {
+		t.Errorf("JSON\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A site's own template reads a version's and a changelog entry's methods
+// as it read them when they were fields.
+func TestTemplatesReadVersionsAndChangesAsFields(t *testing.T) {
+	tool := &Tool{Name: "get_forecast", server: &Server{Slug: "forecast"}}
+	v := newVersion("2.0.0", day(3), "p.json", "breaking", Commit{Short: "1234567", URL: "https://x/c"}, "v2", []string{"a", "b"})
+	tool.Versions = []*Version{v}
+	changes := []*Change{withPage(versionChange(v, "get_forecast", "1.1.0"), nil, tool),
+		otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 published")}
+	tmpl := template.Must(template.New("t").Parse(
+		`{{range .Versions}}{{.Version}} {{.Time.Day}} {{.Class}} {{range .Changes}}{{.}};{{end}} {{.SchemaPath}} {{.Commit.Short}} {{.Commit.URL}} {{.Release}}{{end}}` +
+			`{{range $.Changes}}|{{.Kind}} {{.Badge}} {{.Time.Day}} {{.Summary}} {{len .Changes}} {{.Path}}{{with .Tool}} {{.Name}}{{end}}{{end}}`))
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, map[string]any{"Versions": tool.Versions, "Changes": changes}); err != nil {
+		t.Fatal(err)
+	}
+	want := "2.0.0 3 breaking a;b; p.json 1234567 https://x/c v2" +
+		"|schema-change breaking 3 get_forecast 1.1.0 → 2.0.0 2 servers/forecast/tools/get_forecast/ get_forecast" +
+		"|announcement new 1 get_forecast 1.0.0 published 0 "
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}

@@ -148,10 +148,10 @@ func (c *comparisons) planStep() {
 			continue
 		}
 		parsed, ok := rh.parsed[ch.Blob]
-		if !ok || parsed.err != nil {
+		if !ok || parsed.err() != nil {
 			continue // not a tool file, or one that keeps its previous state
 		}
-		next := parsed.tool
+		next := parsed.tool()
 		before, had := p.last[s.repo][ch.Path]
 		p.last[s.repo][ch.Path] = next
 		key := [2]string{before.SHA256, next.SHA256}

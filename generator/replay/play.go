@@ -2,6 +2,8 @@ package replay
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -393,18 +395,18 @@ func (st *replayState) update(f *serverFiles, p, blob string, c gitlog.Commit) {
 			}
 			return
 		}
-		if errors.Is(parsed.err, tools.ErrLimit) && st.err == nil {
+		if errors.Is(parsed.err(), tools.ErrLimit) && st.err == nil {
 			// Refused, not skipped: the limits bound what every build costs,
 			// and history is as open to a hostile commit as the working tree.
-			st.err = diag.Errorf("", 0, "commit %s: %v", gitlog.Short(c.Hash), parsed.err).
+			st.err = diag.Errorf("", 0, "commit %s: %v", gitlog.Short(c.Hash), parsed.err()).
 				WithHint("tool files in history are held to the same limits (wellknown's docs/limits.md); rewrite history to drop this version")
 			return
 		}
-		if parsed.err != nil {
-			st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0, "commit %s: %v; this change of the file is left out of the feed", gitlog.Short(c.Hash), parsed.err))
+		if parsed.err() != nil {
+			st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0, "commit %s: %v; this change of the file is left out of the feed", gitlog.Short(c.Hash), parsed.err()))
 			return
 		}
-		t = parsed.tool
+		t = parsed.tool()
 	}
 	if old, had := f.byPath[p]; had {
 		if blob == "" {
@@ -450,11 +452,52 @@ func (f *serverFiles) matches(p string) bool {
 	return ok && tools.Match(f.glob, rel) && !tools.MatchAny(f.exclude, rel)
 }
 
-// parsedTool is a blob parsed as a tool file. Its contents are not kept:
-// the canonical form holds what the replay needs of them.
+// parsedTool is a blob parsed as a tool file, or one asked for and not
+// parsed yet (see earlyParse), held compact: a long history has one for
+// each version of each tool, held until the replay is past it. Its
+// contents are not kept: the canonical form holds what the replay needs
+// of them.
 type parsedTool struct {
-	tool tools.Tool
-	err  error
+	name   string            // the tool's name, one string for all its versions (see forms.named)
+	file   string            // the path it was parsed, or asked for, at
+	sha256 [sha256.Size]byte // of the canonical form
+	// form is the canonical form: where it is kept (a tools.Stored), or
+	// the []byte itself; for a blob that is no tool file, the error that
+	// says why, which few are.
+	form any
+}
+
+// err returns why the blob is no tool file; nil for a tool file, or a
+// blob not parsed yet.
+func (p parsedTool) err() error {
+	err, _ := p.form.(error)
+	return err
+}
+
+// compact returns the record of what parsing a blob at path p returned.
+func compact(p string, t tools.Tool, err error) parsedTool {
+	if err != nil {
+		return parsedTool{file: p, form: err}
+	}
+	parsed := parsedTool{name: t.Name, file: p, form: t.Stored}
+	if t.Stored == nil {
+		parsed.form = t.Canonical
+	}
+	// The parse wrote the hex digits of a sum it made: they decode.
+	_, _ = hex.Decode(parsed.sha256[:], []byte(t.SHA256))
+	return parsed
+}
+
+// tool returns the tool file parsed, as tools.ParseStored returned it.
+func (p parsedTool) tool() tools.Tool {
+	t := tools.Tool{Name: p.name, File: p.file, SHA256: hex.EncodeToString(p.sha256[:])}
+	switch form := p.form.(type) {
+	case []byte:
+		t.Canonical = form
+	case tools.Stored:
+		t.Stored = form
+	}
+	return t
 }
 
 // tool returns the blob at path p parsed as a tool file, parsing it now if

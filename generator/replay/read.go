@@ -361,36 +361,82 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 	}
 	early := startEarlyParse(globs, rh.forms)
 	commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch, early)
-	parsed := early.finish()
+	asked, moved := early.finish()
 	if err != nil {
 		return err
 	}
 	rh.commits, rh.paths, rh.globs = gitlog.Landings(commits), paths, globs
-	at := firstPaths(commits)
-	if err := rh.readMoved(at, parsed, contents); err != nil {
+	return rh.keepRead(globs, asked, moved, contents, skipped)
+}
+
+// keepRead keeps the blobs a read of history asked for (see earlyParse):
+// those early parsed at the path they are read as (see oldest) as they
+// are; the others read (contents, and the moved ones read again) parsed
+// as a tool file when that path is one some server's glob matches, on
+// every core, and as they are otherwise; those too large to read as
+// recordSkipped says.
+func (rh *repoHistory) keepRead(globs []*serverFiles, asked map[string]parsedTool, moved map[string]string, contents map[string][]byte, skipped map[string]int) error {
+	if err := rh.readMoved(moved, contents, skipped); err != nil {
 		return err
 	}
-	rh.keepBlobs(at, globs, contents, parsed)
-	return rh.recordSkipped(at, skipped, globs)
+	var toolBlobs []string
+	for _, id := range slices.Sorted(maps.Keys(contents)) {
+		if matchesAny(globs, oldest(asked, moved, id)) {
+			toolBlobs = append(toolBlobs, id)
+		} else {
+			rh.blobs[id] = contents[id]
+			delete(asked, id)
+		}
+	}
+	parsed := make([]parsedTool, len(toolBlobs))
+	parallel.For(len(toolBlobs), func(i int) {
+		id := toolBlobs[i]
+		parsed[i] = rh.forms.parse(oldest(asked, moved, id), contents[id])
+	})
+	for i, id := range toolBlobs {
+		asked[id] = parsed[i]
+	}
+	if err := recordSkipped(asked, moved, skipped, globs); err != nil {
+		return err
+	}
+	// What is left is parsed: the map, the size of the history, is made
+	// once.
+	if rh.parsed == nil {
+		rh.parsed = asked
+	} else {
+		maps.Copy(rh.parsed, asked)
+	}
+	return nil
+}
+
+// oldest returns the path a blob asked for is read as: the one the
+// history shows it at first.
+func oldest(asked map[string]parsedTool, moved map[string]string, id string) string {
+	if p, ok := moved[id]; ok {
+		return p
+	}
+	return asked[id].file
 }
 
 // readMoved reads again, into contents, the blobs the early parse read at
-// another path than the one they are read as (firstPaths): it kept no
+// another path than the one they are read as (see oldest): it kept no
 // contents, and a blob is parsed, or kept as it is, as that first path
 // decides. Only a file moved unchanged is, which few commits do.
-func (rh *repoHistory) readMoved(at map[string]string, early map[string]parsedAt, contents map[string][]byte) error {
-	var moved []string
-	for id, e := range early {
-		if e.path != at[id] {
-			moved = append(moved, id)
+func (rh *repoHistory) readMoved(moved map[string]string, contents map[string][]byte, skipped map[string]int) error {
+	var again []string
+	for id := range moved {
+		_, read := contents[id]
+		_, tooLarge := skipped[id]
+		if !read && !tooLarge {
+			again = append(again, id)
 		}
 	}
-	if len(moved) == 0 {
+	if len(again) == 0 {
 		return nil
 	}
-	slices.Sort(moved)
-	ids := make(chan string, len(moved))
-	for _, id := range moved {
+	slices.Sort(again)
+	ids := make(chan string, len(again))
+	for _, id := range again {
 		ids <- id
 	}
 	close(ids)
@@ -463,8 +509,9 @@ func (h *historyReader) prefetcher(rh *repoHistory) (func(ids []string) error, e
 // In a partial clone, whose missing blobs git would fetch one at a time as
 // they are asked for, prefetch (when not nil) gets the ids of every blob to
 // read first, and they are asked for only once it has fetched them in one
-// batch. early is told of every blob asked for and read; contents holds
-// those it did not take to parse.
+// batch. early is told of every blob the history names (see
+// earlyParse.ask) and of every one read; contents holds those it did not
+// take to parse.
 func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) ([]gitlog.Commit, map[string][]byte, map[string]int, error) {
 	b, err := rh.repo.Blobs()
 	if err != nil {
@@ -486,7 +533,6 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 			return nil
 		})
 	}()
-	requested := map[string]bool{}
 	inputs := pathspecTest(pathspecs)
 	var commits []gitlog.Commit
 	var held []string // the names asked for after prefetch, when there is one
@@ -496,9 +542,7 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 		}
 		commits = append(commits, c)
 		for _, ch := range c.Changes {
-			if ch.Blob != "" && !requested[ch.Blob] && !rh.holds(ch.Blob) {
-				requested[ch.Blob] = true
-				early.expect(ch.Blob, ch.Path)
+			if ch.Blob != "" && !rh.holds(ch.Blob) && early.ask(ch.Blob, ch.Path) {
 				if prefetch != nil {
 					held = append(held, ch.Blob)
 				} else {
@@ -531,65 +575,20 @@ func (rh *repoHistory) holds(blob string) bool {
 	return parsed || rh.blobs[blob] != nil
 }
 
-// firstPaths maps each blob the commits (oldest first) name to the first
-// path they show it at: the path it is read as.
-func firstPaths(commits []gitlog.Commit) map[string]string {
-	at := map[string]string{}
-	for _, c := range commits {
-		for _, ch := range c.Changes {
-			if _, seen := at[ch.Blob]; !seen && ch.Blob != "" {
-				at[ch.Blob] = ch.Path
-			}
-		}
-	}
-	return at
-}
-
 // matchesAny reports whether some server's glob (any of globs) matches p.
 func matchesAny(globs []*serverFiles, p string) bool {
 	return slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) })
 }
 
-// keepBlobs keeps the blobs just read: a blob early parsed at the path it
-// is first seen at (at) as it is; those in contents parsed as a tool file
-// when that path is one some server's glob matches, on every core, and as
-// they are otherwise.
-func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, contents map[string][]byte, early map[string]parsedAt) {
-	if rh.parsed == nil {
-		rh.parsed = make(map[string]parsedTool, len(early)+len(contents))
-	}
-	for id, e := range early {
-		if e.path == at[id] {
-			rh.parsed[id] = e.parsedTool
-		}
-	}
-	var toolBlobs []string
-	for _, id := range slices.Sorted(maps.Keys(contents)) {
-		if matchesAny(globs, at[id]) {
-			toolBlobs = append(toolBlobs, id)
-		} else {
-			rh.blobs[id] = contents[id]
-		}
-	}
-	parsed := make([]parsedTool, len(toolBlobs))
-	parallel.For(len(toolBlobs), func(i int) {
-		id := toolBlobs[i]
-		parsed[i] = rh.forms.parse(at[id], contents[id])
-	})
-	for i, id := range toolBlobs {
-		rh.parsed[id] = parsed[i]
-	}
-}
-
 // recordSkipped turns the blobs too large to read into what the replay
 // reports: a tool file over the limits, or an error for anything else.
-func (rh *repoHistory) recordSkipped(at map[string]string, skipped map[string]int, globs []*serverFiles) error {
+func recordSkipped(asked map[string]parsedTool, moved map[string]string, skipped map[string]int, globs []*serverFiles) error {
 	for _, id := range slices.Sorted(maps.Keys(skipped)) {
-		p := at[id]
+		p := oldest(asked, moved, id)
 		if !matchesAny(globs, p) {
 			return diag.Errorf(p, 0, "a version of this file in git history (blob %s) is %d bytes; the limit is %d", id, skipped[id], tools.MaxFileBytes)
 		}
-		rh.parsed[id] = parsedTool{err: tools.Oversized(p, skipped[id])}
+		asked[id] = parsedTool{file: p, form: tools.Oversized(p, skipped[id])}
 	}
 	return nil
 }

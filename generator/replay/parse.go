@@ -76,14 +76,14 @@ func (e *earlyParse) ask(id, p string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if known, ok := e.blobs[id]; ok {
-		if p == known.file {
+		if p == known.at.path {
 			delete(e.moved, id)
 		} else {
 			e.moved[id] = p
 		}
 		return false
 	}
-	e.blobs[id] = parsedTool{file: p}
+	e.blobs[id] = parsedTool{at: e.forms.file("", p)}
 	return true
 }
 
@@ -94,10 +94,11 @@ func (e *earlyParse) ask(id, p string) bool {
 func (e *earlyParse) arrived(id string, data []byte) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	p := e.blobs[id].file
-	if !e.tools.matches(p) {
+	asked, ok := e.blobs[id]
+	if !ok || !e.tools.matches(asked.at.path) {
 		return false
 	}
+	p := asked.at.path
 	for e.queued >= queuedBytes {
 		e.room.Wait()
 	}
@@ -190,7 +191,7 @@ type forms struct {
 	spool *bundle.Spool
 	mu    sync.Mutex
 	at    map[[sha256.Size]byte]*bundle.Spooled // by the form's SHA-256; nil once the history is read (see forgetKept)
-	names map[string]string                     // the tools' names (see named)
+	files map[toolFile]*toolFile                // the tools' names and paths (see file)
 	err   error                                 // the first form the spool failed to keep or give back
 }
 
@@ -199,7 +200,7 @@ func newForms(spool *bundle.Spool) *forms {
 	if spool == nil {
 		return nil
 	}
-	return &forms{spool: spool, at: map[[sha256.Size]byte]*bundle.Spooled{}, names: map[string]string{}}
+	return &forms{spool: spool, at: map[[sha256.Size]byte]*bundle.Spooled{}, files: map[toolFile]*toolFile{}}
 }
 
 // parse parses a blob of history as a tool file, keeping its canonical form
@@ -210,23 +211,27 @@ func newForms(spool *bundle.Spool) *forms {
 func (f *forms) parse(p string, data []byte) parsedTool {
 	if f == nil {
 		t, err := tools.ParseCanonical(p, data)
-		return compact(p, t, err)
+		return f.compact(p, t, err)
 	}
 	t, err := tools.ParseStored(p, data, f.store)
-	t.Name = f.named(t.Name)
-	return compact(p, t, err)
+	return f.compact(p, t, err)
 }
 
-// named returns the string the forms hold for a tool's name, the first
-// one parsed: each version of a tool parsed would hold a copy of its own.
-func (f *forms) named(name string) string {
+// file returns the one toolFile the forms hold for a tool's name and
+// path: a long history has many versions of a tool at one path, each of
+// which held a copy of its name. Without a spool, it makes a new one.
+func (f *forms) file(name, path string) *toolFile {
+	if f == nil {
+		return &toolFile{name, path}
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if held, ok := f.names[name]; ok {
-		return held
+	if at, ok := f.files[toolFile{name, path}]; ok {
+		return at
 	}
-	f.names[name] = name
-	return name
+	at := &toolFile{name, path}
+	f.files[*at] = at
+	return at
 }
 
 // store keeps a canonical form in the spool, each distinct form once, and

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/tools"
@@ -34,11 +33,11 @@ func TestEarlyParseParsesToolFilesAsTheyArrive(t *testing.T) {
 	if got := slices.Sorted(maps.Keys(asked)); !slices.Equal(got, []string{"1", "2", "3"}) {
 		t.Fatalf("blobs asked for %q, want 1, 2 and 3", got)
 	}
-	if p := asked["1"]; p.err() != nil || p.name != "t1" || p.file != "tools/a.json" {
+	if p := asked["1"]; p.err() != nil || p.at.name != "t1" || p.at.path != "tools/a.json" {
 		t.Errorf("blob 1 parsed as %+v, want tool t1 read from tools/a.json", p)
 	}
 	for _, id := range []string{"2", "3"} {
-		if p := asked[id]; p.name != "" || p.form != nil {
+		if p := asked[id]; p.at.name != "" || p.form != nil {
 			t.Errorf("blob %s, at no tool file's path, parsed as %+v", id, p)
 		}
 	}
@@ -101,10 +100,10 @@ func TestParsedToolGivesBackTheTool(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("spooled: %+v, want %+v", got, want)
 	}
-	if again := f.parse("tools/y.json", data); unsafe.StringData(again.name) != unsafe.StringData(p.name) || again.form != p.form {
-		t.Error("two versions of a tool hold their name, or one form, twice")
+	if again := f.parse("tools/x.json", []byte(" "+toolJSON("a", "A."))); again.at != p.at || again.form != p.form {
+		t.Error("two blobs of one tool at one path hold its name and path, or one form, twice")
 	}
-	if failed := f.parse("tools/z.json", []byte("{")); failed.err() == nil || failed.file != "tools/z.json" {
+	if failed := f.parse("tools/z.json", []byte("{")); failed.err() == nil || failed.at.path != "tools/z.json" {
 		t.Errorf("a blob that is no tool file parsed as %+v", failed)
 	}
 }
@@ -140,7 +139,7 @@ func TestEarlyParseHoldsNoMoreThanItsQueue(t *testing.T) {
 	if !e.arrived("2", []byte(toolJSON("b", "B."))) {
 		t.Fatal("the second blob was not taken to parse")
 	}
-	if asked, _ := e.finish(); asked["1"].name != "a" || asked["2"].name != "b" || e.queued != 0 {
+	if asked, _ := e.finish(); asked["1"].at.name != "a" || asked["2"].at.name != "b" || e.queued != 0 {
 		t.Errorf("parsed %+v, %d bytes still queued; want tools a and b, and none", asked, e.queued)
 	}
 }

@@ -458,8 +458,7 @@ func (f *serverFiles) matches(p string) bool {
 // contents are not kept: the canonical form holds what the replay needs
 // of them.
 type parsedTool struct {
-	name   string            // the tool's name, one string for all its versions (see forms.named)
-	file   string            // the path it was parsed, or asked for, at
+	at     *toolFile         // the path it was parsed, or asked for, at, and the tool's name
 	sha256 [sha256.Size]byte // of the canonical form
 	// form is the canonical form: where it is kept (a tools.Stored), or
 	// the []byte itself; for a blob that is no tool file, the error that
@@ -474,12 +473,17 @@ func (p parsedTool) err() error {
 	return err
 }
 
+// toolFile is a tool's name ("" for a blob not parsed yet, or no tool
+// file) and a path it was parsed at: one for all its versions parsed there
+// (see forms.file).
+type toolFile struct{ name, path string }
+
 // compact returns the record of what parsing a blob at path p returned.
-func compact(p string, t tools.Tool, err error) parsedTool {
+func (f *forms) compact(p string, t tools.Tool, err error) parsedTool {
 	if err != nil {
-		return parsedTool{file: p, form: err}
+		return parsedTool{at: f.file("", p), form: err}
 	}
-	parsed := parsedTool{name: t.Name, file: p, form: t.Stored}
+	parsed := parsedTool{at: f.file(t.Name, p), form: t.Stored}
 	if t.Stored == nil {
 		parsed.form = t.Canonical
 	}
@@ -490,7 +494,7 @@ func compact(p string, t tools.Tool, err error) parsedTool {
 
 // tool returns the tool file parsed, as tools.ParseStored returned it.
 func (p parsedTool) tool() tools.Tool {
-	t := tools.Tool{Name: p.name, File: p.file, SHA256: hex.EncodeToString(p.sha256[:])}
+	t := tools.Tool{Name: p.at.name, File: p.at.path, SHA256: hex.EncodeToString(p.sha256[:])}
 	switch form := p.form.(type) {
 	case []byte:
 		t.Canonical = form

@@ -415,7 +415,7 @@ func oldest(asked map[string]parsedTool, moved map[string]string, id string) str
 	if p, ok := moved[id]; ok {
 		return p
 	}
-	return asked[id].file
+	return asked[id].at.path
 }
 
 // readMoved reads again, into contents, the blobs the early parse read at
@@ -588,7 +588,7 @@ func recordSkipped(asked map[string]parsedTool, moved map[string]string, skipped
 		if !matchesAny(globs, p) {
 			return diag.Errorf(p, 0, "a version of this file in git history (blob %s) is %d bytes; the limit is %d", id, skipped[id], tools.MaxFileBytes)
 		}
-		asked[id] = parsedTool{file: p, form: tools.Oversized(p, skipped[id])}
+		asked[id] = parsedTool{at: asked[id].at, form: tools.Oversized(p, skipped[id])}
 	}
 	return nil
 }

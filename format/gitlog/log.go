@@ -25,8 +25,9 @@ type Commit struct {
 	Time time.Time // committer time, in UTC
 	// Committer is the committer's email: with Time, it tells the commits
 	// one "rebase and merge" wrote apart from commits made one by one.
+	// The message is not read: nothing asks for it, and a long history's
+	// subjects cost as much memory as its hashes.
 	Committer string
-	Subject   string
 	// First is, for a landing of several commits (see Landings), the hash
 	// of its first; "" for a single commit.
 	First   string
@@ -62,9 +63,9 @@ func (t Tree) Apply(c Commit) {
 }
 
 // logFormat prints the header of each commit as NUL-terminated fields:
-// hash, committer time, committer email, subject. None can contain NUL, so
-// each field ends at the first one.
-const logFormat = "--format=%H%x00%ct%x00%ce%x00%s"
+// hash, committer time, committer email. None can contain NUL, so each
+// field ends at the first one.
+const logFormat = "--format=%H%x00%ct%x00%ce"
 
 // LogEach calls fn with each commit of the first-parent history of rev
 // restricted to pathspecs, newest first, as git prints it, so that what fn
@@ -219,11 +220,6 @@ func (p *logParser) commit(hash []byte) (c Commit, next []byte, err error) {
 		return c, nil, fmt.Errorf("commit %s: committer: %w", c.Hash, noEOF(err))
 	}
 	c.Committer = p.name(committer)
-	subject, err := p.field()
-	if err != nil {
-		return c, nil, fmt.Errorf("commit %s: subject: %w", c.Hash, noEOF(err))
-	}
-	c.Subject = string(subject)
 	for {
 		next, err = p.field()
 		if err != nil {

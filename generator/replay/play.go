@@ -51,15 +51,22 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	}
 	st.refollow()
 	st.ahead = h.compareAhead(steps)
-	defer st.ahead.stop()
 	tl := timeline.NewBuilder(st.ahead.compare)
 	if st.release {
 		tl.StoreChanges(h.forms.storeChange)
 	}
-	if err := st.play(tl, steps); err != nil {
+	err = st.play(tl, steps)
+	// Making the timeline whole is when the replay holds the most: what
+	// served the steps goes first, the comparisons' decoded versions and,
+	// in a replay that lets go, the steps themselves.
+	st.ahead.stop()
+	st.ahead = nil
+	if err != nil {
 		return nil, err
 	}
-	st.ahead = nil
+	if st.release {
+		steps = nil
+	}
 	// A resumed replay compares the few versions its commits make itself.
 	tl.SetCompare(h.forms.compare)
 	r := &resumable{st: st, tl: tl, steps: steps}

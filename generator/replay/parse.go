@@ -17,7 +17,7 @@ import (
 // log is still walking the history: on one core (the other is git's) until
 // the walk ends, then on every core. A blob is parsed at the path the log
 // named it at first, its newest; in the rare case its oldest, the one it is
-// read as, is another, readRepo reads it again for keepBlobs to parse. The
+// read as, is another, keepRead reads it again to parse it there. The
 // contents of a blob parsed here are not kept: a long history's tool files,
 // all held until the log ends, would cost as much as their canonical forms.
 // Nor are more than queuedBytes of them held waiting: git reads ahead into
@@ -36,7 +36,7 @@ type earlyParse struct {
 	// blobs are, by id, the blobs asked for (see ask): each at the path
 	// the log named it at first until it is parsed, then parsed there.
 	// One map serves the asking, the parse and, once the history is read,
-	// the replay (see keepBlobs): a long history has an entry for each
+	// the replay (see keepRead): a long history has an entry for each
 	// version of each tool, and held twice or thrice they were most of
 	// the read's memory.
 	blobs map[string]parsedTool

@@ -471,6 +471,11 @@ type parsedTool struct {
 	// the []byte itself; for a blob that is no tool file, the error that
 	// says why, which few are.
 	form any
+	// uses are, in a replay that lets go of the blobs it parsed (see
+	// letGo), the changes of the steps to come naming it and the paths
+	// of the replay's tree holding it; 0 for a blob parsed during the
+	// replay (see repoHistory.tool), which is held as it is too.
+	uses int32
 }
 
 // err returns why the blob is no tool file; nil for a tool file, or a
@@ -512,7 +517,7 @@ func (p parsedTool) tool() tools.Tool {
 }
 
 // tool returns the blob at path p parsed as a tool file, parsing it now if
-// keepBlobs did not (it was first seen at a path no glob matched), without
+// keepRead did not (it was first seen at a path no glob matched), without
 // its decoded object (see parse): the comparisons decode what they
 // compare, and the replay's end the latest version of each tool. Every
 // blob the history names was read, so in a replay that lets go of blobs
@@ -522,7 +527,7 @@ func (rh *repoHistory) tool(p, blob string) (parsedTool, error) {
 	t, ok := rh.parsed[blob]
 	if !ok {
 		data, held := rh.blobs[blob]
-		if !held && rh.uses != nil {
+		if !held && rh.letsGo {
 			return parsedTool{}, fmt.Errorf("internal error: blob %s was let go of while the replay still needed it", blob)
 		}
 		t = rh.forms.parse(p, data)

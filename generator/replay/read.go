@@ -231,11 +231,8 @@ type repoHistory struct {
 	// holds, in any configuration of the history.
 	patterns []string
 	shallow  bool // a shallow clone, read with AllowShallow
-	// uses are, in a replay that lets go of the blobs it parsed (see
-	// letGo), by blob id, the changes of the steps to come naming it and
-	// the paths of the replay's tree holding it; nil in one that does not.
-	uses map[string]int
-	room [2]int // what uses and parsed were last made for (see shrink)
+	letsGo   bool // the replay lets go of the blobs it parsed (see letGo)
+	room     int  // what parsed was last made for (see shrink)
 }
 
 // addRepo adds a repository (once) and checks it is not shallow.

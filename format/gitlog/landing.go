@@ -34,7 +34,7 @@ func sameLanding(a, b Commit) bool {
 
 // join returns the landing a followed by commit b.
 func join(a, b Commit) Commit {
-	byPath := map[string]string{}
+	byPath := map[string]ObjectID{}
 	for _, ch := range slices.Concat(a.Changes, b.Changes) {
 		byPath[ch.Path] = ch.Blob
 	}

@@ -3,6 +3,7 @@ package gitlog
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +16,33 @@ import (
 // Change is one regular file whose contents a commit added, modified or
 // deleted.
 type Change struct {
-	Path string // slash-separated, relative to the repository root, exactly as stored
-	Blob string // new blob id; "" when the file was deleted
+	Path string   // slash-separated, relative to the repository root, exactly as stored
+	Blob ObjectID // new blob id; "" when the file was deleted
+}
+
+// ObjectID is a git object id in binary: 20 bytes (SHA-1) or 32
+// (SHA-256). A long history names a blob in each change, and the hex
+// digits git prints, which String gives back, take twice the room.
+type ObjectID string
+
+// String returns the id as git writes it, in hex.
+func (id ObjectID) String() string { return hex.EncodeToString([]byte(id)) }
+
+// ParseObjectID returns the id git writes as name; ok is false when name
+// is not a full object id in hex.
+func ParseObjectID(name string) (id ObjectID, ok bool) {
+	if !isObjectID([]byte(name)) {
+		return "", false
+	}
+	return objectID([]byte(name)), true
+}
+
+// objectID returns the id whose hex digits (checked by isObjectID) are
+// digits.
+func objectID(digits []byte) ObjectID {
+	var id [32]byte
+	n, _ := hex.Decode(id[:], digits)
+	return ObjectID(id[:n])
 }
 
 // Commit is one commit of a first-parent history.
@@ -48,7 +74,7 @@ func Abbrev(hash string, n int) string {
 }
 
 // Tree is the set of matching files at one point of history: path → blob id.
-type Tree map[string]string
+type Tree map[string]ObjectID
 
 // Apply replays the changes of c, which must be the commit after t's point
 // of history.
@@ -277,7 +303,7 @@ func (p *logParser) change(c *Commit, entry []byte) error {
 	case isRegular(newMode) && isRegular(oldMode) && bytes.Equal(newBlob, oldBlob):
 		// Only the executable bit changed: the contents are the same.
 	case isRegular(newMode):
-		c.Changes = append(c.Changes, Change{Path: p.name(path), Blob: string(newBlob)})
+		c.Changes = append(c.Changes, Change{Path: p.name(path), Blob: objectID(newBlob)})
 	case isRegular(oldMode): // deleted, or replaced by a link or submodule
 		c.Changes = append(c.Changes, Change{Path: p.name(path)})
 	}

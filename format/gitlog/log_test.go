@@ -343,6 +343,22 @@ func TestShort(t *testing.T) {
 	}
 }
 
+// An object id is held in binary, and written back in hex as git wrote
+// it, SHA-1 or SHA-256.
+func TestObjectID(t *testing.T) {
+	for _, hex := range []string{strings.Repeat("0123456789abcdef", 3)[:40], strings.Repeat("fedcba9876543210", 4)} {
+		id, ok := ParseObjectID(hex)
+		if !ok || len(id) != len(hex)/2 || id.String() != hex || fmt.Sprint(id) != hex {
+			t.Errorf("ParseObjectID(%s) = %q (%d bytes), %v, back %s", hex, string(id), len(id), ok, id)
+		}
+	}
+	for _, bad := range []string{"", "HEAD", strings.Repeat("A", 40), strings.Repeat("a", 39)} {
+		if _, ok := ParseObjectID(bad); ok {
+			t.Errorf("ParseObjectID(%q) is an id", bad)
+		}
+	}
+}
+
 // Each raw diff entry is read whole before its path overwrites it (here,
 // in a reader too small for either), and one that is not five fields is
 // an error that quotes it.
@@ -366,7 +382,8 @@ func TestParseLogEntries(t *testing.T) {
 		":100644 100755 " + a + " " + a + " M\x00" + dir + "exec.json\x00" +
 		":100644 000000 " + a + " " + zero + " D\x00" + dir + "gone.json\x00" +
 		":000000 120000 " + zero + " " + b + " A\x00" + dir + "link\x00")
-	if want := []Change{{dir + "gone.json", ""}, {dir + "x.json", b}}; err != nil || !slices.Equal(got, want) {
+	bID, _ := ParseObjectID(b)
+	if want := []Change{{dir + "gone.json", ""}, {dir + "x.json", bID}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("parseLog = %v, %v; want %v", got, err, want)
 	}
 	for _, bad := range []string{":100644 100644 " + a + " M", ":100644 100644 " + a + " " + b + " M extra", ":100644 100644 " + a + " nothex M"} {

@@ -32,7 +32,7 @@ func (h *historyReader) countUses(steps []step) {
 
 // replaced appends to blobs those tree holds at the paths c changes: what
 // applying c takes out of the tree. A commit changes each path once.
-func replaced(tree gitlog.Tree, c gitlog.Commit, blobs []string) []string {
+func replaced(tree gitlog.Tree, c gitlog.Commit, blobs []gitlog.ObjectID) []gitlog.ObjectID {
 	for _, ch := range c.Changes {
 		if old, ok := tree[ch.Path]; ok {
 			blobs = append(blobs, old)
@@ -47,7 +47,7 @@ func replaced(tree gitlog.Tree, c gitlog.Commit, blobs []string) []string {
 // the tree: only the blobs it replaces lose one. A blob with no use left
 // is asked for by no later step, since only a step's changes put a blob
 // back in the tree.
-func (rh *repoHistory) letGo(replaced []string) {
+func (rh *repoHistory) letGo(replaced []gitlog.ObjectID) {
 	for _, blob := range replaced {
 		p, ok := rh.parsed[blob]
 		if !ok || p.uses == 0 {
@@ -65,11 +65,11 @@ func (rh *repoHistory) letGo(replaced []string) {
 // shrink returns m, or once it holds less than half of what it was last
 // made for (*room) a copy of it made for what it holds: a Go map keeps
 // the room of the entries deleted from it.
-func shrink[V any](m map[string]V, room *int) map[string]V {
+func shrink[K comparable, V any](m map[K]V, room *int) map[K]V {
 	if len(m) >= *room/2 {
 		return m
 	}
-	out := make(map[string]V, len(m))
+	out := make(map[K]V, len(m))
 	for k, v := range m {
 		out[k] = v
 	}

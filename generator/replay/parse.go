@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/wellknown-dev/wellknown/format/gitlog"
 	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
@@ -39,10 +40,10 @@ type earlyParse struct {
 	// the replay (see keepRead): a long history has an entry for each
 	// version of each tool, and held twice or thrice they were most of
 	// the read's memory.
-	blobs map[string]parsedTool
+	blobs map[gitlog.ObjectID]parsedTool
 	// moved are the blobs the log named at an older path than its first
 	// one, by id: the oldest, the path the blob is read as (see oldest).
-	moved   map[string]string
+	moved   map[gitlog.ObjectID]string
 	queue   []blobAt
 	queued  int // the bytes of the blobs in queue
 	closed  bool
@@ -56,14 +57,15 @@ type earlyParse struct {
 const queuedBytes = 4 << 20
 
 type blobAt struct {
-	id, path string
-	data     []byte
+	id   gitlog.ObjectID
+	path string
+	data []byte
 }
 
 func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
 	isTool := func(p string) bool { return matchesAny(globs, p) }
 	e := &earlyParse{tools: newPathTest(isTool), forms: forms, free: make(chan []byte, freeBuffers),
-		blobs: map[string]parsedTool{}, moved: map[string]string{}}
+		blobs: map[gitlog.ObjectID]parsedTool{}, moved: map[gitlog.ObjectID]string{}}
 	e.ready, e.room = sync.NewCond(&e.mu), sync.NewCond(&e.mu)
 	e.workers.Go(e.work)
 	return e
@@ -72,7 +74,7 @@ func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
 // ask notes that the log, newest first, names blob id at path p, and
 // reports whether the blob is new, to be read: it is parsed when it
 // arrives if some server's glob matches the path it was first named at.
-func (e *earlyParse) ask(id, p string) bool {
+func (e *earlyParse) ask(id gitlog.ObjectID, p string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if known, ok := e.blobs[id]; ok {
@@ -91,7 +93,7 @@ func (e *earlyParse) ask(id, p string) bool {
 // tool file's path, and reports whether it was: the parse then holds the
 // blob's contents until it has parsed them, and nothing after. While
 // queuedBytes wait, it waits for a worker to take one.
-func (e *earlyParse) arrived(id string, data []byte) bool {
+func (e *earlyParse) arrived(id gitlog.ObjectID, data []byte) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	asked, ok := e.blobs[id]
@@ -170,7 +172,7 @@ func (e *earlyParse) release(data []byte) {
 
 // finish parses what is still queued on every core, and returns every blob
 // asked for and the blobs moved (see earlyParse).
-func (e *earlyParse) finish() (blobs map[string]parsedTool, moved map[string]string) {
+func (e *earlyParse) finish() (blobs map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string) {
 	e.mu.Lock()
 	e.closed = true
 	e.mu.Unlock()

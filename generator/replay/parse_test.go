@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/format/gitlog"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
@@ -24,19 +25,19 @@ func TestEarlyParseParsesToolFilesAsTheyArrive(t *testing.T) {
 	e.ask("1", "tools/a.json")
 	e.ask("2", "README.md")
 	e.ask("3", "tools/skip.json")
-	for _, id := range []string{"1", "2", "3", "4"} {
-		if took := e.arrived(id, []byte(toolJSON("t"+id, "T."))); took != (id == "1") {
+	for _, id := range []gitlog.ObjectID{"1", "2", "3", "4"} {
+		if took := e.arrived(id, []byte(toolJSON("t"+string(id), "T."))); took != (id == "1") {
 			t.Errorf("blob %s taken to parse: %v", id, took)
 		}
 	}
 	asked, _ := e.finish()
-	if got := slices.Sorted(maps.Keys(asked)); !slices.Equal(got, []string{"1", "2", "3"}) {
+	if got := slices.Sorted(maps.Keys(asked)); !slices.Equal(got, []gitlog.ObjectID{"1", "2", "3"}) {
 		t.Fatalf("blobs asked for %q, want 1, 2 and 3", got)
 	}
 	if p := asked["1"]; p.err() != nil || p.at.name != "t1" || p.at.path != "tools/a.json" {
 		t.Errorf("blob 1 parsed as %+v, want tool t1 read from tools/a.json", p)
 	}
-	for _, id := range []string{"2", "3"} {
+	for _, id := range []gitlog.ObjectID{"2", "3"} {
 		if p := asked[id]; p.at.name != "" || p.form != nil {
 			t.Errorf("blob %s, at no tool file's path, parsed as %+v", id, p)
 		}
@@ -49,8 +50,9 @@ func TestEarlyParseParsesToolFilesAsTheyArrive(t *testing.T) {
 func TestEarlyParseAsksForEachBlobOnce(t *testing.T) {
 	e := startEarlyParse([]*serverFiles{newServerFiles(0, "", "tools/*.json", nil)}, nil)
 	for _, ask := range []struct {
-		id, path string
-		new      bool
+		id   gitlog.ObjectID
+		path string
+		new  bool
 	}{
 		{"1", "tools/later.json", true},
 		{"1", "tools/later.json", false},
@@ -180,12 +182,12 @@ func TestVersionsAreKeptUndecoded(t *testing.T) {
 	e.ask("1", "tools/a.json")
 	e.ask("2", "tools/b.json")
 	e.arrived("1", []byte(toolJSON("a", "A.")))
-	rh := &repoHistory{blobs: map[string][]byte{}}
+	rh := &repoHistory{blobs: map[gitlog.ObjectID][]byte{}}
 	asked, moved := e.finish()
-	if err := rh.keepRead(globs, asked, moved, map[string][]byte{"2": []byte(toolJSON("b", "B."))}, nil); err != nil {
+	if err := rh.keepRead(globs, asked, moved, map[gitlog.ObjectID][]byte{"2": []byte(toolJSON("b", "B."))}, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"1", "2"} {
+	for _, id := range []gitlog.ObjectID{"1", "2"} {
 		p := rh.parsed[id].tool()
 		if rh.parsed[id].err() != nil || p.Object != nil || len(p.Canonical) == 0 {
 			t.Errorf("blob %s kept with object %v, %d canonical bytes, error %v; want its canonical form only", id, p.Object != nil, len(p.Canonical), rh.parsed[id].err())

@@ -78,7 +78,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 
 // play replays the steps into tl.
 func (st *replayState) play(tl *timeline.Builder, steps []step) error {
-	var gone []string // the blobs a step takes out of the tree
+	var gone []gitlog.ObjectID // the blobs a step takes out of the tree
 	for i, step := range steps {
 		if st.ahead != nil {
 			st.ahead.at(i)
@@ -389,7 +389,7 @@ func (st *replayState) renamedTools(f *serverFiles, s step) map[string]string {
 // update applies one file change to a server's files. A file that is not a
 // valid tool keeps its previous state. The tools it names are judged once
 // the whole commit is applied, so a file moved is not a clash.
-func (st *replayState) update(f *serverFiles, p, blob string, c gitlog.Commit) {
+func (st *replayState) update(f *serverFiles, p string, blob gitlog.ObjectID, c gitlog.Commit) {
 	if !f.matches(p) {
 		return
 	}
@@ -523,7 +523,7 @@ func (p parsedTool) tool() tools.Tool {
 // blob the history names was read, so in a replay that lets go of blobs
 // (see letGo) one neither parsed nor held was let go of too early: an
 // error, since the feed would miss its change for good.
-func (rh *repoHistory) tool(p, blob string) (parsedTool, error) {
+func (rh *repoHistory) tool(p string, blob gitlog.ObjectID) (parsedTool, error) {
 	t, ok := rh.parsed[blob]
 	if !ok {
 		data, held := rh.blobs[blob]

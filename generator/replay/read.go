@@ -223,10 +223,10 @@ type repoHistory struct {
 	paths   []string       // the pathspecs commits were read for
 	globs   []*serverFiles // the servers' globs its blobs were parsed for
 	commits []gitlog.Commit
-	blobs   map[string][]byte     // blob id → content, for every blob the commits name
-	parsed  map[string]parsedTool // blob id → the tool file it holds
-	forms   *forms                // where the tool files' canonical forms are kept
-	tags    map[string][]string   // commit → the release tags on it, sorted (see readReleaseTags)
+	blobs   map[gitlog.ObjectID][]byte     // blob id → content, for every blob the commits name
+	parsed  map[gitlog.ObjectID]parsedTool // blob id → the tool file it holds
+	forms   *forms                         // where the tool files' canonical forms are kept
+	tags    map[string][]string            // commit → the release tags on it, sorted (see readReleaseTags)
 	// patterns are the version_tags of the servers whose tool files it
 	// holds, in any configuration of the history.
 	patterns []string
@@ -256,7 +256,7 @@ func (h *historyReader) addRepo(repo *gitlog.Repo) error {
 		// The preview is what was asked for: the warning leaves out the hint.
 		h.out.Warnings = append(h.out.Warnings, diag.Errorf(e.File, e.Line, "%s (a preview)", e.Msg))
 	}
-	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}, shallow: shallow, forms: h.forms})
+	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[gitlog.ObjectID][]byte{}, shallow: shallow, forms: h.forms})
 	return nil
 }
 
@@ -372,11 +372,11 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 // as a tool file when that path is one some server's glob matches, on
 // every core, and as they are otherwise; those too large to read as
 // recordSkipped says.
-func (rh *repoHistory) keepRead(globs []*serverFiles, asked map[string]parsedTool, moved map[string]string, contents map[string][]byte, skipped map[string]int) error {
+func (rh *repoHistory) keepRead(globs []*serverFiles, asked map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string, contents map[gitlog.ObjectID][]byte, skipped map[string]int) error {
 	if err := rh.readMoved(moved, contents, skipped); err != nil {
 		return err
 	}
-	var toolBlobs []string
+	var toolBlobs []gitlog.ObjectID
 	for _, id := range slices.Sorted(maps.Keys(contents)) {
 		if matchesAny(globs, oldest(asked, moved, id)) {
 			toolBlobs = append(toolBlobs, id)
@@ -408,7 +408,7 @@ func (rh *repoHistory) keepRead(globs []*serverFiles, asked map[string]parsedToo
 
 // oldest returns the path a blob asked for is read as: the one the
 // history shows it at first.
-func oldest(asked map[string]parsedTool, moved map[string]string, id string) string {
+func oldest(asked map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string, id gitlog.ObjectID) string {
 	if p, ok := moved[id]; ok {
 		return p
 	}
@@ -419,11 +419,11 @@ func oldest(asked map[string]parsedTool, moved map[string]string, id string) str
 // another path than the one they are read as (see oldest): it kept no
 // contents, and a blob is parsed, or kept as it is, as that first path
 // decides. Only a file moved unchanged is, which few commits do.
-func (rh *repoHistory) readMoved(moved map[string]string, contents map[string][]byte, skipped map[string]int) error {
-	var again []string
+func (rh *repoHistory) readMoved(moved map[gitlog.ObjectID]string, contents map[gitlog.ObjectID][]byte, skipped map[string]int) error {
+	var again []gitlog.ObjectID
 	for id := range moved {
 		_, read := contents[id]
-		_, tooLarge := skipped[id]
+		_, tooLarge := skipped[id.String()]
 		if !read && !tooLarge {
 			again = append(again, id)
 		}
@@ -434,7 +434,7 @@ func (rh *repoHistory) readMoved(moved map[string]string, contents map[string][]
 	slices.Sort(again)
 	ids := make(chan string, len(again))
 	for _, id := range again {
-		ids <- id
+		ids <- id.String()
 	}
 	close(ids)
 	b, err := rh.repo.Blobs()
@@ -443,7 +443,8 @@ func (rh *repoHistory) readMoved(moved map[string]string, contents map[string][]
 	}
 	defer b.Close()
 	b.Limit = tools.MaxFileBytes
-	return b.ReadStream(ids, func(id string, data []byte) error {
+	return b.ReadStream(ids, func(name string, data []byte) error {
+		id, _ := gitlog.ParseObjectID(name)
 		contents[id] = data
 		return nil
 	})
@@ -509,7 +510,7 @@ func (h *historyReader) prefetcher(rh *repoHistory) (func(ids []string) error, e
 // batch. early is told of every blob the history names (see
 // earlyParse.ask) and of every one read; contents holds those it did not
 // take to parse.
-func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) ([]gitlog.Commit, map[string][]byte, map[string]int, error) {
+func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) ([]gitlog.Commit, map[gitlog.ObjectID][]byte, map[string]int, error) {
 	b, err := rh.repo.Blobs()
 	if err != nil {
 		return nil, nil, nil, err
@@ -520,10 +521,11 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 	b.Limit = tools.MaxFileBytes
 	b.Buffer = early.buffer
 	ids := make(chan string, 256)
-	contents := map[string][]byte{} // written by the reader only, read once it is done
+	contents := map[gitlog.ObjectID][]byte{} // written by the reader only, read once it is done
 	read := make(chan error, 1)
 	go func() {
-		read <- b.ReadStream(ids, func(id string, data []byte) error {
+		read <- b.ReadStream(ids, func(name string, data []byte) error {
+			id, _ := gitlog.ParseObjectID(name)
 			if !early.arrived(id, data) {
 				contents[id] = data
 			}
@@ -541,9 +543,9 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 		for _, ch := range c.Changes {
 			if ch.Blob != "" && !rh.holds(ch.Blob) && early.ask(ch.Blob, ch.Path) {
 				if prefetch != nil {
-					held = append(held, ch.Blob)
+					held = append(held, ch.Blob.String())
 				} else {
-					ids <- ch.Blob
+					ids <- ch.Blob.String()
 				}
 			}
 		}
@@ -567,7 +569,7 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 }
 
 // holds reports whether a blob was read before.
-func (rh *repoHistory) holds(blob string) bool {
+func (rh *repoHistory) holds(blob gitlog.ObjectID) bool {
 	_, parsed := rh.parsed[blob]
 	return parsed || rh.blobs[blob] != nil
 }
@@ -579,13 +581,14 @@ func matchesAny(globs []*serverFiles, p string) bool {
 
 // recordSkipped turns the blobs too large to read into what the replay
 // reports: a tool file over the limits, or an error for anything else.
-func recordSkipped(asked map[string]parsedTool, moved map[string]string, skipped map[string]int, globs []*serverFiles) error {
-	for _, id := range slices.Sorted(maps.Keys(skipped)) {
+func recordSkipped(asked map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string, skipped map[string]int, globs []*serverFiles) error {
+	for _, name := range slices.Sorted(maps.Keys(skipped)) {
+		id, _ := gitlog.ParseObjectID(name)
 		p := oldest(asked, moved, id)
 		if !matchesAny(globs, p) {
-			return diag.Errorf(p, 0, "a version of this file in git history (blob %s) is %d bytes; the limit is %d", id, skipped[id], tools.MaxFileBytes)
+			return diag.Errorf(p, 0, "a version of this file in git history (blob %s) is %d bytes; the limit is %d", name, skipped[name], tools.MaxFileBytes)
 		}
-		asked[id] = parsedTool{at: asked[id].at, form: tools.Oversized(p, skipped[id])}
+		asked[id] = parsedTool{at: asked[id].at, form: tools.Oversized(p, skipped[name])}
 	}
 	return nil
 }

@@ -93,7 +93,7 @@ func findInHistory(dir string, found map[string]bool) error {
 			rel := strings.TrimPrefix(ch.Path, prefix+"/")
 			if _, seen := last[rel]; !seen && ch.Blob != "" {
 				if _, inTree := found[rel]; !inTree {
-					last[rel] = ch.Blob
+					last[rel] = ch.Blob.String()
 				}
 			}
 		}

@@ -37,13 +37,13 @@ func TestBlobs(t *testing.T) {
 		}
 	}
 	for _, c := range log[0].Changes {
-		checkRead(c.Path, c.Blob)
+		checkRead(c.Path, c.Blob.String())
 	}
 	if len(log[0].Changes) != len(contents) {
 		t.Errorf("read %d blobs, want %d", len(log[0].Changes), len(contents))
 	}
 
-	emptyID := r.blob("")
+	emptyID := r.blob("").String()
 	for _, bad := range []struct{ id, want string }{
 		{strings.Repeat("0", 40), "missing"},
 		{"no-such-object", "missing"},
@@ -88,8 +88,8 @@ func TestBlobsReadEach(t *testing.T) {
 	// Enough requests to fill the pipes both ways.
 	for range 20 {
 		for _, c := range log[0].Changes {
-			ids = append(ids, c.Blob)
-			want[c.Blob] = contents[c.Path]
+			ids = append(ids, c.Blob.String())
+			want[c.Blob.String()] = contents[c.Path]
 		}
 	}
 	blobs, err := repo.Blobs()
@@ -116,10 +116,10 @@ func TestBlobsReadEach(t *testing.T) {
 	for _, c := range log[0].Changes {
 		n := len(contents[c.Path])
 		if n > 0 && (small == "" || n < len(want[small])) {
-			small = c.Blob
+			small = c.Blob.String()
 		}
 		if large == "" || n > len(want[large]) {
-			large = c.Blob
+			large = c.Blob.String()
 		}
 	}
 	if len(want[large]) <= len(want[small]) {
@@ -185,11 +185,11 @@ func TestBlobsReadStream(t *testing.T) {
 	answered := make(chan string)
 	go func() {
 		for _, c := range log[0].Changes {
-			ids <- c.Blob
+			ids <- c.Blob.String()
 			<-answered
 		}
 		ids <- "two\nlines"
-		ids <- log[0].Changes[0].Blob // read to the end, never sent
+		ids <- log[0].Changes[0].Blob.String() // read to the end, never sent
 		close(ids)
 	}()
 	var got []string
@@ -201,7 +201,7 @@ func TestBlobsReadStream(t *testing.T) {
 	if want := []string{"blob 0\n", "blob 1\n", "blob 2\n"}; !slices.Equal(got, want) || err == nil || !strings.Contains(err.Error(), "invalid object name") {
 		t.Fatalf("ReadStream gave %q, %v; want %q and an invalid name", got, err, want)
 	}
-	if data, err := readOne(blobs, log[0].Changes[1].Blob); err != nil || string(data) != "blob 1\n" {
+	if data, err := readOne(blobs, log[0].Changes[1].Blob.String()); err != nil || string(data) != "blob 1\n" {
 		t.Errorf("Read after ReadStream = %q, %v", data, err)
 	}
 }
@@ -242,7 +242,7 @@ func TestBlobsBuffer(t *testing.T) {
 	}
 	paths := map[string]string{}
 	for _, c := range log[0].Changes {
-		paths[c.Blob] = c.Path
+		paths[c.Blob.String()] = c.Path
 	}
 	err := blobs.ReadEach(slices.Sorted(maps.Keys(paths)), func(id string, data []byte) error {
 		if string(data) != want[paths[id]] {

@@ -113,7 +113,7 @@ func gitDate(t time.Time) string {
 }
 
 // blob returns the id git gives a file with this content.
-func (r *testRepo) blob(content string) string {
+func (r *testRepo) blob(content string) ObjectID {
 	r.t.Helper()
 	cmd := exec.Command("git", "hash-object", "--stdin")
 	cmd.Dir = r.dir
@@ -122,7 +122,11 @@ func (r *testRepo) blob(content string) string {
 	if err != nil {
 		r.t.Fatalf("git hash-object: %v", err)
 	}
-	return strings.TrimSuffix(string(out), "\n")
+	id, ok := ParseObjectID(strings.TrimSuffix(string(out), "\n"))
+	if !ok {
+		r.t.Fatalf("git hash-object wrote %q", out)
+	}
+	return id
 }
 
 // open opens the repository with the package under test.

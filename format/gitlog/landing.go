@@ -10,9 +10,11 @@ import (
 // same committer and committer time into one commit: what "rebase and
 // merge" writes for one pull request lands as one change. The joined
 // commit is the run's last, with the changes of the whole run and First
-// naming the run's first commit.
+// naming the run's first commit. The landings are written over commits,
+// whose elements after them are zeroed: a long history's commits would
+// be held twice.
 func Landings(commits []Commit) []Commit {
-	var out []Commit
+	out := commits[:0]
 	for _, c := range commits {
 		n := len(out)
 		if n == 0 || !sameLanding(out[n-1], c) {
@@ -21,6 +23,7 @@ func Landings(commits []Commit) []Commit {
 		}
 		out[n-1] = join(out[n-1], c)
 	}
+	clear(commits[len(out):])
 	return out
 }
 
@@ -31,7 +34,7 @@ func sameLanding(a, b Commit) bool {
 
 // join returns the landing a followed by commit b.
 func join(a, b Commit) Commit {
-	byPath := map[string]string{}
+	byPath := map[string]ObjectID{}
 	for _, ch := range slices.Concat(a.Changes, b.Changes) {
 		byPath[ch.Path] = ch.Blob
 	}

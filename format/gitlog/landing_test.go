@@ -42,6 +42,9 @@ func TestLandings(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("Landings = %d commits %+v, want 3", len(got), got)
 	}
+	if &got[0] != &commits[0] || commits[3].Hash != "" || commits[4].Changes != nil {
+		t.Error("the landings are not written over the commits, or the commits after them are kept")
+	}
 	if got[0].Hash != first || got[0].First != "" || got[2].Hash != last || got[2].First != "" {
 		t.Errorf("single commits changed: %+v", got)
 	}

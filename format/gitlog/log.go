@@ -3,6 +3,7 @@ package gitlog
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +16,33 @@ import (
 // Change is one regular file whose contents a commit added, modified or
 // deleted.
 type Change struct {
-	Path string // slash-separated, relative to the repository root, exactly as stored
-	Blob string // new blob id; "" when the file was deleted
+	Path string   // slash-separated, relative to the repository root, exactly as stored
+	Blob ObjectID // new blob id; "" when the file was deleted
+}
+
+// ObjectID is a git object id in binary: 20 bytes (SHA-1) or 32
+// (SHA-256). A long history names a blob in each change, and the hex
+// digits git prints, which String gives back, take twice the room.
+type ObjectID string
+
+// String returns the id as git writes it, in hex.
+func (id ObjectID) String() string { return hex.EncodeToString([]byte(id)) }
+
+// ParseObjectID returns the id git writes as name; ok is false when name
+// is not a full object id in hex.
+func ParseObjectID(name string) (id ObjectID, ok bool) {
+	if !isObjectID([]byte(name)) {
+		return "", false
+	}
+	return objectID([]byte(name)), true
+}
+
+// objectID returns the id whose hex digits (checked by isObjectID) are
+// digits.
+func objectID(digits []byte) ObjectID {
+	var id [32]byte
+	n, _ := hex.Decode(id[:], digits)
+	return ObjectID(id[:n])
 }
 
 // Commit is one commit of a first-parent history.
@@ -25,8 +51,9 @@ type Commit struct {
 	Time time.Time // committer time, in UTC
 	// Committer is the committer's email: with Time, it tells the commits
 	// one "rebase and merge" wrote apart from commits made one by one.
+	// The message is not read: nothing asks for it, and a long history's
+	// subjects cost as much memory as its hashes.
 	Committer string
-	Subject   string
 	// First is, for a landing of several commits (see Landings), the hash
 	// of its first; "" for a single commit.
 	First   string
@@ -47,7 +74,7 @@ func Abbrev(hash string, n int) string {
 }
 
 // Tree is the set of matching files at one point of history: path → blob id.
-type Tree map[string]string
+type Tree map[string]ObjectID
 
 // Apply replays the changes of c, which must be the commit after t's point
 // of history.
@@ -62,9 +89,9 @@ func (t Tree) Apply(c Commit) {
 }
 
 // logFormat prints the header of each commit as NUL-terminated fields:
-// hash, committer time, committer email, subject. None can contain NUL, so
-// each field ends at the first one.
-const logFormat = "--format=%H%x00%ct%x00%ce%x00%s"
+// hash, committer time, committer email. None can contain NUL, so each
+// field ends at the first one.
+const logFormat = "--format=%H%x00%ct%x00%ce"
 
 // LogEach calls fn with each commit of the first-parent history of rev
 // restricted to pathspecs, newest first, as git prints it, so that what fn
@@ -219,11 +246,6 @@ func (p *logParser) commit(hash []byte) (c Commit, next []byte, err error) {
 		return c, nil, fmt.Errorf("commit %s: committer: %w", c.Hash, noEOF(err))
 	}
 	c.Committer = p.name(committer)
-	subject, err := p.field()
-	if err != nil {
-		return c, nil, fmt.Errorf("commit %s: subject: %w", c.Hash, noEOF(err))
-	}
-	c.Subject = string(subject)
 	for {
 		next, err = p.field()
 		if err != nil {
@@ -281,7 +303,7 @@ func (p *logParser) change(c *Commit, entry []byte) error {
 	case isRegular(newMode) && isRegular(oldMode) && bytes.Equal(newBlob, oldBlob):
 		// Only the executable bit changed: the contents are the same.
 	case isRegular(newMode):
-		c.Changes = append(c.Changes, Change{Path: p.name(path), Blob: string(newBlob)})
+		c.Changes = append(c.Changes, Change{Path: p.name(path), Blob: objectID(newBlob)})
 	case isRegular(oldMode): // deleted, or replaced by a link or submodule
 		c.Changes = append(c.Changes, Change{Path: p.name(path)})
 	}

@@ -74,7 +74,7 @@ func BlobIDs(commits []Commit) []string {
 	for _, c := range commits {
 		for _, ch := range c.Changes {
 			if ch.Blob != "" {
-				ids = append(ids, ch.Blob)
+				ids = append(ids, ch.Blob.String())
 			}
 		}
 	}

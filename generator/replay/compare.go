@@ -148,10 +148,10 @@ func (c *comparisons) planStep() {
 			continue
 		}
 		parsed, ok := rh.parsed[ch.Blob]
-		if !ok || parsed.err != nil {
+		if !ok || parsed.err() != nil {
 			continue // not a tool file, or one that keeps its previous state
 		}
-		next := parsed.tool
+		next := parsed.tool()
 		before, had := p.last[s.repo][ch.Path]
 		p.last[s.repo][ch.Path] = next
 		key := [2]string{before.SHA256, next.SHA256}
@@ -269,12 +269,13 @@ func (f *forms) compare(before, after tools.Tool) schemadiff.Result {
 	return timeline.CompareObjects(f.decode(before), f.decode(after))
 }
 
-// stop ends the comparisons not made yet, and returns once none is running.
+// stop ends the comparisons not made yet, and returns once none is running,
+// letting go of all they hold.
 func (c *comparisons) stop() {
 	c.mu.Lock()
 	c.stopped = true
 	c.cond.Broadcast()
 	c.mu.Unlock()
 	c.workers.Wait()
-	c.last, c.planned = nil, nil
+	c.last, c.planned, c.index, c.plan = nil, nil, nil, planner{}
 }

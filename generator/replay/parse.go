@@ -2,10 +2,13 @@ package replay
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"runtime"
 	"sync"
 
+	"github.com/wellknown-dev/wellknown/format/gitlog"
 	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
@@ -15,27 +18,35 @@ import (
 // log is still walking the history: on one core (the other is git's) until
 // the walk ends, then on every core. A blob is parsed at the path the log
 // named it at first, its newest; in the rare case its oldest, the one it is
-// read as, is another, readRepo reads it again for keepBlobs to parse. The
+// read as, is another, keepRead reads it again to parse it there. The
 // contents of a blob parsed here are not kept: a long history's tool files,
 // all held until the log ends, would cost as much as their canonical forms.
 // Nor are more than queuedBytes of them held waiting: git reads ahead into
 // a large pipe (see gitlog), faster than one core parses.
 type earlyParse struct {
-	tools *pathTest // the paths some server's glob matches, asked by expect only
+	tools *pathTest // the paths some server's glob matches, asked holding mu
 	forms *forms
 
 	// free holds the buffers of blobs parsed, for blobs read after
 	// (see buffer).
 	free chan []byte
 
-	mu      sync.Mutex
-	ready   *sync.Cond        // signals a blob queued, or the end
-	room    *sync.Cond        // signals a blob taken from the queue
-	paths   map[string]string // blob id → the path it was asked for at
+	mu    sync.Mutex
+	ready *sync.Cond // signals a blob queued, or the end
+	room  *sync.Cond // signals a blob taken from the queue
+	// blobs are, by id, the blobs asked for (see ask): each at the path
+	// the log named it at first until it is parsed, then parsed there.
+	// One map serves the asking, the parse and, once the history is read,
+	// the replay (see keepRead): a long history has an entry for each
+	// version of each tool, and held twice or thrice they were most of
+	// the read's memory.
+	blobs map[gitlog.ObjectID]parsedTool
+	// moved are the blobs the log named at an older path than its first
+	// one, by id: the oldest, the path the blob is read as (see oldest).
+	moved   map[gitlog.ObjectID]string
 	queue   []blobAt
 	queued  int // the bytes of the blobs in queue
 	closed  bool
-	parsed  map[string]parsedAt // blob id → the tool file it holds
 	workers sync.WaitGroup
 }
 
@@ -46,47 +57,50 @@ type earlyParse struct {
 const queuedBytes = 4 << 20
 
 type blobAt struct {
-	id, path string
-	data     []byte
-}
-
-// parsedAt is a blob parsed as a tool file at path.
-type parsedAt struct {
+	id   gitlog.ObjectID
 	path string
-	parsedTool
+	data []byte
 }
 
 func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
 	isTool := func(p string) bool { return matchesAny(globs, p) }
 	e := &earlyParse{tools: newPathTest(isTool), forms: forms, free: make(chan []byte, freeBuffers),
-		paths: map[string]string{}, parsed: map[string]parsedAt{}}
+		blobs: map[gitlog.ObjectID]parsedTool{}, moved: map[gitlog.ObjectID]string{}}
 	e.ready, e.room = sync.NewCond(&e.mu), sync.NewCond(&e.mu)
 	e.workers.Go(e.work)
 	return e
 }
 
-// expect notes the path a blob is asked for at: it is parsed when it
-// arrives if some server's glob matches the path.
-func (e *earlyParse) expect(id, p string) {
-	if !e.tools.matches(p) {
-		return
-	}
-	e.mu.Lock()
-	e.paths[id] = p
-	e.mu.Unlock()
-}
-
-// arrived queues a blob just read for parsing, if it was expected, and
-// reports whether it was: the parse then holds the blob's contents until
-// it has parsed them, and nothing after. While queuedBytes wait, it waits
-// for a worker to take one.
-func (e *earlyParse) arrived(id string, data []byte) bool {
+// ask notes that the log, newest first, names blob id at path p, and
+// reports whether the blob is new, to be read: it is parsed when it
+// arrives if some server's glob matches the path it was first named at.
+func (e *earlyParse) ask(id gitlog.ObjectID, p string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	p, ok := e.paths[id]
-	if !ok {
+	if known, ok := e.blobs[id]; ok {
+		if p == known.at.path {
+			delete(e.moved, id)
+		} else {
+			e.moved[id] = p
+		}
 		return false
 	}
+	e.blobs[id] = parsedTool{at: e.forms.file("", p)}
+	return true
+}
+
+// arrived queues a blob just read for parsing, if it was asked for at a
+// tool file's path, and reports whether it was: the parse then holds the
+// blob's contents until it has parsed them, and nothing after. While
+// queuedBytes wait, it waits for a worker to take one.
+func (e *earlyParse) arrived(id gitlog.ObjectID, data []byte) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	asked, ok := e.blobs[id]
+	if !ok || !e.tools.matches(asked.at.path) {
+		return false
+	}
+	p := asked.at.path
 	for e.queued >= queuedBytes {
 		e.room.Wait()
 	}
@@ -115,7 +129,7 @@ func (e *earlyParse) work() {
 		t := e.forms.parse(b.path, b.data)
 		e.release(b.data)
 		e.mu.Lock()
-		e.parsed[b.id] = parsedAt{b.path, t}
+		e.blobs[b.id] = t
 		e.mu.Unlock()
 	}
 }
@@ -157,8 +171,8 @@ func (e *earlyParse) release(data []byte) {
 }
 
 // finish parses what is still queued on every core, and returns every blob
-// parsed.
-func (e *earlyParse) finish() map[string]parsedAt {
+// asked for and the blobs moved (see earlyParse).
+func (e *earlyParse) finish() (blobs map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string) {
 	e.mu.Lock()
 	e.closed = true
 	e.mu.Unlock()
@@ -167,7 +181,7 @@ func (e *earlyParse) finish() map[string]parsedAt {
 		e.workers.Go(e.work)
 	}
 	e.workers.Wait()
-	return e.parsed
+	return e.blobs, e.moved
 }
 
 // forms keeps the canonical forms of the tool versions a replay parses in
@@ -178,8 +192,9 @@ func (e *earlyParse) finish() map[string]parsedAt {
 type forms struct {
 	spool *bundle.Spool
 	mu    sync.Mutex
-	at    map[string]*bundle.Spooled // by the form's SHA-256; nil once the history is read (see forgetKept)
-	err   error                      // the first form the spool failed to keep or give back
+	at    map[[sha256.Size]byte]*bundle.Spooled // by the form's SHA-256; nil once the history is read (see forgetKept)
+	files map[toolFile]*toolFile                // the tools' names and paths (see file)
+	err   error                                 // the first form the spool failed to keep or give back
 }
 
 // newForms returns the forms that spool keeps; nil when spool is.
@@ -187,7 +202,7 @@ func newForms(spool *bundle.Spool) *forms {
 	if spool == nil {
 		return nil
 	}
-	return &forms{spool: spool, at: map[string]*bundle.Spooled{}}
+	return &forms{spool: spool, at: map[[sha256.Size]byte]*bundle.Spooled{}, files: map[toolFile]*toolFile{}}
 }
 
 // parse parses a blob of history as a tool file, keeping its canonical form
@@ -198,19 +213,38 @@ func newForms(spool *bundle.Spool) *forms {
 func (f *forms) parse(p string, data []byte) parsedTool {
 	if f == nil {
 		t, err := tools.ParseCanonical(p, data)
-		return parsedTool{t, err}
+		return f.compact(p, t, err)
 	}
 	t, err := tools.ParseStored(p, data, f.store)
-	return parsedTool{t, err}
+	return f.compact(p, t, err)
+}
+
+// file returns the one toolFile the forms hold for a tool's name and
+// path: a long history has many versions of a tool at one path, each of
+// which held a copy of its name. Without a spool, it makes a new one.
+func (f *forms) file(name, path string) *toolFile {
+	if f == nil {
+		return &toolFile{name, path}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if at, ok := f.files[toolFile{name, path}]; ok {
+		return at
+	}
+	at := &toolFile{name, path}
+	f.files[*at] = at
+	return at
 }
 
 // store keeps a canonical form in the spool, each distinct form once, and
 // returns where it is; nil when the spool fails to keep it, which fails
 // the replay (see failed).
-func (f *forms) store(sha256 string, canonical []byte) tools.Stored {
+func (f *forms) store(sum string, canonical []byte) tools.Stored {
+	var key [sha256.Size]byte
+	_, _ = hex.Decode(key[:], []byte(sum)) // the parse wrote the digits
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if at, ok := f.at[sha256]; ok {
+	if at, ok := f.at[key]; ok {
 		return at
 	}
 	at, err := f.spool.Put(canonical)
@@ -219,7 +253,7 @@ func (f *forms) store(sha256 string, canonical []byte) tools.Stored {
 		return nil
 	}
 	if f.at != nil {
-		f.at[sha256] = at
+		f.at[key] = at
 	}
 	return at
 }

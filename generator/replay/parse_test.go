@@ -1,15 +1,20 @@
 package replay
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/format/gitlog"
 	"github.com/wellknown-dev/wellknown/format/site"
+	"github.com/wellknown-dev/wellknown/format/tools"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -17,20 +22,91 @@ import (
 // path some server's glob matches, and not otherwise.
 func TestEarlyParseParsesToolFilesAsTheyArrive(t *testing.T) {
 	e := startEarlyParse([]*serverFiles{newServerFiles(0, "", "tools/*.json", []string{"tools/skip.json"})}, nil)
-	e.expect("1", "tools/a.json")
-	e.expect("2", "README.md")
-	e.expect("3", "tools/skip.json")
-	for _, id := range []string{"1", "2", "3", "4"} {
-		if took := e.arrived(id, []byte(toolJSON("t"+id, "T."))); took != (id == "1") {
+	e.ask("1", "tools/a.json")
+	e.ask("2", "README.md")
+	e.ask("3", "tools/skip.json")
+	for _, id := range []gitlog.ObjectID{"1", "2", "3", "4"} {
+		if took := e.arrived(id, []byte(toolJSON("t"+string(id), "T."))); took != (id == "1") {
 			t.Errorf("blob %s taken to parse: %v", id, took)
 		}
 	}
-	parsed := e.finish()
-	if got := slices.Sorted(maps.Keys(parsed)); !slices.Equal(got, []string{"1"}) {
-		t.Fatalf("parsed blobs %q, want only 1 (the one asked for at a tool file's path)", got)
+	asked, _ := e.finish()
+	if got := slices.Sorted(maps.Keys(asked)); !slices.Equal(got, []gitlog.ObjectID{"1", "2", "3"}) {
+		t.Fatalf("blobs asked for %q, want 1, 2 and 3", got)
 	}
-	if p := parsed["1"]; p.path != "tools/a.json" || p.err != nil || p.tool.Name != "t1" || p.tool.File != "tools/a.json" {
-		t.Errorf("blob 1 parsed as %+v at %s, want tool t1 read from tools/a.json", p.tool, p.path)
+	if p := asked["1"]; p.err() != nil || p.at.name != "t1" || p.at.path != "tools/a.json" {
+		t.Errorf("blob 1 parsed as %+v, want tool t1 read from tools/a.json", p)
+	}
+	for _, id := range []gitlog.ObjectID{"2", "3"} {
+		if p := asked[id]; p.at.name != "" || p.form != nil {
+			t.Errorf("blob %s, at no tool file's path, parsed as %+v", id, p)
+		}
+	}
+}
+
+// A blob is asked for once, however many commits name it; one the log
+// (newest first) names at an older path than its first is moved, and read
+// as the oldest.
+func TestEarlyParseAsksForEachBlobOnce(t *testing.T) {
+	e := startEarlyParse([]*serverFiles{newServerFiles(0, "", "tools/*.json", nil)}, nil)
+	for _, ask := range []struct {
+		id   gitlog.ObjectID
+		path string
+		new  bool
+	}{
+		{"1", "tools/later.json", true},
+		{"1", "tools/later.json", false},
+		{"1", "tools/middle.json", false},
+		{"1", "tools/first.json", false},
+		{"2", "tools/b.json", true},
+		{"2", "tools/old.json", false},
+		{"2", "tools/b.json", false}, // moved there and back
+	} {
+		if got := e.ask(ask.id, ask.path); got != ask.new {
+			t.Errorf("blob %s at %s: asked for %v, want %v", ask.id, ask.path, got, ask.new)
+		}
+	}
+	asked, moved := e.finish()
+	if got := oldest(asked, moved, "1"); got != "tools/first.json" {
+		t.Errorf("blob 1 read as %s, want tools/first.json", got)
+	}
+	if got := oldest(asked, moved, "2"); got != "tools/b.json" || len(moved) != 1 {
+		t.Errorf("blob 2 read as %s, moved %v; want tools/b.json, and only blob 1 moved", got, moved)
+	}
+}
+
+// The record of a parse gives back the tool as the parse returned it,
+// whether its canonical form is held or kept in the spool.
+func TestParsedToolGivesBackTheTool(t *testing.T) {
+	data := []byte(toolJSON("a", "A."))
+	want, err := tools.ParseCanonical("tools/x.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := (*forms)(nil).parse("tools/x.json", data).tool(); !reflect.DeepEqual(got, want) {
+		t.Errorf("held: %+v, want %+v", got, want)
+	}
+	spool, err := bundle.NewSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	f := newForms(spool)
+	p := f.parse("tools/x.json", data)
+	got := p.tool()
+	canonical, err := got.ReadCanonical()
+	if got.Stored == nil || got.Canonical != nil || err != nil || !bytes.Equal(canonical, want.Canonical) {
+		t.Errorf("spooled: %+v reads %q, %v; want the canonical form %q, kept in the spool", got, canonical, err, want.Canonical)
+	}
+	got.Stored, got.Canonical = nil, canonical
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("spooled: %+v, want %+v", got, want)
+	}
+	if again := f.parse("tools/x.json", []byte(" "+toolJSON("a", "A."))); again.at != p.at || again.form != p.form {
+		t.Error("two blobs of one tool at one path hold its name and path, or one form, twice")
+	}
+	if failed := f.parse("tools/z.json", []byte("{")); failed.err() == nil || failed.at.path != "tools/z.json" {
+		t.Errorf("a blob that is no tool file parsed as %+v", failed)
 	}
 }
 
@@ -38,8 +114,8 @@ func TestEarlyParseParsesToolFilesAsTheyArrive(t *testing.T) {
 // for room; parsing a blob makes room.
 func TestEarlyParseHoldsNoMoreThanItsQueue(t *testing.T) {
 	e := startEarlyParse([]*serverFiles{newServerFiles(0, "", "tools/*.json", nil)}, nil)
-	e.expect("1", "tools/a.json")
-	e.expect("2", "tools/b.json")
+	e.ask("1", "tools/a.json")
+	e.ask("2", "tools/b.json")
 	e.mu.Lock()
 	e.queued = queuedBytes // as if a full queue waited
 	e.mu.Unlock()
@@ -65,8 +141,8 @@ func TestEarlyParseHoldsNoMoreThanItsQueue(t *testing.T) {
 	if !e.arrived("2", []byte(toolJSON("b", "B."))) {
 		t.Fatal("the second blob was not taken to parse")
 	}
-	if parsed := e.finish(); len(parsed) != 2 || e.queued != 0 {
-		t.Errorf("%d blobs parsed, %d bytes still queued; want 2 and none", len(parsed), e.queued)
+	if asked, _ := e.finish(); asked["1"].at.name != "a" || asked["2"].at.name != "b" || e.queued != 0 {
+		t.Errorf("parsed %+v, %d bytes still queued; want tools a and b, and none", asked, e.queued)
 	}
 }
 
@@ -103,20 +179,23 @@ func TestMovedToolFileIsReadAgain(t *testing.T) {
 func TestVersionsAreKeptUndecoded(t *testing.T) {
 	globs := []*serverFiles{newServerFiles(0, "", "tools/*.json", nil)}
 	e := startEarlyParse(globs, nil)
-	e.expect("1", "tools/a.json")
+	e.ask("1", "tools/a.json")
+	e.ask("2", "tools/b.json")
 	e.arrived("1", []byte(toolJSON("a", "A.")))
-	rh := &repoHistory{blobs: map[string][]byte{}}
-	at := map[string]string{"1": "tools/a.json", "2": "tools/b.json"}
-	rh.keepBlobs(at, globs, map[string][]byte{"1": []byte(toolJSON("a", "A.")), "2": []byte(toolJSON("b", "B."))}, e.finish())
-	for _, id := range []string{"1", "2"} {
-		p := rh.parsed[id]
-		if p.err != nil || p.tool.Object != nil || len(p.tool.Canonical) == 0 {
-			t.Errorf("blob %s kept with object %v, %d canonical bytes, error %v; want its canonical form only", id, p.tool.Object != nil, len(p.tool.Canonical), p.err)
+	rh := &repoHistory{blobs: map[gitlog.ObjectID][]byte{}}
+	asked, moved := e.finish()
+	if err := rh.keepRead(globs, asked, moved, map[gitlog.ObjectID][]byte{"2": []byte(toolJSON("b", "B."))}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []gitlog.ObjectID{"1", "2"} {
+		p := rh.parsed[id].tool()
+		if rh.parsed[id].err() != nil || p.Object != nil || len(p.Canonical) == 0 {
+			t.Errorf("blob %s kept with object %v, %d canonical bytes, error %v; want its canonical form only", id, p.Object != nil, len(p.Canonical), rh.parsed[id].err())
 		}
 	}
 	p, err := rh.tool("tools/b.json", "2")
-	if got := rh.forms.decode(p.tool); err != nil || got.Object["name"] != "b" || rh.parsed["2"].tool.Object != nil {
-		t.Errorf("decoded %v, %v, kept %v; want the object made again, and not kept", got.Object, err, rh.parsed["2"].tool.Object)
+	if got := rh.forms.decode(p.tool()); err != nil || got.Object["name"] != "b" || rh.parsed["2"].tool().Object != nil {
+		t.Errorf("decoded %v, %v; want the object made again", got.Object, err)
 	}
 }
 
@@ -189,11 +268,11 @@ func TestParseKeepsNothingOfTheBlob(t *testing.T) {
 	} {
 		blob := []byte(data)
 		p := (*forms)(nil).parse("tools/t.json", blob)
-		before := fmt.Sprintf("%+v %v", p.tool, p.err)
+		before := fmt.Sprintf("%+v %v", p.tool(), p.err())
 		for i := range blob {
 			blob[i] = '#'
 		}
-		if after := fmt.Sprintf("%+v %v", p.tool, p.err); after != before {
+		if after := fmt.Sprintf("%+v %v", p.tool(), p.err()); after != before {
 			t.Errorf("parse of %s changed with its blob:\n%s\n%s", data, before, after)
 		}
 	}

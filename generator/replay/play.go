@@ -2,6 +2,8 @@ package replay
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -49,15 +51,22 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	}
 	st.refollow()
 	st.ahead = h.compareAhead(steps)
-	defer st.ahead.stop()
 	tl := timeline.NewBuilder(st.ahead.compare)
 	if st.release {
 		tl.StoreChanges(h.forms.storeChange)
 	}
-	if err := st.play(tl, steps); err != nil {
+	err = st.play(tl, steps)
+	// Making the timeline whole is when the replay holds the most: what
+	// served the steps goes first, the comparisons' decoded versions and,
+	// in a replay that lets go, the steps themselves.
+	st.ahead.stop()
+	st.ahead = nil
+	if err != nil {
 		return nil, err
 	}
-	st.ahead = nil
+	if st.release {
+		steps = nil
+	}
 	// A resumed replay compares the few versions its commits make itself.
 	tl.SetCompare(h.forms.compare)
 	r := &resumable{st: st, tl: tl, steps: steps}
@@ -69,7 +78,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 
 // play replays the steps into tl.
 func (st *replayState) play(tl *timeline.Builder, steps []step) error {
-	var gone []string // the blobs a step takes out of the tree
+	var gone []gitlog.ObjectID // the blobs a step takes out of the tree
 	for i, step := range steps {
 		if st.ahead != nil {
 			st.ahead.at(i)
@@ -380,7 +389,7 @@ func (st *replayState) renamedTools(f *serverFiles, s step) map[string]string {
 // update applies one file change to a server's files. A file that is not a
 // valid tool keeps its previous state. The tools it names are judged once
 // the whole commit is applied, so a file moved is not a clash.
-func (st *replayState) update(f *serverFiles, p, blob string, c gitlog.Commit) {
+func (st *replayState) update(f *serverFiles, p string, blob gitlog.ObjectID, c gitlog.Commit) {
 	if !f.matches(p) {
 		return
 	}
@@ -393,18 +402,18 @@ func (st *replayState) update(f *serverFiles, p, blob string, c gitlog.Commit) {
 			}
 			return
 		}
-		if errors.Is(parsed.err, tools.ErrLimit) && st.err == nil {
+		if errors.Is(parsed.err(), tools.ErrLimit) && st.err == nil {
 			// Refused, not skipped: the limits bound what every build costs,
 			// and history is as open to a hostile commit as the working tree.
-			st.err = diag.Errorf("", 0, "commit %s: %v", gitlog.Short(c.Hash), parsed.err).
+			st.err = diag.Errorf("", 0, "commit %s: %v", gitlog.Short(c.Hash), parsed.err()).
 				WithHint("tool files in history are held to the same limits (wellknown's docs/limits.md); rewrite history to drop this version")
 			return
 		}
-		if parsed.err != nil {
-			st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0, "commit %s: %v; this change of the file is left out of the feed", gitlog.Short(c.Hash), parsed.err))
+		if parsed.err() != nil {
+			st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0, "commit %s: %v; this change of the file is left out of the feed", gitlog.Short(c.Hash), parsed.err()))
 			return
 		}
-		t = parsed.tool
+		t = parsed.tool()
 	}
 	if old, had := f.byPath[p]; had {
 		if blob == "" {
@@ -450,25 +459,75 @@ func (f *serverFiles) matches(p string) bool {
 	return ok && tools.Match(f.glob, rel) && !tools.MatchAny(f.exclude, rel)
 }
 
-// parsedTool is a blob parsed as a tool file. Its contents are not kept:
-// the canonical form holds what the replay needs of them.
+// parsedTool is a blob parsed as a tool file, or one asked for and not
+// parsed yet (see earlyParse), held compact: a long history has one for
+// each version of each tool, held until the replay is past it. Its
+// contents are not kept: the canonical form holds what the replay needs
+// of them.
 type parsedTool struct {
-	tool tools.Tool
-	err  error
+	at     *toolFile         // the path it was parsed, or asked for, at, and the tool's name
+	sha256 [sha256.Size]byte // of the canonical form
+	// form is the canonical form: where it is kept (a tools.Stored), or
+	// the []byte itself; for a blob that is no tool file, the error that
+	// says why, which few are.
+	form any
+	// uses are, in a replay that lets go of the blobs it parsed (see
+	// letGo), the changes of the steps to come naming it and the paths
+	// of the replay's tree holding it; 0 for a blob parsed during the
+	// replay (see repoHistory.tool), which is held as it is too.
+	uses int32
+}
+
+// err returns why the blob is no tool file; nil for a tool file, or a
+// blob not parsed yet.
+func (p parsedTool) err() error {
+	err, _ := p.form.(error)
+	return err
+}
+
+// toolFile is a tool's name ("" for a blob not parsed yet, or no tool
+// file) and a path it was parsed at: one for all its versions parsed there
+// (see forms.file).
+type toolFile struct{ name, path string }
+
+// compact returns the record of what parsing a blob at path p returned.
+func (f *forms) compact(p string, t tools.Tool, err error) parsedTool {
+	if err != nil {
+		return parsedTool{at: f.file("", p), form: err}
+	}
+	parsed := parsedTool{at: f.file(t.Name, p), form: t.Stored}
+	if t.Stored == nil {
+		parsed.form = t.Canonical
+	}
+	// The parse wrote the hex digits of a sum it made: they decode.
+	_, _ = hex.Decode(parsed.sha256[:], []byte(t.SHA256))
+	return parsed
+}
+
+// tool returns the tool file parsed, as tools.ParseStored returned it.
+func (p parsedTool) tool() tools.Tool {
+	t := tools.Tool{Name: p.at.name, File: p.at.path, SHA256: hex.EncodeToString(p.sha256[:])}
+	switch form := p.form.(type) {
+	case []byte:
+		t.Canonical = form
+	case tools.Stored:
+		t.Stored = form
+	}
+	return t
 }
 
 // tool returns the blob at path p parsed as a tool file, parsing it now if
-// keepBlobs did not (it was first seen at a path no glob matched), without
+// keepRead did not (it was first seen at a path no glob matched), without
 // its decoded object (see parse): the comparisons decode what they
 // compare, and the replay's end the latest version of each tool. Every
 // blob the history names was read, so in a replay that lets go of blobs
 // (see letGo) one neither parsed nor held was let go of too early: an
 // error, since the feed would miss its change for good.
-func (rh *repoHistory) tool(p, blob string) (parsedTool, error) {
+func (rh *repoHistory) tool(p string, blob gitlog.ObjectID) (parsedTool, error) {
 	t, ok := rh.parsed[blob]
 	if !ok {
 		data, held := rh.blobs[blob]
-		if !held && rh.uses != nil {
+		if !held && rh.letsGo {
 			return parsedTool{}, fmt.Errorf("internal error: blob %s was let go of while the replay still needed it", blob)
 		}
 		t = rh.forms.parse(p, data)

@@ -223,19 +223,16 @@ type repoHistory struct {
 	paths   []string       // the pathspecs commits were read for
 	globs   []*serverFiles // the servers' globs its blobs were parsed for
 	commits []gitlog.Commit
-	blobs   map[string][]byte     // blob id → content, for every blob the commits name
-	parsed  map[string]parsedTool // blob id → the tool file it holds
-	forms   *forms                // where the tool files' canonical forms are kept
-	tags    map[string][]string   // commit → the release tags on it, sorted (see readReleaseTags)
+	blobs   map[gitlog.ObjectID][]byte     // blob id → content, for every blob the commits name
+	parsed  map[gitlog.ObjectID]parsedTool // blob id → the tool file it holds
+	forms   *forms                         // where the tool files' canonical forms are kept
+	tags    map[string][]string            // commit → the release tags on it, sorted (see readReleaseTags)
 	// patterns are the version_tags of the servers whose tool files it
 	// holds, in any configuration of the history.
 	patterns []string
 	shallow  bool // a shallow clone, read with AllowShallow
-	// uses are, in a replay that lets go of the blobs it parsed (see
-	// letGo), by blob id, the changes of the steps to come naming it and
-	// the paths of the replay's tree holding it; nil in one that does not.
-	uses map[string]int
-	room [2]int // what uses and parsed were last made for (see shrink)
+	letsGo   bool // the replay lets go of the blobs it parsed (see letGo)
+	room     int  // what parsed was last made for (see shrink)
 }
 
 // addRepo adds a repository (once) and checks it is not shallow.
@@ -259,7 +256,7 @@ func (h *historyReader) addRepo(repo *gitlog.Repo) error {
 		// The preview is what was asked for: the warning leaves out the hint.
 		h.out.Warnings = append(h.out.Warnings, diag.Errorf(e.File, e.Line, "%s (a preview)", e.Msg))
 	}
-	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[string][]byte{}, shallow: shallow, forms: h.forms})
+	h.repos = append(h.repos, &repoHistory{repo: repo, blobs: map[gitlog.ObjectID][]byte{}, shallow: shallow, forms: h.forms})
 	return nil
 }
 
@@ -361,37 +358,83 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 	}
 	early := startEarlyParse(globs, rh.forms)
 	commits, contents, skipped, err := rh.readLog(h.rev(i), paths, prefetch, early)
-	parsed := early.finish()
+	asked, moved := early.finish()
 	if err != nil {
 		return err
 	}
 	rh.commits, rh.paths, rh.globs = gitlog.Landings(commits), paths, globs
-	at := firstPaths(commits)
-	if err := rh.readMoved(at, parsed, contents); err != nil {
+	return rh.keepRead(globs, asked, moved, contents, skipped)
+}
+
+// keepRead keeps the blobs a read of history asked for (see earlyParse):
+// those early parsed at the path they are read as (see oldest) as they
+// are; the others read (contents, and the moved ones read again) parsed
+// as a tool file when that path is one some server's glob matches, on
+// every core, and as they are otherwise; those too large to read as
+// recordSkipped says.
+func (rh *repoHistory) keepRead(globs []*serverFiles, asked map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string, contents map[gitlog.ObjectID][]byte, skipped map[string]int) error {
+	if err := rh.readMoved(moved, contents, skipped); err != nil {
 		return err
 	}
-	rh.keepBlobs(at, globs, contents, parsed)
-	return rh.recordSkipped(at, skipped, globs)
+	var toolBlobs []gitlog.ObjectID
+	for _, id := range slices.Sorted(maps.Keys(contents)) {
+		if matchesAny(globs, oldest(asked, moved, id)) {
+			toolBlobs = append(toolBlobs, id)
+		} else {
+			rh.blobs[id] = contents[id]
+			delete(asked, id)
+		}
+	}
+	parsed := make([]parsedTool, len(toolBlobs))
+	parallel.For(len(toolBlobs), func(i int) {
+		id := toolBlobs[i]
+		parsed[i] = rh.forms.parse(oldest(asked, moved, id), contents[id])
+	})
+	for i, id := range toolBlobs {
+		asked[id] = parsed[i]
+	}
+	if err := recordSkipped(asked, moved, skipped, globs); err != nil {
+		return err
+	}
+	// What is left is parsed: the map, the size of the history, is made
+	// once.
+	if rh.parsed == nil {
+		rh.parsed = asked
+	} else {
+		maps.Copy(rh.parsed, asked)
+	}
+	return nil
+}
+
+// oldest returns the path a blob asked for is read as: the one the
+// history shows it at first.
+func oldest(asked map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string, id gitlog.ObjectID) string {
+	if p, ok := moved[id]; ok {
+		return p
+	}
+	return asked[id].at.path
 }
 
 // readMoved reads again, into contents, the blobs the early parse read at
-// another path than the one they are read as (firstPaths): it kept no
+// another path than the one they are read as (see oldest): it kept no
 // contents, and a blob is parsed, or kept as it is, as that first path
 // decides. Only a file moved unchanged is, which few commits do.
-func (rh *repoHistory) readMoved(at map[string]string, early map[string]parsedAt, contents map[string][]byte) error {
-	var moved []string
-	for id, e := range early {
-		if e.path != at[id] {
-			moved = append(moved, id)
+func (rh *repoHistory) readMoved(moved map[gitlog.ObjectID]string, contents map[gitlog.ObjectID][]byte, skipped map[string]int) error {
+	var again []gitlog.ObjectID
+	for id := range moved {
+		_, read := contents[id]
+		_, tooLarge := skipped[id.String()]
+		if !read && !tooLarge {
+			again = append(again, id)
 		}
 	}
-	if len(moved) == 0 {
+	if len(again) == 0 {
 		return nil
 	}
-	slices.Sort(moved)
-	ids := make(chan string, len(moved))
-	for _, id := range moved {
-		ids <- id
+	slices.Sort(again)
+	ids := make(chan string, len(again))
+	for _, id := range again {
+		ids <- id.String()
 	}
 	close(ids)
 	b, err := rh.repo.Blobs()
@@ -400,7 +443,8 @@ func (rh *repoHistory) readMoved(at map[string]string, early map[string]parsedAt
 	}
 	defer b.Close()
 	b.Limit = tools.MaxFileBytes
-	return b.ReadStream(ids, func(id string, data []byte) error {
+	return b.ReadStream(ids, func(name string, data []byte) error {
+		id, _ := gitlog.ParseObjectID(name)
 		contents[id] = data
 		return nil
 	})
@@ -463,9 +507,10 @@ func (h *historyReader) prefetcher(rh *repoHistory) (func(ids []string) error, e
 // In a partial clone, whose missing blobs git would fetch one at a time as
 // they are asked for, prefetch (when not nil) gets the ids of every blob to
 // read first, and they are asked for only once it has fetched them in one
-// batch. early is told of every blob asked for and read; contents holds
-// those it did not take to parse.
-func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) ([]gitlog.Commit, map[string][]byte, map[string]int, error) {
+// batch. early is told of every blob the history names (see
+// earlyParse.ask) and of every one read; contents holds those it did not
+// take to parse.
+func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) ([]gitlog.Commit, map[gitlog.ObjectID][]byte, map[string]int, error) {
 	b, err := rh.repo.Blobs()
 	if err != nil {
 		return nil, nil, nil, err
@@ -476,17 +521,17 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 	b.Limit = tools.MaxFileBytes
 	b.Buffer = early.buffer
 	ids := make(chan string, 256)
-	contents := map[string][]byte{} // written by the reader only, read once it is done
+	contents := map[gitlog.ObjectID][]byte{} // written by the reader only, read once it is done
 	read := make(chan error, 1)
 	go func() {
-		read <- b.ReadStream(ids, func(id string, data []byte) error {
+		read <- b.ReadStream(ids, func(name string, data []byte) error {
+			id, _ := gitlog.ParseObjectID(name)
 			if !early.arrived(id, data) {
 				contents[id] = data
 			}
 			return nil
 		})
 	}()
-	requested := map[string]bool{}
 	inputs := pathspecTest(pathspecs)
 	var commits []gitlog.Commit
 	var held []string // the names asked for after prefetch, when there is one
@@ -496,13 +541,11 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 		}
 		commits = append(commits, c)
 		for _, ch := range c.Changes {
-			if ch.Blob != "" && !requested[ch.Blob] && !rh.holds(ch.Blob) {
-				requested[ch.Blob] = true
-				early.expect(ch.Blob, ch.Path)
+			if ch.Blob != "" && !rh.holds(ch.Blob) && early.ask(ch.Blob, ch.Path) {
 				if prefetch != nil {
-					held = append(held, ch.Blob)
+					held = append(held, ch.Blob.String())
 				} else {
-					ids <- ch.Blob
+					ids <- ch.Blob.String()
 				}
 			}
 		}
@@ -526,23 +569,9 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 }
 
 // holds reports whether a blob was read before.
-func (rh *repoHistory) holds(blob string) bool {
+func (rh *repoHistory) holds(blob gitlog.ObjectID) bool {
 	_, parsed := rh.parsed[blob]
 	return parsed || rh.blobs[blob] != nil
-}
-
-// firstPaths maps each blob the commits (oldest first) name to the first
-// path they show it at: the path it is read as.
-func firstPaths(commits []gitlog.Commit) map[string]string {
-	at := map[string]string{}
-	for _, c := range commits {
-		for _, ch := range c.Changes {
-			if _, seen := at[ch.Blob]; !seen && ch.Blob != "" {
-				at[ch.Blob] = ch.Path
-			}
-		}
-	}
-	return at
 }
 
 // matchesAny reports whether some server's glob (any of globs) matches p.
@@ -550,46 +579,16 @@ func matchesAny(globs []*serverFiles, p string) bool {
 	return slices.ContainsFunc(globs, func(f *serverFiles) bool { return f.matches(p) })
 }
 
-// keepBlobs keeps the blobs just read: a blob early parsed at the path it
-// is first seen at (at) as it is; those in contents parsed as a tool file
-// when that path is one some server's glob matches, on every core, and as
-// they are otherwise.
-func (rh *repoHistory) keepBlobs(at map[string]string, globs []*serverFiles, contents map[string][]byte, early map[string]parsedAt) {
-	if rh.parsed == nil {
-		rh.parsed = make(map[string]parsedTool, len(early)+len(contents))
-	}
-	for id, e := range early {
-		if e.path == at[id] {
-			rh.parsed[id] = e.parsedTool
-		}
-	}
-	var toolBlobs []string
-	for _, id := range slices.Sorted(maps.Keys(contents)) {
-		if matchesAny(globs, at[id]) {
-			toolBlobs = append(toolBlobs, id)
-		} else {
-			rh.blobs[id] = contents[id]
-		}
-	}
-	parsed := make([]parsedTool, len(toolBlobs))
-	parallel.For(len(toolBlobs), func(i int) {
-		id := toolBlobs[i]
-		parsed[i] = rh.forms.parse(at[id], contents[id])
-	})
-	for i, id := range toolBlobs {
-		rh.parsed[id] = parsed[i]
-	}
-}
-
 // recordSkipped turns the blobs too large to read into what the replay
 // reports: a tool file over the limits, or an error for anything else.
-func (rh *repoHistory) recordSkipped(at map[string]string, skipped map[string]int, globs []*serverFiles) error {
-	for _, id := range slices.Sorted(maps.Keys(skipped)) {
-		p := at[id]
+func recordSkipped(asked map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string, skipped map[string]int, globs []*serverFiles) error {
+	for _, name := range slices.Sorted(maps.Keys(skipped)) {
+		id, _ := gitlog.ParseObjectID(name)
+		p := oldest(asked, moved, id)
 		if !matchesAny(globs, p) {
-			return diag.Errorf(p, 0, "a version of this file in git history (blob %s) is %d bytes; the limit is %d", id, skipped[id], tools.MaxFileBytes)
+			return diag.Errorf(p, 0, "a version of this file in git history (blob %s) is %d bytes; the limit is %d", name, skipped[name], tools.MaxFileBytes)
 		}
-		rh.parsed[id] = parsedTool{err: tools.Oversized(p, skipped[id])}
+		asked[id] = parsedTool{at: asked[id].at, form: tools.Oversized(p, skipped[name])}
 	}
 	return nil
 }

@@ -127,17 +127,14 @@ func (rh *repoHistory) readOn(was, now string, site bool, h *historyReader) (ok 
 	}
 	early := startEarlyParse(rh.globs, rh.forms)
 	commits, contents, skipped, err := rh.readLog(old+".."+rev, rh.paths, nil, early)
-	parsed := early.finish()
+	asked, moved := early.finish()
 	if err != nil || site && changesLiteral(commits, rh.paths) || continuesLanding(rh.commits, commits) {
 		return false
 	}
-	commits = gitlog.Landings(commits)
-	at := firstPaths(commits)
-	rh.keepBlobs(at, rh.globs, contents, parsed)
-	if err := rh.recordSkipped(at, skipped, rh.globs); err != nil {
+	if err := rh.keepRead(rh.globs, asked, moved, contents, skipped); err != nil {
 		return false
 	}
-	rh.commits = append(rh.commits, commits...)
+	rh.commits = append(rh.commits, gitlog.Landings(commits)...)
 	return true
 }
 

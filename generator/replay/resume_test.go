@@ -153,6 +153,20 @@ func TestResumeEqualsWholeReplay(t *testing.T) {
 		g.When = g.When.Add(time.Hour)
 		g.Git("merge", "-q", "--no-ff", "--no-gpg-sign", "-m", "merge side", "side")
 	}, true, 2)
+	// A blob the log names first outside every glob is read again at
+	// its first path, a tool file's.
+	r.step("a tool file moved out of the tools", func() {
+		commit("k", "tools/k.json", toolJSON("k", "K."))()
+		g.Git("mv", "tools/k.json", "k.json")
+		g.Commit("k moved out")
+	}, true, 2)
+	// A blob the log names first at its newest path is parsed there,
+	// and read again at its oldest, where the replay meets it first.
+	r.step("a tool file added and renamed", func() {
+		commit("k", "tools/k.json", toolJSON("k", "K."))()
+		g.Git("mv", "tools/k.json", "tools/kk.json")
+		g.Commit("k renamed")
+	}, true, 2)
 	r.step("site.toml edited", commit("title", "site.toml", strings.Replace(resumeSite, `title = "T"`, `title = "The site"`, 1)), false, 0)
 	r.step("resumes after a whole replay", commit("f", "tools/f.json", toolJSON("f", "F.")), true, 1)
 	r.step("checkout backwards", func() { g.Git("checkout", "-q", "HEAD~1") }, false, 0)

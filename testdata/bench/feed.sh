@@ -27,7 +27,7 @@ specs=(':(literal)site.toml')
 for dir in tools/*/; do specs+=(":(glob)${dir}*.json"); done
 log() {
   git -c core.quotepath=off log -z --first-parent --diff-merges=first-parent --raw --no-abbrev \
-    --no-renames --root --format=%H%x00%ct%x00%s HEAD -- "${specs[@]}"
+    --no-renames --root --format=%H%x00%ct HEAD -- "${specs[@]}"
 }
 log | tr '\0' '\n' | awk '/^:[0-7]+ [0-7]+ /{print $4}' | grep -v '^0\{40\}$' | sort -u >"$work/blobs"
 

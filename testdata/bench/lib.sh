@@ -41,7 +41,7 @@ history_repo() {
 floor() {
   local specs=(site.toml) dir
   for dir in tools/*/; do specs+=("$dir"); done
-  git log -z --first-parent --raw --no-abbrev --no-renames --root --format=%H%x00%ct%x00%s HEAD -- "${specs[@]}" |
+  git log -z --first-parent --raw --no-abbrev --no-renames --root --format=%H%x00%ct HEAD -- "${specs[@]}" |
     tr '\0' '\n' | awk '/^:[0-7]+ [0-7]+ / && $4 !~ /^0+$/ && !seen[$4]++ {print $4}' |
     git cat-file --batch >/dev/null
 }

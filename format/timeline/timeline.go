@@ -227,16 +227,6 @@ type Timeline struct {
 	events  eventList
 }
 
-// NewTimeline returns the timeline of the events given, in order, and
-// the servers' histories: one made without a replay.
-func NewTimeline(events []Event, servers []*ServerHistory) *Timeline {
-	tl := &Timeline{Servers: servers}
-	for _, e := range events {
-		tl.events.add(e)
-	}
-	return tl
-}
-
 // EventCount is how many events the timeline has.
 func (tl *Timeline) EventCount() int { return len(tl.events.at) }
 

@@ -23,7 +23,7 @@ func TestCacheReusesTheSameFeed(t *testing.T) {
 		return cfg
 	}
 	key := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
-	tl := announced()
+	tl := announced(t)
 	var c Cache
 	for _, step := range []struct {
 		name   string
@@ -32,7 +32,7 @@ func TestCacheReusesTheSameFeed(t *testing.T) {
 	}{
 		{"first build", Input{Config: config("Weather"), Timeline: tl, Key: key}, false},
 		{"the same inputs", Input{Config: config("Weather"), Timeline: tl, Key: key}, true},
-		{"another timeline", Input{Config: config("Weather"), Timeline: announced(), Key: key}, false},
+		{"another timeline", Input{Config: config("Weather"), Timeline: announced(t), Key: key}, false},
 		{"another config", Input{Config: config("The weather"), Timeline: tl, Key: key}, false},
 		{"another key", Input{Config: config("The weather"), Timeline: tl, Key: ed25519.NewKeyFromSeed(bytes.Repeat([]byte{1}, ed25519.SeedSize))}, false},
 		{"the same again", Input{Config: config("The weather"), Timeline: tl, Key: ed25519.NewKeyFromSeed(bytes.Repeat([]byte{1}, ed25519.SeedSize))}, true},

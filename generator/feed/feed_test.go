@@ -12,10 +12,10 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/wellknown-dev/wellknown/format/agentfeed"
 	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/diag"
 	"github.com/wellknown-dev/wellknown/internal/tlstest"
@@ -23,19 +23,30 @@ import (
 
 func TestMain(m *testing.M) { tlstest.Main(m) }
 
-// announced is a timeline of one event: a server announced (see
-// announcement).
-func announced() *timeline.Timeline {
-	return timeline.NewTimeline([]timeline.Event{announcement()}, nil)
+// announcedAt is when the tests' server is first announced.
+var announcedAt = time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+
+// announced is a timeline of one event: a server announced.
+func announced(t *testing.T) *timeline.Timeline {
+	return replayed(t, weatherAt(announcedAt, "1.0.0"))
 }
 
-// announcement is a server's announcement.
-func announcement() timeline.Event {
-	const endpoint = "com.example.weather/forecast"
-	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
-	return timeline.NewEvent(agentfeed.TypeAnnouncement, endpoint, "1.0.0", "", at,
-		agentfeed.Announcement{EndpointID: endpoint, Endpoint: "https://weather.example.com/mcp",
-			Protocol: "mcp", Version: "1.0.0", AssertedAt: agentfeed.FormatTime(at)})
+// weatherAt is a commit that configures the tests' server at a version.
+func weatherAt(at time.Time, version string) timeline.Commit {
+	return timeline.Commit{Hash: "c" + version, Time: at, Servers: []timeline.Server{{Name: "com.example.weather/forecast",
+		Slug: "forecast", Version: version, Endpoint: "https://weather.example.com/mcp"}}}
+}
+
+// replayed is the timeline of the commits.
+func replayed(t *testing.T, commits ...timeline.Commit) *timeline.Timeline {
+	t.Helper()
+	r := timeline.NewBuilder(timeline.CompareObjects)
+	for _, c := range commits {
+		if err := r.Commit(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r.Timeline()
 }
 
 // addFeed runs the feed stage on the timeline for a site with no servers.
@@ -66,7 +77,7 @@ func addFeedWith(t *testing.T, toml string, in Input) (*bundle.Bundle, *Output) 
 // to the bundle, and returns the entries, which CheckAppendOnly compares
 // with the feed published before.
 func TestAddAndCheckAppendOnly(t *testing.T) {
-	b, out := addFeed(t, announced())
+	b, out := addFeed(t, announced(t))
 	if len(out.Entries) != 1 || out.Entries[0].Title != "com.example.weather/forecast 1.0.0 announced" || len(out.Notices) != 0 {
 		t.Fatalf("entries %+v, notices %q: want the one entry and no notice", out.Entries, out.Notices)
 	}
@@ -95,30 +106,29 @@ func TestAddAndCheckAppendOnly(t *testing.T) {
 // which earlier versions did not write), the rules that changed with the
 // wellknown version; otherwise a rewritten history first.
 func TestAppendOnlyAfterUpgrade(t *testing.T) {
-	b, _ := addFeed(t, announced())
+	b, _ := addFeed(t, announced(t))
 	feed, _ := b.Get(paths.Feed)
 	published := filepath.Join(t.TempDir(), "agent-feed.xml")
 	if err := os.WriteFile(published, feed.Body, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	released := weatherAt(announcedAt, "1.0.0")
+	released.Servers[0].Release = "1.0.0"
+	released.Servers[0].Tools = map[string]tools.Tool{"get_forecast": {Name: "get_forecast", SHA256: strings.Repeat("ab", 32)}}
 	for _, tc := range []struct {
 		name       string
-		change     func(*agentfeed.Announcement)
+		commit     timeline.Commit
 		want, hint string
 	}{
-		{"gains x-tools", func(a *agentfeed.Announcement) { a.Tools = "get_forecast@1.0.0" },
+		{"gains x-tools", released,
 			"would change its payload: it only gains x-tools, which earlier versions of wellknown did not write",
 			"a published entry never changes, and the rules that derive entries changed with the wellknown version: keep building this site with that version, or move readers to a new feed"},
-		{"another endpoint", func(a *agentfeed.Announcement) { a.Endpoint = "https://weather.example.com/v2/mcp" },
+		{"another time", weatherAt(announcedAt.Add(time.Hour), "1.0.0"),
 			"(endpoint-announcement: com.example.weather/forecast 1.0.0 at https://weather.example.com/mcp) would change its payload",
 			"restore the history that produced it (was the branch rewritten or rebased?). If it is intact, the rules that derive entries changed with the wellknown version"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := announcement()
-			a := e.Payload().(agentfeed.Announcement)
-			tc.change(&a)
-			tl := timeline.NewTimeline([]timeline.Event{timeline.NewEvent(e.Type, e.EndpointID, e.Key, e.Commit, e.Time, a)}, nil)
-			_, out := addFeed(t, tl)
+			_, out := addFeed(t, replayed(t, tc.commit))
 			_, err := checkAppendOnly(Previous{Source: published}, out.Entries)
 			if err == nil || !strings.HasSuffix(err.Error(), tc.want) || !strings.Contains(diag.Hint(err), tc.hint) {
 				t.Errorf("error %v\nhint %q\nwant %q, hint with %q", err, diag.Hint(err), tc.want, tc.hint)
@@ -131,7 +141,7 @@ func TestAppendOnlyAfterUpgrade(t *testing.T) {
 // that redirects to plain http, even on this machine, or more than three
 // times, is refused, and nothing is compared.
 func TestPreviousRedirects(t *testing.T) {
-	b, out := addFeed(t, announced())
+	b, out := addFeed(t, announced(t))
 	feed, _ := b.Get(paths.Feed)
 	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(feed.Body) }))
 	t.Cleanup(plain.Close)
@@ -166,11 +176,7 @@ func TestPlainTitle(t *testing.T) {
 // The entries about one endpoint share one string for the link to its
 // page: a long history has many entries about few endpoints.
 func TestEntriesShareTheirEndpointsLink(t *testing.T) {
-	e := announcement()
-	a := e.Payload().(agentfeed.Announcement)
-	a.Version = "1.1.0"
-	tl := timeline.NewTimeline([]timeline.Event{e, timeline.NewEvent(e.Type, e.EndpointID, "1.1.0", e.Commit, e.Time, a)},
-		[]*timeline.ServerHistory{{Name: a.EndpointID, Last: timeline.Server{Name: a.EndpointID, Slug: "forecast"}}})
+	tl := replayed(t, weatherAt(announcedAt, "1.0.0"), weatherAt(announcedAt.Add(time.Hour), "1.1.0"))
 	_, out := addFeed(t, tl)
 	first, second := out.Entries[0].Link, out.Entries[1].Link
 	if first != "https://weather.example.com/servers/forecast/" || second != first || unsafe.StringData(second) != unsafe.StringData(first) {
@@ -184,15 +190,11 @@ func TestEntriesShareTheirEndpointsLink(t *testing.T) {
 // included, reach the append-only check.
 func TestDropEntriesMakesTheSameFeedAndChecksEveryPage(t *testing.T) {
 	const pageSize = "\n[feed]\npage_size = 3\n"
-	e := announcement()
-	events := []timeline.Event{e}
-	for i := 1; i < 8; i++ {
-		key, at := fmt.Sprintf("1.0.%d", i), e.Time.Add(time.Duration(i)*time.Hour)
-		a := e.Payload().(agentfeed.Announcement)
-		a.Version, a.AssertedAt = key, agentfeed.FormatTime(at)
-		events = append(events, timeline.NewEvent(e.Type, e.EndpointID, key, e.Commit, at, a))
+	var commits []timeline.Commit
+	for i := range 8 {
+		commits = append(commits, weatherAt(announcedAt.Add(time.Duration(i)*time.Hour), fmt.Sprintf("1.0.%d", i)))
 	}
-	tl := timeline.NewTimeline(events, nil)
+	tl := replayed(t, commits...)
 	kept, keptOut := addFeedWith(t, pageSize, Input{Timeline: tl})
 	dropped, droppedOut := addFeedWith(t, pageSize, Input{Timeline: tl, DropEntries: true})
 	if droppedOut.Entries != nil || droppedOut.Count != 8 || len(keptOut.Entries) != 8 || keptOut.Count != 8 {
@@ -217,18 +219,18 @@ func TestDropEntriesMakesTheSameFeedAndChecksEveryPage(t *testing.T) {
 	}
 	prev := Previous{Source: filepath.Join(published, filepath.FromSlash(paths.Feed))}
 	for _, tc := range []struct {
-		name   string
-		events []timeline.Event
-		want   string
+		name    string
+		commits []timeline.Commit
+		want    string
 	}{
-		{"the same", events, ""},
-		{"the first dropped", events[1:], "published entry " + keptOut.Entries[0].ID + " (endpoint-announcement: com.example.weather/forecast 1.0.0 at https://weather.example.com/mcp) would disappear"},
+		{"the same", commits, ""},
+		{"the first dropped", commits[1:], "published entry " + keptOut.Entries[0].ID + " (endpoint-announcement: com.example.weather/forecast 1.0.0 at https://weather.example.com/mcp) would disappear"},
 	} {
 		check, _, err := ReadPrevious(prev)
 		if err != nil {
 			t.Fatal(err)
 		}
-		addFeedWith(t, pageSize, Input{Timeline: timeline.NewTimeline(tc.events, nil), Check: check, DropEntries: true})
+		addFeedWith(t, pageSize, Input{Timeline: replayed(t, tc.commits...), Check: check, DropEntries: true})
 		if err := check.Finish(); (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}

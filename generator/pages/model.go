@@ -487,17 +487,10 @@ func (m *model) changelog() {
 			announced[e.EndpointID] = true
 			c = otherEntry(ChangeAnnouncement, badge, e.Time, e.Summary())
 		case agentfeed.TypeSchemaChange:
-			if th, i := e.VersionAt(); th != nil {
-				m.untold[versionKey{th, i}] = len(m.changes) // see schemaChange
-				break
-			}
-			// Made without a replay (timeline.NewEvent): no version says
-			// what changed.
-			var badge, summary string
-			if p, ok := e.Payload().(agentfeed.SchemaChange); ok {
-				badge, summary = p.Compat, timeline.DisplayName(e.EndpointID)+" "+p.FromVersion+" → "+p.ToVersion
-			}
-			c = otherEntry(ChangeSchema, badge, e.Time, summary)
+			// A timeline's schema change names its version, from which
+			// the entry is made (see tool and told).
+			th, i := e.VersionAt()
+			m.untold[versionKey{th, i}] = len(m.changes)
 		case agentfeed.TypeDeprecation:
 			badge := "deprecated"
 			if isRemoval(e) {

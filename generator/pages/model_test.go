@@ -14,7 +14,6 @@ import (
 	"unsafe"
 	"weak"
 
-	"github.com/wellknown-dev/wellknown/format/agentfeed"
 	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/site"
@@ -442,23 +441,6 @@ func versionsHeld(tl *timeline.Timeline) (n int) {
 		}
 	}
 	return n
-}
-
-// A schema change made without a replay (timeline.NewEvent) has no
-// version: the changelog shows what its payload says.
-func TestChangelogShowsASchemaChangeWithoutAVersion(t *testing.T) {
-	cfg := modelConfig(t)
-	endpoint := timeline.ToolEndpointID(cfg.Servers[0].Name, "get_forecast")
-	e := timeline.NewEvent(agentfeed.TypeSchemaChange, endpoint, "1.1.0", "c1", day(2),
-		agentfeed.SchemaChange{EndpointID: endpoint, FromVersion: "1.0.0", ToVersion: "1.1.0", Compat: "compatible"})
-	s, err := newModel(BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0]}},
-		Timeline: timeline.NewTimeline([]timeline.Event{e}, nil), Cache: NewCacheOnce(), UseUpTimeline: true}).site(Content{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(s.Changes) != 1 || s.Changes[0].Summary() != "get_forecast 1.0.0 → 1.1.0" || s.Changes[0].Badge() != "compatible" || s.Changes[0].Kind() != ChangeSchema {
-		t.Errorf("changes %+v", s.Changes)
-	}
 }
 
 // A commit's short hash is a copy: a page holds it after the history has

@@ -233,8 +233,12 @@ func (d *decoder) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, dup := obj[key]; dup {
-			return nil, d.fail(at, "duplicate key %s", strconv.Quote(key))
+		// A canonical form (see DecodeForm) was written from a map, so its
+		// keys are unique: a replay's forms are not looked up for nothing.
+		if d.form == nil {
+			if _, dup := obj[key]; dup {
+				return nil, d.fail(at, "duplicate key %s", strconv.Quote(key))
+			}
 		}
 		d.properties++
 		if d.lim.Properties > 0 && d.properties > d.lim.Properties {

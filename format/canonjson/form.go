@@ -30,13 +30,32 @@ type span struct {
 // byte for byte, in the part both begin with or in the part both end with,
 // is like's own value, not a copy: two versions of a document that differ
 // in one place cost that place to decode, and share every value the change
-// did not touch. Values are shared, so neither may be changed.
+// did not touch. Values are shared, so neither may be changed. The form
+// holds canonical, which is not to be changed while it is used.
 func DecodeForm(canonical []byte, like *Form) (*Form, error) {
-	f := &Form{text: canonical, like: like}
+	f := &Form{}
+	if err := DecodeFormInto(f, canonical, like); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// DecodeFormInto is DecodeForm into f, a form decoded before that no one
+// uses any more, whose records of where each object and array lies it
+// reuses: a replay decodes a version after another, and making them anew
+// each time cost a tenth of what it allocated. Its values are not reused,
+// since a later form may share them. like must not be f. When the form
+// does not decode, f holds no value.
+func DecodeFormInto(f *Form, canonical []byte, like *Form) error {
+	clear(f.spans) // the values they hold are not held from here
+	*f = Form{text: canonical, like: like, spans: f.spans[:0]}
 	if like != nil {
 		// A version like the one before has about as many objects and
-		// arrays: its spans are made once, not grown.
-		f.spans = make([]span, 0, len(like.spans)+len(like.spans)/8)
+		// arrays: its spans are made once, not grown, and memory made for
+		// a far larger form is not held for this one.
+		if n := len(like.spans) + len(like.spans)/8; cap(f.spans) < n || cap(f.spans) > 2*n+16 {
+			f.spans = make([]span, 0, n)
+		}
 		a, b := canonical, like.text
 		f.prefix = commonPrefix(a, b)
 		// The two parts do not overlap in either version, so no value of
@@ -45,11 +64,12 @@ func DecodeForm(canonical []byte, like *Form) (*Form, error) {
 	}
 	d := decoder{data: canonical, form: f}
 	v, err := d.document()
+	f.like = nil
 	if err != nil {
-		return nil, err
+		return err
 	}
-	f.Value, f.like = v, nil
-	return f, nil
+	f.Value = v
+	return nil
 }
 
 // container decodes the object or array at d.pos, opening with c, or takes

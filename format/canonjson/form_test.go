@@ -56,3 +56,44 @@ func TestDecodeFormShares(t *testing.T) {
 		t.Errorf("shared a %v, b %v, c %v; want a and c only", same("a"), same("b"), same("c"))
 	}
 }
+
+// A form decoded into one no longer used reads the same values as one
+// decoded anew, holds none of the bytes it was read from (a reader reuses
+// them), and leaves alone the values of the form it was before, which a
+// later version may share.
+func TestDecodeFormIntoReusesOnlyTheRecords(t *testing.T) {
+	versions := []string{
+		`{"a":{"x":[1,{"y":"two"}]},"b":{"z":3}}`,
+		`{"a":{"x":[1,{"y":"two"}]},"b":{"z":4}}`,
+		`{"a":{"w":{},"x":[1,{"y":"three"}]},"b":{"z":4},"c":["long","er"]}`,
+		`{"b":{"z":4}}`,
+	}
+	buf := []byte(versions[0])
+	older, newer := &Form{}, &Form{}
+	if err := DecodeFormInto(older, buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	var held []any // each version's value, as its form left it
+	for _, v := range versions[1:] {
+		held = append(held, older.Value)
+		text := []byte(v)
+		if err := DecodeFormInto(newer, text, older); err != nil {
+			t.Fatal(err)
+		}
+		for i := range text {
+			text[i] = ' ' // the reader's next version
+		}
+		if got, _ := Canonical(newer.Value); string(got) != v {
+			t.Errorf("decoded into a form used before: %s, want %s", got, v)
+		}
+		older, newer = newer, older
+	}
+	for i, v := range held {
+		if got, _ := Canonical(v); string(got) != versions[i] {
+			t.Errorf("version %d after its form was reused: %s, want %s", i, got, versions[i])
+		}
+	}
+	if err := DecodeFormInto(newer, []byte(`{"a":`), older); err == nil || newer.Value != nil {
+		t.Errorf("a form cut short: %v, value %v; want an error and no value", err, newer.Value)
+	}
+}

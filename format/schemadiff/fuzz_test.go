@@ -45,6 +45,11 @@ func FuzzCompare(f *testing.F) {
 		if !reflect.DeepEqual(first, again) {
 			t.Fatalf("Compare is not deterministic: %+v, then %+v", first, again)
 		}
+		var beforeAgain, afterAgain map[string]any
+		_, _ = json.Unmarshal(a, &beforeAgain), json.Unmarshal(b, &afterAgain)
+		if !reflect.DeepEqual(before, beforeAgain) || !reflect.DeepEqual(after, afterAgain) {
+			t.Fatalf("Compare changed %s and %s", a, b)
+		}
 		checkPacks(t, first)
 		checkWidenings(t, before)
 	})

@@ -43,8 +43,13 @@ func kindOf(t string) string {
 // one-branch anyOf or oneOf are merged into the schema when no keyword
 // clashes, and an anyOf or oneOf whose branches each admit their own types
 // becomes one schema with a type list ({"anyOf":[{"type":"string"},
-// {"type":"null"}]} is {"type":["string","null"]}). The input is not changed.
+// {"type":"null"}]} is {"type":["string","null"]}). The input is not
+// changed: a schema with nothing to rewrite is returned itself, most of a
+// tool's, and one with something is copied first.
 func normalize(root any, schema map[string]any, depth int) map[string]any {
+	if !rewritable(schema, depth) {
+		return schema
+	}
 	out := maps.Clone(schema)
 	constToEnum(out)
 	splitDependencies(out)
@@ -73,6 +78,17 @@ func normalize(root any, schema map[string]any, depth int) map[string]any {
 		}
 	}
 	return out
+}
+
+// rewritable reports whether normalize may rewrite schema: whether it
+// has a keyword one of its rewrites starts from.
+func rewritable(schema map[string]any, depth int) bool {
+	_, hasConst := schema["const"]
+	_, hasDependencies := schema["dependencies"]
+	_, hasAll := schema["allOf"]
+	_, hasAny := schema["anyOf"]
+	_, hasOne := schema["oneOf"]
+	return hasConst || hasDependencies || depth > 0 && (hasAll || hasAny || hasOne)
 }
 
 // distinct returns list without repeated schemas: a value matching one of

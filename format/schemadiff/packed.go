@@ -2,8 +2,7 @@ package schemadiff
 
 import (
 	"encoding/binary"
-	"maps"
-	"slices"
+	"strings"
 )
 
 // Packed is a Result kept in one string, for a Result held long: a long
@@ -20,19 +19,29 @@ import (
 // and text. No Result packs to "", which stands for none.
 type Packed string
 
-// Pack packs r.
+// Pack packs r. It measures the string before it makes it, once and at
+// its size: grown as it was written and then copied, it cost a long
+// history's replay three times its size.
 func (r Result) Pack() Packed {
+	size := packer{measuring: true}
+	r.pack(&size)
 	var p packer
+	p.b.Grow(size.n)
+	r.pack(&p)
+	return Packed(p.b.String())
+}
+
+func (r Result) pack(p *packer) {
 	p.string(string(r.Class))
 	p.strings(r.Migration.Add)
 	p.strings(r.Migration.Remove)
 	p.count(len(r.Migration.Rename))
-	for _, from := range slices.Sorted(maps.Keys(r.Migration.Rename)) {
+	for _, from := range sortedKeys(r.Migration.Rename) {
 		p.string(from)
 		p.string(r.Migration.Rename[from])
 	}
 	p.count(len(r.Migration.Retype))
-	for _, at := range slices.Sorted(maps.Keys(r.Migration.Retype)) {
+	for _, at := range sortedKeys(r.Migration.Retype) {
 		p.string(at)
 		p.string(r.Migration.Retype[at].From)
 		p.string(r.Migration.Retype[at].To)
@@ -43,7 +52,6 @@ func (r Result) Pack() Packed {
 		p.string(string(c.Class))
 		p.string(c.Text)
 	}
-	return Packed(p)
 }
 
 // Unpack returns the Result p packs, nil for "". Empty slices and maps
@@ -79,13 +87,30 @@ func (p Packed) Unpack() *Result {
 	return r
 }
 
-type packer []byte
+// packer writes the fields of a Packed, or only counts their bytes.
+type packer struct {
+	measuring bool
+	n         int // the bytes counted
+	b         strings.Builder
+}
 
-func (p *packer) count(n int) { *p = binary.AppendUvarint(*p, uint64(n)) }
+func (p *packer) count(n int) {
+	var buf [binary.MaxVarintLen64]byte
+	field := binary.AppendUvarint(buf[:0], uint64(n))
+	if p.measuring {
+		p.n += len(field)
+		return
+	}
+	p.b.Write(field)
+}
 
 func (p *packer) string(s string) {
 	p.count(len(s))
-	*p = append(*p, s...)
+	if p.measuring {
+		p.n += len(s)
+		return
+	}
+	p.b.WriteString(s)
 }
 
 func (p *packer) strings(ss []string) {

@@ -54,3 +54,12 @@ func TestUnpackedClassesAreTheConstants(t *testing.T) {
 		}
 	}
 }
+
+// Pack makes the packed string once, at its size.
+func TestPackAllocatesOnce(t *testing.T) {
+	r := Result{Class: Breaking, Changes: []Change{{Pointer: "/a", Class: Breaking, Text: strings.Repeat("text ", 100)}},
+		Migration: Migration{Add: []string{"/b"}}}
+	if n := testing.AllocsPerRun(10, func() { r.Pack() }); n != 1 {
+		t.Errorf("Pack allocated %v times, want once", n)
+	}
+}

@@ -3,6 +3,7 @@ package schemadiff
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -212,7 +213,7 @@ func (d *schemaDiff) compareSchemas(loc location, before, after any) {
 		return
 	}
 	d.types(loc, bm, am, spelledAsType)
-	dropVacuous(bm, am)
+	bm, am = dropVacuous(bm, am)
 	d.enum(loc, values, bm, am)
 	steps := stepsFor(bm, am)
 	for i, step := range keywordSteps {
@@ -427,25 +428,34 @@ func (d *schemaDiff) types(loc location, before, after map[string]any, spelledAs
 	d.note(loc.pointer, class, "%s", typeChangeText(what, typesBefore, typesAfter))
 }
 
-// dropVacuous removes from both schemas the keywords for a type family
+// dropVacuous returns both schemas without the keywords for a type family
 // that one of them does not admit: on that side they assert nothing, and
-// the change of type already says that the family came or went.
-func dropVacuous(before, after map[string]any) {
+// the change of type already says that the family came or went. A schema
+// it drops from is copied first: one normalize did not rewrite is the
+// compared document's own, which may be shared (see canonjson.DecodeForm).
+func dropVacuous(before, after map[string]any) (map[string]any, map[string]any) {
 	typesBefore, okBefore := admittedTypes(before)
 	typesAfter, okAfter := admittedTypes(after)
 	if !okBefore || !okAfter {
-		return
+		return before, after
 	}
-	// Only keywords one of them has can be removed: their own are few,
-	// the known keywords many.
-	for _, m := range []map[string]any{before, after} {
-		for keyword := range m {
-			if kind, ok := keywordKind[keyword]; ok && (!admitsKind(typesBefore, kind) || !admitsKind(typesAfter, kind)) {
-				delete(before, keyword)
-				delete(after, keyword)
+	vacuous := func(keyword string, _ any) bool {
+		kind, ok := keywordKind[keyword]
+		return ok && (!admitsKind(typesBefore, kind) || !admitsKind(typesAfter, kind))
+	}
+	drop := func(m map[string]any) map[string]any {
+		// Only keywords it has can be dropped: its own are few, the
+		// known keywords many.
+		for keyword, v := range m {
+			if vacuous(keyword, v) {
+				m = maps.Clone(m)
+				maps.DeleteFunc(m, vacuous)
+				return m
 			}
 		}
+		return m
 	}
+	return drop(before), drop(after)
 }
 
 // admitsKind reports whether a type set admits some type of a family.

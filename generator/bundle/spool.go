@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -182,6 +183,22 @@ func (at *Spooled) Read() ([]byte, error) {
 		return nil, at.spool.readFailed(err)
 	}
 	return body, nil
+}
+
+// ReadAppend appends the bytes at at to dst and returns the result, for a
+// caller that reads many in turn into one buffer, where Read makes a new
+// slice each time. The spool keeps the first error (see ReadFailed).
+func (at *Spooled) ReadAppend(dst []byte) ([]byte, error) {
+	r, err := at.reader()
+	if err != nil {
+		return dst, at.spool.readFailed(err)
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, at.len())[:n+at.len()]
+	if _, err = io.ReadFull(r, dst[n:]); err != nil {
+		return dst[:n], at.spool.readFailed(err)
+	}
+	return dst, nil
 }
 
 // readFailed keeps err if it is the first read back that failed, and

@@ -416,3 +416,33 @@ func TestSpoolWritesOutPendingBytesWhenReadBack(t *testing.T) {
 		t.Errorf("Read of the second put = %q, %v; %d bytes still pending", body, err, len(s.pending))
 	}
 }
+
+// ReadAppend appends the bytes where they lie, still pending or written,
+// in one run or several, to what the buffer held.
+func TestReadAppendAppendsToTheBuffer(t *testing.T) {
+	s, _ := newSpool(t)
+	written, err := s.Put([]byte(strings.Repeat("w", spoolBuffer)))
+	must(t, err)
+	w := s.NewWriter()
+	_, err = w.Write([]byte("first "))
+	must(t, err)
+	pending, err := s.Put([]byte("between"))
+	must(t, err)
+	_, err = w.Write([]byte("second"))
+	must(t, err)
+	buf := make([]byte, 0, 4)
+	for _, c := range []struct {
+		at   *Spooled
+		want string
+	}{
+		{written, strings.Repeat("w", spoolBuffer)},
+		{pending, "between"},
+		{w.Spooled(), "first second"},
+	} {
+		got, err := c.at.ReadAppend(append(buf[:0], "> "...))
+		if err != nil || string(got) != "> "+c.want {
+			t.Errorf("ReadAppend = %.20q (%d bytes), %v; want %.20q", got, len(got), err, "> "+c.want)
+		}
+		buf = got
+	}
+}

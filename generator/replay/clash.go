@@ -23,7 +23,13 @@ type clash struct {
 // reported once, when it ends or at the end of history. It returns the
 // names of the tools touched.
 func (st *replayState) judge(server string, f *serverFiles, c gitlog.Commit) []string {
-	touched := slices.Sorted(maps.Keys(f.touched))
+	// Made at its size: collected from an iterator, the names of a long
+	// history's commits were grown over and over.
+	touched := make([]string, 0, len(f.touched))
+	for name := range f.touched {
+		touched = append(touched, name)
+	}
+	slices.Sort(touched)
 	for _, name := range touched {
 		f.changed = true
 		paths := f.paths[name]

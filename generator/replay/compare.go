@@ -43,8 +43,15 @@ type comparisons struct {
 	// decoded: the older version of its next one, which is then not
 	// decoded a second time, and from which the version after it takes
 	// every value it did not change (see canonjson.DecodeForm). One
-	// object per file, not per version.
+	// object per file, not per version. A comparison takes it out while
+	// it compares: it reuses it once done (see spare).
 	last map[fileAt]decoded
+	// spare holds the decoded versions no one uses any more, whose
+	// buffers the next decodes reuse: reading each version back into a
+	// new slice and recording its form anew was a third of what a long
+	// history's replay allocated, faster than a collection ends, and what
+	// is allocated during a collection counts as live in it.
+	spare []decoded
 }
 
 // compareWindow is how many comparisons are planned from the replay's
@@ -69,11 +76,15 @@ type planner struct {
 	last  []map[string]tools.Tool // by repository, the last version at each path
 }
 
-// decoded is a version of a tool file decoded.
+// decoded is a version of a tool file decoded, and the buffer its
+// canonical form was read into, which the form holds. Each is in one place
+// only (last, spare, or a comparison), since its form and buffer are
+// reused.
 type decoded struct {
-	sha256 string
-	form   *canonjson.Form
-	refs   bool // it may have a $ref (see holdsRefs)
+	sha256    string
+	form      *canonjson.Form
+	refs      bool // it may have a $ref (see holdsRefs)
+	canonical []byte
 }
 
 // fileAt is a tool file of repository repo.
@@ -194,14 +205,18 @@ func (c *comparisons) make(i int) {
 	// comparison decodes what c.last does not hold, and the newer version
 	// as far as it differs from the older.
 	file, before, after := cmp.file, cmp.before, cmp.after
-	kept := c.last[file]
+	kept, ok := c.last[file]
+	if ok {
+		delete(c.last, file)
+	} else {
+		kept = c.takeSpare()
+	}
+	next := c.takeSpare()
 	c.mu.Unlock()
 	if kept.sha256 != before.SHA256 {
-		canonical := c.forms.canonical(before)
-		kept = decoded{before.SHA256, decodeForm(canonical, nil), holdsRefs(canonical)}
+		kept = c.decode(kept, before, nil)
 	}
-	canonical := c.forms.canonical(after)
-	next := decoded{after.SHA256, decodeForm(canonical, kept.form), holdsRefs(canonical)}
+	next = c.decode(next, after, kept.form)
 	compare := schemadiff.Compare
 	if !kept.refs || !next.refs {
 		compare = schemadiff.CompareWithoutRefs
@@ -210,11 +225,48 @@ func (c *comparisons) make(i int) {
 	a, _ := next.form.Value.(map[string]any)
 	result := compare(b, a)
 	c.mu.Lock()
+	if newer, ok := c.last[file]; ok {
+		c.spare = append(c.spare, newer) // put there by a comparison made meanwhile
+	}
 	c.last[file] = next
+	c.spare = append(c.spare, kept)
 	// The replay may have dropped cmp meanwhile: then no one reads this.
 	cmp.result, cmp.done = result, true
 	c.cond.Broadcast()
 }
+
+// takeSpare returns a decoded version no one uses any more, to decode
+// another into, or a new one. The caller holds mu.
+func (c *comparisons) takeSpare() decoded {
+	if len(c.spare) == 0 {
+		return decoded{form: &canonjson.Form{}}
+	}
+	d := c.spare[len(c.spare)-1]
+	c.spare[len(c.spare)-1] = decoded{}
+	c.spare = c.spare[:len(c.spare)-1]
+	d.sha256 = "" // it holds no version from here
+	return d
+}
+
+// decode decodes version t into d, like an earlier form (see
+// canonjson.DecodeForm). The form was made by parse from a decoded object
+// held to the limits, so decoding it cannot fail; if it did, the form
+// would hold no value.
+func (c *comparisons) decode(d decoded, t tools.Tool, like *canonjson.Form) decoded {
+	d.canonical = c.forms.canonicalInto(d.canonical, t)
+	if cap(d.canonical) > 2*len(d.canonical)+minBuffer {
+		// A buffer grown for a far larger version: last would hold it
+		// for this one, and in time every file's version would be in one.
+		d.canonical = bytes.Clone(d.canonical)
+	}
+	_ = canonjson.DecodeFormInto(d.form, d.canonical, like)
+	d.sha256, d.refs = t.SHA256, holdsRefs(d.canonical)
+	return d
+}
+
+// minBuffer is how much larger than twice a version a buffer may be and
+// still hold it: below, the bytes held for nothing cost less than a copy.
+const minBuffer = 4 << 10
 
 // compare returns the comparison of two versions of a tool, made ahead when
 // it could be. While a worker still makes the one asked for, the replay
@@ -243,17 +295,6 @@ func (c *comparisons) compare(before, after tools.Tool) schemadiff.Result {
 	return r
 }
 
-// decodeForm decodes a canonical form like an earlier one (see
-// canonjson.DecodeForm). The form was made by parse from a decoded object
-// held to the limits, so decoding it cannot fail.
-func decodeForm(canonical []byte, like *canonjson.Form) *canonjson.Form {
-	f, err := canonjson.DecodeForm(canonical, like)
-	if err != nil {
-		return &canonjson.Form{}
-	}
-	return f
-}
-
 // holdsRefs reports whether a canonical form may have a "$ref" member:
 // a canonical form writes the key as it is, never escaped, so one without
 // the text has none, and a comparison with it need not look for
@@ -277,5 +318,5 @@ func (c *comparisons) stop() {
 	c.cond.Broadcast()
 	c.mu.Unlock()
 	c.workers.Wait()
-	c.last, c.planned, c.index, c.plan = nil, nil, nil, planner{}
+	c.last, c.spare, c.planned, c.index, c.plan = nil, nil, nil, nil, planner{}
 }

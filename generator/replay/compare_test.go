@@ -1,13 +1,19 @@
 package replay
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/format/canonjson"
 	"github.com/wellknown-dev/wellknown/format/gitlog"
 	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/site"
@@ -267,5 +273,69 @@ func TestComparisonsArePlannedAWindowAhead(t *testing.T) {
 	}
 	if asked != 40 {
 		t.Errorf("%d comparisons asked, want 40", asked)
+	}
+}
+
+// The comparisons read the versions they decode into the buffers of
+// versions let go of. Each is the comparison of its two versions all the
+// same, also once its buffers were reused (it keeps none of their bytes),
+// whatever a buffer held before (a version of another file, many times
+// larger); no decoded version is in two places, and none is held in a
+// buffer far larger than its form.
+func TestComparisonsReuseTheBuffersOfVersionsLetGoOf(t *testing.T) {
+	f := newForms(tempSpool(t))
+	c := &comparisons{forms: f, index: map[[2]string]int{}, last: map[fileAt]decoded{}}
+	c.cond = sync.NewCond(&c.mu)
+	version := func(file, i int) tools.Tool {
+		description := fmt.Sprint("Tool ", file, ".")
+		if file == 0 {
+			description = strings.Repeat("Long. ", 4<<10)
+		}
+		props := []string{"p"}
+		for k := range i {
+			props = append(props, fmt.Sprint("q", k))
+		}
+		path := fmt.Sprintf("tools/%d.json", file)
+		return f.parse(path, []byte(toolJSON(fmt.Sprint("t", file), description, props...))).tool()
+	}
+	// Each file's versions one after another, the files' in turn: the
+	// older version of most is the newer of the one before.
+	for i := range 4 {
+		for file := range 3 {
+			before, after := version(file, i), version(file, i+1)
+			c.index[[2]string{before.SHA256, after.SHA256}] = len(c.planned)
+			c.planned = append(c.planned, &comparison{before: before, after: after, file: fileAt{0, before.File}})
+		}
+	}
+	var got []schemadiff.Result
+	for _, cmp := range c.planned {
+		got = append(got, c.compare(cmp.before, cmp.after))
+	}
+	for i, cmp := range c.planned {
+		if want := timeline.CompareObjects(f.decode(cmp.before), f.decode(cmp.after)); !reflect.DeepEqual(got[i], want) {
+			t.Errorf("comparison %d of %s: %+v, want %+v", i, cmp.before.File, got[i], want)
+		}
+	}
+	if err := f.failed(); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[*canonjson.Form]bool{}
+	held := slices.Collect(maps.Values(c.last))
+	for _, d := range append(held, c.spare...) {
+		if seen[d.form] {
+			t.Errorf("a decoded version is held twice")
+		}
+		seen[d.form] = true
+		if cap(d.canonical) > 2*len(d.canonical)+minBuffer {
+			t.Errorf("a version of %d bytes is held in a buffer of %d", len(d.canonical), cap(d.canonical))
+		}
+	}
+	for _, d := range held {
+		if sum := sha256.Sum256(d.canonical); hex.EncodeToString(sum[:]) != d.sha256 {
+			t.Errorf("the last version of a file holds %.40q, not its form", d.canonical)
+		}
+	}
+	if len(held) != 3 || len(c.spare) == 0 {
+		t.Errorf("%d versions held, %d spare; want one for each of 3 files, and some spare", len(held), len(c.spare))
 	}
 }

@@ -293,6 +293,21 @@ func (f *forms) canonical(t tools.Tool) []byte {
 	return canonical
 }
 
+// canonicalInto returns t's canonical form in buf, in place of what buf
+// held, for a caller that reads many forms in turn and keeps none once
+// done: canonical makes a new slice for each form read back.
+func (f *forms) canonicalInto(buf []byte, t tools.Tool) []byte {
+	at, ok := t.Stored.(*bundle.Spooled)
+	if !ok || t.Canonical != nil {
+		return append(buf[:0], f.canonical(t)...)
+	}
+	buf, err := at.ReadAppend(buf[:0])
+	if err != nil {
+		f.fail(err)
+	}
+	return buf
+}
+
 // fail keeps err if it is the first the spool gave the forms (see
 // failed).
 func (f *forms) fail(err error) {

@@ -111,7 +111,7 @@ type decoder struct {
 	pos        int
 	lim        Limits
 	properties int
-	form       *Form // when not nil, where each object and array is recorded (see DecodeForm)
+	form       *Form // when not nil, where each object and array is recorded (see DecodeFormInto)
 }
 
 // errSyntax is the decoder's word for a document encoding/json rejects too.
@@ -233,7 +233,7 @@ func (d *decoder) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		// A canonical form (see DecodeForm) was written from a map, so its
+		// A canonical form (see DecodeFormInto) was written from a map, so its
 		// keys are unique: a replay's forms are not looked up for nothing.
 		if d.form == nil {
 			if _, dup := obj[key]; dup {

@@ -6,7 +6,7 @@ import (
 )
 
 // A Form is a canonical form decoded, with where each of its objects and
-// arrays is in it: what DecodeForm needs to decode the next version of a
+// arrays is in it: what DecodeFormInto needs to decode the next version of a
 // document without decoding again what did not change.
 type Form struct {
 	Value any // as Decode returns it
@@ -25,27 +25,21 @@ type span struct {
 	value      any
 }
 
-// DecodeForm decodes a canonical form (as TransformFunc or Canonical write it).
-// When like is not nil, each object and array the form shares with like,
-// byte for byte, in the part both begin with or in the part both end with,
-// is like's own value, not a copy: two versions of a document that differ
-// in one place cost that place to decode, and share every value the change
-// did not touch. Values are shared, so neither may be changed. The form
-// holds canonical, which is not to be changed while it is used.
-func DecodeForm(canonical []byte, like *Form) (*Form, error) {
-	f := &Form{}
-	if err := DecodeFormInto(f, canonical, like); err != nil {
-		return nil, err
-	}
-	return f, nil
-}
-
-// DecodeFormInto is DecodeForm into f, a form decoded before that no one
-// uses any more, whose records of where each object and array lies it
-// reuses: a replay decodes a version after another, and making them anew
-// each time cost a tenth of what it allocated. Its values are not reused,
-// since a later form may share them. like must not be f. When the form
-// does not decode, f holds no value.
+// DecodeFormInto decodes a canonical form (as TransformFunc or Canonical
+// write it) into f. When like is not nil, each object and array the form
+// shares with like, byte for byte, in the part both begin with or in the
+// part both end with, is like's own value, not a copy: two versions of a
+// document that differ in one place cost that place to decode, and share
+// every value the change did not touch. Values are shared, so neither may
+// be changed. The form holds canonical, which is not to be changed while
+// it is used.
+//
+// f is a new Form, or one decoded before that no one uses any more, whose
+// records of where each object and array lies it reuses: a replay decodes
+// a version after another, and making them anew each time cost a tenth of
+// what it allocated. Its values are not reused, since a later form may
+// share them. like must not be f. When the form does not decode, f holds
+// no value.
 func DecodeFormInto(f *Form, canonical []byte, like *Form) error {
 	clear(f.spans) // the values they hold are not held from here
 	*f = Form{text: canonical, like: like, spans: f.spans[:0]}

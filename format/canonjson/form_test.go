@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// DecodeForm decodes what Decode decodes, whatever the earlier version.
+// DecodeFormInto decodes what Decode decodes, whatever the earlier version.
 func FuzzDecodeForm(f *testing.F) {
 	f.Add([]byte(`{"a":{"x":[1,{"y":2}]},"b":{"z":3}}`), []byte(`{"a":{"x":[1,{"y":2}]},"b":{"z":4}}`))
 	f.Add([]byte(`[{"a":1},{"a":1},{"a":1}]`), []byte(`[{"a":1},{"a":1}]`))
@@ -17,22 +17,22 @@ func FuzzDecodeForm(f *testing.F) {
 		if errA != nil || errB != nil {
 			return
 		}
-		before, err := DecodeForm(ca, nil)
+		before, err := decodeForm(ca, nil)
 		if err != nil {
-			t.Fatalf("DecodeForm(%q): %v", ca, err)
+			t.Fatalf("decodeForm(%q): %v", ca, err)
 		}
 		for _, like := range []*Form{before, nil} {
-			after, err := DecodeForm(cb, like)
+			after, err := decodeForm(cb, like)
 			if err != nil {
-				t.Fatalf("DecodeForm(%q) like %q: %v", cb, ca, err)
+				t.Fatalf("decodeForm(%q) like %q: %v", cb, ca, err)
 			}
 			if got, _ := Canonical(after.Value); !bytes.Equal(got, cb) {
-				t.Fatalf("DecodeForm(%q) like %q = %q", cb, ca, got)
+				t.Fatalf("decodeForm(%q) like %q = %q", cb, ca, got)
 			}
 			// And again from the form just made, as a history goes on.
-			again, err := DecodeForm(ca, after)
+			again, err := decodeForm(ca, after)
 			if got, _ := Canonical(again.Value); err != nil || !bytes.Equal(got, ca) {
-				t.Fatalf("DecodeForm(%q) like %q = %q, %v", ca, cb, got, err)
+				t.Fatalf("decodeForm(%q) like %q = %q, %v", ca, cb, got, err)
 			}
 		}
 	})
@@ -40,11 +40,11 @@ func FuzzDecodeForm(f *testing.F) {
 
 // The values a change did not touch are the earlier version's own.
 func TestDecodeFormShares(t *testing.T) {
-	before, err := DecodeForm([]byte(`{"a":{"x":[1,{"y":2}]},"b":{"z":3},"c":{"w":[]}}`), nil)
+	before, err := decodeForm([]byte(`{"a":{"x":[1,{"y":2}]},"b":{"z":3},"c":{"w":[]}}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := DecodeForm([]byte(`{"a":{"x":[1,{"y":2}]},"b":{"z":4},"c":{"w":[]}}`), before)
+	after, err := decodeForm([]byte(`{"a":{"x":[1,{"y":2}]},"b":{"z":4},"c":{"w":[]}}`), before)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,4 +96,13 @@ func TestDecodeFormIntoReusesOnlyTheRecords(t *testing.T) {
 	if err := DecodeFormInto(newer, []byte(`{"a":`), older); err == nil || newer.Value != nil {
 		t.Errorf("a form cut short: %v, value %v; want an error and no value", err, newer.Value)
 	}
+}
+
+// decodeForm is DecodeFormInto a new Form.
+func decodeForm(canonical []byte, like *Form) (*Form, error) {
+	f := &Form{}
+	if err := DecodeFormInto(f, canonical, like); err != nil {
+		return nil, err
+	}
+	return f, nil
 }

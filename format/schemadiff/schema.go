@@ -432,7 +432,7 @@ func (d *schemaDiff) types(loc location, before, after map[string]any, spelledAs
 // that one of them does not admit: on that side they assert nothing, and
 // the change of type already says that the family came or went. A schema
 // it drops from is copied first: one normalize did not rewrite is the
-// compared document's own, which may be shared (see canonjson.DecodeForm).
+// compared document's own, which may be shared (see canonjson.DecodeFormInto).
 func dropVacuous(before, after map[string]any) (map[string]any, map[string]any) {
 	typesBefore, okBefore := admittedTypes(before)
 	typesAfter, okAfter := admittedTypes(after)

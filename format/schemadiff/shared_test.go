@@ -22,8 +22,8 @@ func shared(t *testing.T, before, after string) (b, a map[string]any) {
 		if err != nil {
 			t.Fatalf("test JSON %s: %v", s, err)
 		}
-		f, err := canonjson.DecodeForm(c, like)
-		if err != nil {
+		f := &canonjson.Form{}
+		if err := canonjson.DecodeFormInto(f, c, like); err != nil {
 			t.Fatalf("canonical form %s: %v", c, err)
 		}
 		return f

@@ -42,7 +42,7 @@ type comparisons struct {
 	// last holds, by file, the newer version of its last comparison,
 	// decoded: the older version of its next one, which is then not
 	// decoded a second time, and from which the version after it takes
-	// every value it did not change (see canonjson.DecodeForm). One
+	// every value it did not change (see canonjson.DecodeFormInto). One
 	// object per file, not per version. A comparison takes it out while
 	// it compares: it reuses it once done (see spare).
 	last map[fileAt]decoded
@@ -249,7 +249,7 @@ func (c *comparisons) takeSpare() decoded {
 }
 
 // decode decodes version t into d, like an earlier form (see
-// canonjson.DecodeForm). The form was made by parse from a decoded object
+// canonjson.DecodeFormInto). The form was made by parse from a decoded object
 // held to the limits, so decoding it cannot fail; if it did, the form
 // would hold no value.
 func (c *comparisons) decode(d decoded, t tools.Tool, like *canonjson.Form) decoded {

@@ -1,6 +1,10 @@
 package replay
 
-import "github.com/wellknown-dev/wellknown/format/gitlog"
+import (
+	"maps"
+
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+)
 
 // A spooled replay lets go of each blob it parsed once no step still to
 // come can look it up, where the map of them by id was held whole until
@@ -65,14 +69,12 @@ func (rh *repoHistory) letGo(replaced []gitlog.ObjectID) {
 // shrink returns m, or once it holds less than half of what it was last
 // made for (*room) a copy of it made for what it holds: a Go map keeps
 // the room of the entries deleted from it.
-func shrink[K comparable, V any](m map[K]V, room *int) map[K]V {
+func shrink(m map[gitlog.ObjectID]parsedTool, room *int) map[gitlog.ObjectID]parsedTool {
 	if len(m) >= *room/2 {
 		return m
 	}
-	out := make(map[K]V, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
+	out := make(map[gitlog.ObjectID]parsedTool, len(m))
+	maps.Copy(out, m)
 	*room = len(m)
 	return out
 }

@@ -275,7 +275,7 @@ func Build(opt Options) (_ *Result, err error) {
 	// Nothing reads the timeline of a spooled build once the pages' model
 	// is made from it, and a long history's is the largest part of what
 	// the pages would hold while they render.
-	in := pages.BuildInput{Config: cfg, Timeline: r.Timeline, CommitRepos: commitRepos, Files: r.Bundle.Files(),
+	in := pages.BuildInput{Config: cfg, Timeline: r.Timeline, CommitRepos: commitRepos, Files: pages.Shown(r.Bundle.All()),
 		Key: key.Public(), KeyFile: didweb.KeyFileSecret(key.File), Attestations: r.Attestations, Cache: pageCache,
 		UseUpTimeline: r.spool != nil}
 	for _, s := range servers {

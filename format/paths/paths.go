@@ -46,7 +46,13 @@ func AgentCardOf(slug string) string { return "/a2a/" + slug + "/agent-card.json
 
 // ToolVersion is where one version of a tool is kept, immutable.
 func ToolVersion(serverSlug, tool, version string) string {
-	return SchemaArchive + serverSlug + "/" + tool + "/" + version + ".json"
+	return ToolVersions(serverSlug, tool) + version + ".json"
+}
+
+// ToolVersions is the folder of a tool's versions (ToolVersion), with its
+// final slash.
+func ToolVersions(serverSlug, tool string) string {
+	return SchemaArchive + serverSlug + "/" + tool + "/"
 }
 
 // FeedArchive is where archive document n (from 1, oldest first) of the

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"iter"
 	"maps"
 	"mime"
 	"net/http"
@@ -66,14 +67,15 @@ func (f *File) IsDocument() bool {
 
 // Bundle is a set of files keyed by path.
 type Bundle struct {
-	files map[string]*File
-	dirs  map[string]bool // every directory that holds a file
-	spool *Spool          // where the immutable files' bytes go; nil keeps them in memory
-	// Files' answer is kept, since a build asks for it at every stage, and
-	// merged with what was added since: a stage adds few files, or many
-	// in about the order of their paths.
+	files   map[string]*File // the files held whole
+	records *records         // the immutable files in the spool, compact; nil without a spool
+	dirs    map[string]bool  // every directory that holds a file
+	spool   *Spool           // where the immutable files' bytes go; nil keeps them in memory
+	// The order of the files is kept, since a build asks for it at every
+	// stage, and merged with what was added since: a stage adds few
+	// files, or many in about the order of their paths.
 	mu     sync.Mutex
-	sorted []*File // the files added before the last Files, by path
+	sorted []*File // the files held whole added before the order was last asked for, by path
 	added  []*File // those added since, in the order added
 }
 
@@ -84,7 +86,7 @@ func New() *Bundle { return &Bundle{files: map[string]*File{}, dirs: map[string]
 // files in s. Closing s is the caller's.
 func NewSpooled(s *Spool) *Bundle {
 	b := New()
-	b.spool = s
+	b.spool, b.records = s, newRecords()
 	return b
 }
 
@@ -105,6 +107,9 @@ func (b *Bundle) Add(p string, body []byte, contentType string) error {
 		if err != nil {
 			return fmt.Errorf("keeping %s until it is written: %v", p, err)
 		}
+		if b.record(p, at, contentType) {
+			return nil
+		}
 		f.Body, f.spooled = nil, at
 	}
 	b.insert(f)
@@ -124,19 +129,49 @@ func (b *Bundle) AddSpooled(p string, at *Spooled, contentType string) error {
 	if err := b.check(p); err != nil {
 		return err
 	}
-	b.insert(&File{Path: p, ContentType: contentType, spooled: at})
+	if !b.record(p, at, contentType) {
+		b.insert(&File{Path: p, ContentType: contentType, spooled: at})
+	}
 	return nil
+}
+
+// record adds the file at p, whose path check accepted, as a record
+// when it is immutable and a record can hold it, and reports whether it
+// was.
+func (b *Bundle) record(p string, at *Spooled, contentType string) bool {
+	if !immutable(p) || !b.records.add(p, at, contentType) {
+		return false
+	}
+	b.addDirs(p)
+	return true
 }
 
 // insert adds f, whose path check accepted.
 func (b *Bundle) insert(f *File) {
-	for d := path.Dir(f.Path); d != "/"; d = path.Dir(d) {
-		b.dirs[d] = true
-	}
+	b.addDirs(f.Path)
 	b.files[f.Path] = f
 	b.mu.Lock()
 	b.added = append(b.added, f)
 	b.mu.Unlock()
+}
+
+// addDirs records the directories of the file at p.
+func (b *Bundle) addDirs(p string) {
+	for d := path.Dir(p); d != "/" && !b.dirs[d]; d = path.Dir(d) {
+		b.dirs[d] = true
+	}
+}
+
+// has reports whether a file is at p.
+func (b *Bundle) has(p string) bool {
+	if _, ok := b.files[p]; ok {
+		return true
+	}
+	if b.records == nil {
+		return false
+	}
+	_, ok := b.records.find(p)
+	return ok
 }
 
 // check refuses an unsafe path, a second file at p, or a file where
@@ -145,11 +180,11 @@ func (b *Bundle) check(p string) error {
 	if err := CheckPath(p); err != nil {
 		return err
 	}
-	if _, dup := b.files[p]; dup || b.dirs[p] {
+	if b.has(p) || b.dirs[p] {
 		return fmt.Errorf("two outputs would be written to %s", p)
 	}
 	for d := path.Dir(p); d != "/"; d = path.Dir(d) {
-		if _, clash := b.files[d]; clash {
+		if b.has(d) {
 			return fmt.Errorf("output %s needs %s to be a directory, but it is a file", p, d)
 		}
 	}
@@ -160,38 +195,58 @@ func (b *Bundle) check(p string) error {
 // paths in bodies, each keeping its content type and headers: a rebuild's,
 // when only those bodies changed. b is left as it is; its other files are
 // shared, which is safe since a file is never changed once its headers
-// are set. A path that is not a file of b is an error.
+// are set. A path that is not a file of b held whole (an immutable file
+// in its spool is never replaced) is an error.
 func (b *Bundle) Replaced(bodies map[string][]byte) (*Bundle, error) {
-	files := b.Files()
-	out := &Bundle{files: make(map[string]*File, len(files)), dirs: maps.Clone(b.dirs), spool: b.spool}
-	for i, f := range files {
-		if body, ok := bodies[f.Path]; ok {
-			files[i] = &File{Path: f.Path, Body: body, ContentType: f.ContentType, Header: f.Header}
-		}
-		out.files[f.Path] = files[i]
-	}
 	for p := range bodies {
 		if _, ok := b.files[p]; !ok {
 			return nil, fmt.Errorf("no file %s to replace", p)
 		}
 	}
-	out.sorted = files
+	b.mu.Lock()
+	files := b.held()
+	b.mu.Unlock()
+	out := &Bundle{files: make(map[string]*File, len(files)), records: b.records, dirs: maps.Clone(b.dirs), spool: b.spool,
+		sorted: slices.Clone(files)}
+	for i, f := range out.sorted {
+		if body, ok := bodies[f.Path]; ok {
+			out.sorted[i] = &File{Path: f.Path, Body: body, ContentType: f.ContentType, Header: f.Header}
+		}
+		out.files[f.Path] = out.sorted[i]
+	}
 	return out, nil
 }
 
 // Get returns the file at p.
+// A File made for an immutable file of the spool (see records) is made
+// anew at each call; a change to it is lost (see SetHeaders).
 func (b *Bundle) Get(p string) (*File, bool) {
-	f, ok := b.files[p]
-	return f, ok
+	if f, ok := b.files[p]; ok {
+		return f, true
+	}
+	if b.records == nil {
+		return nil, false
+	}
+	i, ok := b.records.find(p)
+	if !ok {
+		return nil, false
+	}
+	return b.records.file(i, b.spool), true
 }
 
 // Len returns the number of files.
-func (b *Bundle) Len() int { return len(b.files) }
+func (b *Bundle) Len() int {
+	n := len(b.files)
+	if b.records != nil {
+		n += len(b.records.list)
+	}
+	return n
+}
 
 // Kinds counts the machine-readable documents (IsDocument) and the HTML
 // pages among the files.
 func (b *Bundle) Kinds() (documents, pages int) {
-	for _, f := range b.Files() {
+	for f := range b.All() {
 		switch {
 		case f.IsDocument():
 			documents++
@@ -202,34 +257,120 @@ func (b *Bundle) Kinds() (documents, pages int) {
 	return documents, pages
 }
 
-// Files returns every file, sorted by path.
-func (b *Bundle) Files() []*File {
+// All yields every file, by path. A File of an immutable file in the
+// spool is made as its turn comes, and held by the caller only: a long
+// history has a hundred thousand (see records). Files added while All
+// runs are not yielded.
+func (b *Bundle) All() iter.Seq[*File] {
+	return func(yield func(*File) bool) {
+		for _, f := range b.list().all {
+			if !yield(f) {
+				return
+			}
+		}
+	}
+}
+
+// listing is the bundle's files at one time, by path (see all).
+type listing struct {
+	b     *Bundle
+	held  []*File  // the files held whole, by path
+	order []uint32 // the records, by path
+}
+
+// list returns the files b has now.
+func (b *Bundle) list() listing {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	s := listing{b: b, held: b.held()}
+	if b.records != nil {
+		s.order = b.records.order()
+	}
+	return s
+}
+
+// fromRecord marks a ref (see listing.all) as a record's index.
+const fromRecord = 1 << 31
+
+// all yields each file by path with its ref: its index in held, or its
+// record's index plus fromRecord, by which file finds it again.
+func (s listing) all(yield func(uint32, *File) bool) {
+	held, order := s.held, s.order
+	for len(held) > 0 || len(order) > 0 {
+		var ref uint32
+		var f *File
+		if len(order) > 0 && (len(held) == 0 || s.b.records.comparePath(order[0], held[0].Path) < 0) {
+			ref, f = order[0]+fromRecord, s.b.records.file(order[0], s.b.spool)
+			order = order[1:]
+		} else {
+			ref, f = uint32(len(s.held)-len(held)), held[0]
+			held = held[1:]
+		}
+		if !yield(ref, f) {
+			return
+		}
+	}
+}
+
+// path returns the path of the file ref names (see all).
+func (s listing) path(ref uint32) string {
+	if ref >= fromRecord {
+		return s.b.records.path(ref - fromRecord)
+	}
+	return s.held[ref].Path
+}
+
+// Files returns every file, by path: All, held at once, for a caller
+// that keeps them (a bundle served from memory has no spool).
+func (b *Bundle) Files() []*File {
+	return slices.AppendSeq(make([]*File, 0, b.Len()), b.All())
+}
+
+// Batches yields every file, by path, n at a time: All, for a caller
+// that handles many files at once (in parallel) but need not hold all.
+func (b *Bundle) Batches(n int) iter.Seq[[]*File] {
+	return func(yield func([]*File) bool) {
+		batch := make([]*File, 0, n)
+		for f := range b.All() {
+			if batch = append(batch, f); len(batch) == n {
+				if !yield(batch) {
+					return
+				}
+				batch = make([]*File, 0, n)
+			}
+		}
+		if len(batch) > 0 {
+			yield(batch)
+		}
+	}
+}
+
+// SetHeaders sets every file's Header to what header returns for it:
+// for a File that All makes, setting its Header would be lost.
+func (b *Bundle) SetHeaders(header func(*File) http.Header) {
+	for ref, f := range b.list().all {
+		if ref >= fromRecord {
+			b.records.setHeader(ref-fromRecord, header(f))
+		} else {
+			f.Header = header(f)
+		}
+	}
+}
+
+// held returns the files held whole, by path. The caller holds mu.
+func (b *Bundle) held() []*File {
 	if len(b.added) > 0 {
 		slices.SortFunc(b.added, byPath)
-		b.sorted, b.added = merge(b.sorted, b.added), nil
+		b.sorted, b.added = mergeSorted(b.sorted, b.added, byPath), nil
 	}
-	return append(make([]*File, 0, len(b.sorted)), b.sorted...)
+	return b.sorted
 }
 
 func byPath(x, y *File) int { return strings.Compare(x.Path, y.Path) }
 
-// merge returns the files of a and b, each sorted by path, sorted by path.
-func merge(a, b []*File) []*File {
-	out := make([]*File, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if byPath(a[0], b[0]) < 0 {
-			out, a = append(out, a[0]), a[1:]
-		} else {
-			out, b = append(out, b[0]), b[1:]
-		}
-	}
-	return append(append(out, a...), b...)
-}
-
 // CheckPath accepts a clean absolute slash path naming a file that stays
-// inside the site: no "..", no empty or dot segments, no backslash or NUL.
+// inside the site: no "..", no empty or dot segments, no backslash or NUL,
+// no name a write keeps for its temporary files.
 func CheckPath(p string) error {
 	switch {
 	case !strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/"):
@@ -242,6 +383,9 @@ func CheckPath(p string) error {
 	for _, seg := range strings.Split(p[1:], "/") {
 		if seg == ".." || seg == "." || seg == "" {
 			return fmt.Errorf("output path %q escapes the site", p)
+		}
+		if strings.HasPrefix(seg, tempPrefix) {
+			return fmt.Errorf("output path %q starts a name with %s, which a write keeps for its temporary files", p, tempPrefix)
 		}
 	}
 	return nil

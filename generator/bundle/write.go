@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -284,10 +286,20 @@ func scan(out string) (existing, error) {
 	return ex, err
 }
 
-// staged is a file written beside its target, to be renamed over it.
+// staged is a file written beside its target under a temporary name, to
+// be renamed over it: its ref (see listing.all), from which both names
+// are made again (see tempFor), and its rank. A long history's cold
+// write stages a hundred thousand files.
 type staged struct {
-	temp, target string
-	rank         int // see writeRank
+	ref  uint32
+	rank uint8 // see writeRank
+}
+
+// tempFor is the temporary name of the file ref that goes to target.
+// Names made so are the write's own, and the lock keeps them so:
+// CheckPath refuses them as outputs.
+func tempFor(target string, ref uint32) string {
+	return filepath.Join(filepath.Dir(target), tempPrefix+strconv.FormatUint(uint64(ref), 10))
 }
 
 // The ranks of writeRank, in the order update renames files into place.
@@ -312,8 +324,8 @@ var indexes = map[string]bool{
 }
 
 // writeRank is where f goes in the order of renames.
-func (b *Bundle) writeRank(f *File) int {
-	_, snapshotMoved := b.files[paths.SnapshotBesideA2A]
+func (b *Bundle) writeRank(f *File) uint8 {
+	snapshotMoved := b.has(paths.SnapshotBesideA2A)
 	switch {
 	case immutable(f.Path):
 		return rankImmutable
@@ -340,18 +352,21 @@ func (b *Bundle) update(out string) (WriteStats, error) {
 		removeDirs(created)
 		return WriteStats{}, err
 	}
-	changes, unchanged, err := b.stage(out)
+	l := b.list()
+	target := func(ref uint32) string { return filepath.Join(out, filepath.FromSlash(l.path(ref)[1:])) }
+	changes, unchanged, err := b.stage(out, l)
 	if err != nil {
 		for _, s := range changes {
-			os.Remove(s.temp)
+			os.Remove(tempFor(target(s.ref), s.ref))
 		}
 		removeDirs(created)
 		return WriteStats{}, err
 	}
 	stats := WriteStats{Unchanged: unchanged}
-	slices.SortStableFunc(changes, func(x, y staged) int { return x.rank - y.rank })
+	slices.SortStableFunc(changes, func(x, y staged) int { return cmp.Compare(x.rank, y.rank) })
 	for _, s := range changes {
-		if err := renameOver(s.temp, s.target); err != nil {
+		to := target(s.ref)
+		if err := renameOver(tempFor(to, s.ref), to); err != nil {
 			return stats, err
 		}
 		stats.Written++
@@ -402,12 +417,40 @@ func removeDirs(dirs []string) {
 	}
 }
 
-// stage writes every file whose bytes out lacks to a temporary file beside
-// its target, and counts the files already as they should be. On error the
-// files staged so far are returned too, for removal.
-func (b *Bundle) stage(out string) ([]staged, int, error) {
-	files := b.Files()
-	temps := make([]string, len(files))
+// stage writes every file of l whose bytes out lacks to a temporary file
+// beside its target, and counts the files already as they should be. It
+// takes the files a batch at a time (see stageBatch). On error the files
+// staged so far are returned too, for removal.
+func (b *Bundle) stage(out string, l listing) ([]staged, int, error) {
+	var changes []staged
+	unchanged := 0
+	refs, files := make([]uint32, 0, stageBatch), make([]*File, 0, stageBatch)
+	var err error
+	stageFiles := func() {
+		var n int
+		changes, n, err = b.stageFiles(out, refs, files, changes)
+		unchanged += n
+		refs, files = refs[:0], files[:0]
+	}
+	for ref, f := range l.all {
+		if refs, files = append(refs, ref), append(files, f); len(files) == stageBatch {
+			if stageFiles(); err != nil {
+				return changes, unchanged, err
+			}
+		}
+	}
+	stageFiles()
+	return changes, unchanged, err
+}
+
+// stageBatch is how many files a write stages at once, in parallel: a
+// File made for a record is held no longer than its batch.
+const stageBatch = 1024
+
+// stageFiles stages the files, whose refs are refs, appending them to
+// changes, and counts those already as they should be.
+func (b *Bundle) stageFiles(out string, refs []uint32, files []*File, changes []staged) ([]staged, int, error) {
+	wrote := make([]bool, len(files))
 	errs := make([]error, len(files))
 	parallel.For(len(files), func(i int) {
 		target := filepath.Join(out, filepath.FromSlash(files[i].Path[1:]))
@@ -416,17 +459,17 @@ func (b *Bundle) stage(out string) ([]staged, int, error) {
 			errs[i] = err
 			return
 		}
-		temps[i], errs[i] = writeTemp(filepath.Dir(target), files[i])
-		if errs[i] == nil && testHook != nil {
+		errs[i] = writeTemp(tempFor(target, refs[i]), files[i])
+		wrote[i] = errs[i] == nil
+		if wrote[i] && testHook != nil {
 			testHook("staged")
 		}
 	})
-	var changes []staged
 	unchanged := 0
 	for i, f := range files {
 		switch {
-		case temps[i] != "":
-			changes = append(changes, staged{temps[i], filepath.Join(out, filepath.FromSlash(f.Path[1:])), b.writeRank(f)})
+		case wrote[i]:
+			changes = append(changes, staged{refs[i], b.writeRank(f)})
 		case errs[i] == nil:
 			unchanged++
 		}
@@ -482,34 +525,39 @@ func holds(path string, f *File) (bool, error) {
 	return true, nil
 }
 
-// writeTemp writes f's bytes to a new temporary file in dir and returns
-// its path.
-func writeTemp(dir string, f *File) (string, error) {
+// writeTemp writes f's bytes to a new file at temp. Whatever an
+// interrupted write left there goes first.
+func writeTemp(temp string, f *File) error {
 	body, size, err := f.Reader()
 	if err != nil {
-		return "", err
+		return err
 	}
-	temp, err := os.CreateTemp(dir, tempPrefix+"*")
+	t, err := os.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		if err = os.RemoveAll(temp); err == nil {
+			t, err = os.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		}
+	}
 	if err != nil {
-		return "", err
+		return err
 	}
 	buf := buffers.Get().(*[]byte)
 	// Only Write: *os.File's ReadFrom would copy through a buffer of its
 	// own, one a file.
-	n, err := io.CopyBuffer(struct{ io.Writer }{temp}, body, (*buf)[:chunk])
+	n, err := io.CopyBuffer(struct{ io.Writer }{t}, body, (*buf)[:chunk])
 	buffers.Put(buf)
 	if err == nil && n != size {
 		// A spooled file's reader ends where the spool's file does: a
 		// spool cut short would otherwise publish a file cut short.
 		err = readingBack(f.Path, fmt.Errorf("got %d of its %d bytes", n, size))
 	}
-	// CreateTemp makes a private file; the output is read by other users.
-	err = errors.Join(err, temp.Chmod(0o644), temp.Close())
+	// Made private, and then readable by others whatever the umask: the
+	// output is read by other users.
+	err = errors.Join(err, t.Chmod(0o644), t.Close())
 	if err != nil {
-		os.Remove(temp.Name())
-		return "", err
+		os.Remove(temp)
 	}
-	return temp.Name(), nil
+	return err
 }
 
 // renameOver renames temp to target, first removing a directory left at
@@ -530,7 +578,7 @@ func (b *Bundle) removeStale(out string, ex existing) (int, error) {
 	removed := 0
 	var errs []error
 	for p := range ex.files {
-		if _, keep := b.files[p]; keep || b.dirs[p] || b.replacedByFile(p) {
+		if b.has(p) || b.dirs[p] || b.replacedByFile(p) {
 			continue
 		}
 		if err := os.Remove(filepath.Join(out, filepath.FromSlash(p[1:]))); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -543,7 +591,7 @@ func (b *Bundle) removeStale(out string, ex existing) (int, error) {
 	}
 	var stale []string
 	for d := range ex.dirs {
-		if _, file := b.files[d]; !b.dirs[d] && !file && !b.replacedByFile(d) {
+		if !b.dirs[d] && !b.has(d) && !b.replacedByFile(d) {
 			stale = append(stale, d)
 		}
 	}
@@ -561,7 +609,7 @@ func (b *Bundle) removeStale(out string, ex existing) (int, error) {
 // the old directory there, with p, went when the file was renamed over it.
 func (b *Bundle) replacedByFile(p string) bool {
 	for d := path.Dir(p); d != "/"; d = path.Dir(d) {
-		if _, ok := b.files[d]; ok {
+		if b.has(d) {
 			return true
 		}
 	}

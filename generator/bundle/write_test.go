@@ -3,6 +3,7 @@
 package bundle
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -299,7 +300,7 @@ func TestWriteRank(t *testing.T) {
 	}
 	order := func(b *Bundle) string {
 		fs := b.Files()
-		slices.SortStableFunc(fs, func(x, y *File) int { return b.writeRank(x) - b.writeRank(y) })
+		slices.SortStableFunc(fs, func(x, y *File) int { return cmp.Compare(b.writeRank(x), b.writeRank(y)) })
 		var ps []string
 		for _, f := range fs {
 			ps = append(ps, f.Path)

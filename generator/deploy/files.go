@@ -215,7 +215,7 @@ func hostWarnings(b *bundle.Bundle, cfg *site.Config) []*diag.Error {
 // their own, or nil when there are none.
 func githubPagesTypes(b *bundle.Bundle) *diag.Error {
 	var wrong []string
-	for _, f := range b.Files() {
+	for f := range b.All() {
 		host := HostDefaultType(f.Path)
 		if mediaType(host) != mediaType(f.ContentType) {
 			wrong = append(wrong, fmt.Sprintf("%s as %s (not %s)", f.Path, mediaType(host), mediaType(f.ContentType)))

@@ -113,7 +113,7 @@ func Rules(b *bundle.Bundle, basePath string) []Rule {
 	hasArchive := make([]bool, len(archives))
 	var exact []Rule
 	var hasWellKnown bool
-	for _, f := range b.Files() {
+	for f := range b.All() {
 		inWellKnown := wellKnown.Matches(f.Path)
 		hasWellKnown = hasWellKnown || inWellKnown
 		h := http.Header{}
@@ -168,11 +168,11 @@ func Apply(b *bundle.Bundle, rules []Rule) {
 		}
 	}
 	shared := map[string]http.Header{} // by the prefix rules matched and the Content-Type
-	for _, f := range b.Files() {
+	b.SetHeaders(func(f *bundle.File) http.Header {
 		if own := exact[f.Path]; len(own) > 0 {
-			f.Header = addHeaders(HeaderFor(prefixes, f.Path), own, f.Path)
-			f.Header.Set("Content-Type", f.ContentType)
-			continue
+			h := addHeaders(HeaderFor(prefixes, f.Path), own, f.Path)
+			h.Set("Content-Type", f.ContentType)
+			return h
 		}
 		key := f.ContentType
 		for i, r := range prefixes {
@@ -184,8 +184,8 @@ func Apply(b *bundle.Bundle, rules []Rule) {
 			shared[key] = HeaderFor(prefixes, f.Path)
 			shared[key].Set("Content-Type", f.ContentType)
 		}
-		f.Header = shared[key]
-	}
+		return shared[key]
+	})
 }
 
 // HeaderFor merges the headers of every rule matching p.

@@ -8,6 +8,7 @@
 package keyguard
 
 import (
+	"cmp"
 	"crypto/ed25519"
 	"fmt"
 	"path/filepath"
@@ -119,48 +120,68 @@ func NewScanned() *Scanned { return &Scanned{} }
 
 // Scan fails when any file of b holds the signing key in any encoding (see
 // scanner): the last defence, after the inputs' own checks, before anything
-// is written or served. It skips the bodies the last Scan found clean.
+// is written or served. It skips the bodies the last Scan found clean. It
+// takes the files a batch at a time (see scanBatch), in order, and names
+// the first that holds the key.
 func (s *Scanned) Scan(b *bundle.Bundle, key didweb.SigningKey) error {
-	files := b.Files()
 	scanner, clean := s.scannerFor(key.Private)
-	found := make([]string, len(files))
-	errs := make([]error, len(files))
-	parallel.For(len(files), func(i int) {
-		f := files[i]
-		if f.Body == nil {
-			// A spooled file is read back a chunk at a time: whole, a
-			// long history's changelog would be the render's largest
-			// allocation.
-			r, size, err := f.Reader()
-			if err == nil {
-				found[i], _, err = scanner.FindReader(r, size)
+	var bodies [][]byte // of the files held whole, for remember
+	var failed error
+	failures := 0
+	for files := range b.Batches(scanBatch) {
+		found := make([]string, len(files))
+		errs := make([]error, len(files))
+		parallel.For(len(files), func(i int) {
+			f := files[i]
+			if f.Body == nil {
+				// A spooled file is read back a chunk at a time: whole, a
+				// long history's changelog would be the render's largest
+				// allocation.
+				r, size, err := f.Reader()
+				if err == nil {
+					found[i], _, err = scanner.FindReader(r, size)
+				}
+				if err != nil {
+					errs[i] = fmt.Errorf("scanning %s for the signing key: %v", f.Path, err)
+				}
+			} else if len(f.Body) == 0 || clean[&f.Body[0]] != len(f.Body) {
+				found[i], _ = scanner.Find(f.Body)
 			}
-			if err != nil {
-				errs[i] = fmt.Errorf("scanning %s for the signing key: %v", f.Path, err)
+		})
+		for i, encoding := range found {
+			if encoding != "" {
+				s.remember(nil)
+				return diag.Errorf("", 0, "the signing key (%s) would be published in %s", encoding, files[i].Path).
+					WithHint("find the input that holds the key (a symlink, a copied key file) and remove it; then make a new key")
 			}
-		} else if len(f.Body) == 0 || clean[&f.Body[0]] != len(f.Body) {
-			found[i], _ = scanner.Find(f.Body)
 		}
-	})
+		for i, err := range errs {
+			if err != nil {
+				failed = cmp.Or(failed, err)
+				failures++
+			}
+			if f := files[i]; len(f.Body) > 0 {
+				bodies = append(bodies, f.Body)
+			}
+		}
+	}
 	// A spool that cannot be read back fails every file in it: the first
 	// says why.
-	if failed := slices.DeleteFunc(errs, func(err error) bool { return err == nil }); len(failed) > 0 {
+	if failures > 0 {
 		s.remember(nil)
-		if len(failed) > 1 {
-			return fmt.Errorf("%v (and %d more files)", failed[0], len(failed)-1)
+		if failures > 1 {
+			return fmt.Errorf("%v (and %d more files)", failed, failures-1)
 		}
-		return failed[0]
+		return failed
 	}
-	for i, encoding := range found {
-		if encoding != "" {
-			s.remember(nil)
-			return diag.Errorf("", 0, "the signing key (%s) would be published in %s", encoding, files[i].Path).
-				WithHint("find the input that holds the key (a symlink, a copied key file) and remove it; then make a new key")
-		}
-	}
-	s.remember(files)
+	s.remember(bodies)
 	return nil
 }
+
+// scanBatch is how many files Scan takes at once, in parallel: a File
+// made for an immutable file in the spool is held no longer than its
+// batch (see bundle.Bundle.All).
+const scanBatch = 1024
 
 // scannerFor returns the scanner of key and the bodies found clean of it.
 func (s *Scanned) scannerFor(key ed25519.PrivateKey) (*scanner, map[*byte]int) {
@@ -170,13 +191,12 @@ func (s *Scanned) scannerFor(key ed25519.PrivateKey) (*scanner, map[*byte]int) {
 	return s.scanner, s.clean
 }
 
-// remember keeps the bodies of files, all clean, for the next Scan: only
-// these, so that the memory of bodies no longer in a bundle is freed.
-func (s *Scanned) remember(files []*bundle.File) {
-	s.clean = make(map[*byte]int, len(files))
-	for _, f := range files {
-		if len(f.Body) > 0 {
-			s.clean[&f.Body[0]] = len(f.Body)
-		}
+// remember keeps the bodies, all clean and none empty, for the next Scan:
+// only these, so that the memory of bodies no longer in a bundle is
+// freed.
+func (s *Scanned) remember(bodies [][]byte) {
+	s.clean = make(map[*byte]int, len(bodies))
+	for _, body := range bodies {
+		s.clean[&body[0]] = len(body)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,11 +105,21 @@ func TestScan(t *testing.T) {
 	}
 }
 
-// Scan reads back the files a bundle keeps in its spool.
+// Scan reads back the files a bundle keeps in its spool, the immutable
+// ones among them held as records, and finds the key past the first batch
+// of files it takes.
 func TestScanSpooled(t *testing.T) {
 	_, key := siteWithKey(t, "signing.key")
 	b := spooledBundle(t)
-	p := "/.well-known/mcp/schemas/a/t/1.0.0.json"
+	for i := range 2 * scanBatch {
+		if err := b.Add(fmt.Sprintf("/.well-known/mcp/schemas/a/t/%d.json", i), []byte(`{}`), "application/json"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := NewScanned().Scan(b, key); err != nil {
+		t.Fatalf("clean spooled files: %v", err)
+	}
+	p := "/.well-known/mcp/schemas/z/t/1.0.0.json"
 	if err := b.Add(p, []byte(`{"seed":"`+hex.EncodeToString(key.Private.Seed())+`"}`), "application/json"); err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func benchSite(b *testing.B, servers, perServer int) *Site {
 		srv := &Server{Slug: fmt.Sprintf("server-%02d", i), Name: fmt.Sprintf("com.example/server-%02d", i), Description: "A server.", Version: "1.0.0"}
 		for j := range perServer {
 			name := fmt.Sprintf("tool_%03d", j)
-			archive := func(v string) string { return ".well-known/mcp/schemas/" + srv.Slug + "/" + name + "/" + v + ".json" }
+			folder := ".well-known/mcp/schemas/" + srv.Slug + "/" + name + "/"
 			t := &Tool{
 				Name: name, Title: "Tool " + name, Description: "Does one thing well, for the benchmark.",
 				Object: object(b, strings.ReplaceAll(`{
@@ -73,11 +73,11 @@ func benchSite(b *testing.B, servers, perServer int) *Site {
 						"filter": {"type": "object", "properties": {"kinds": {"type": "array", "items": {"type": "string"}}}}
 					}}
 				}`, "NAME", name)),
-				SchemaPath: archive("2.0.0"),
+				SchemaPath: folder + "2.0.0.json",
 				Versions: []*Version{
-					newVersion("2.0.0", day(3), archive("2.0.0"), "breaking", Commit{}, "", []string{"parameter `city` renamed to `location`"}),
-					newVersion("1.1.0", day(2), archive("1.1.0"), "compatible", Commit{}, "", []string{"optional parameter `days` added"}),
-					newVersion("1.0.0", day(1), archive("1.0.0"), "", Commit{}, "", nil),
+					newVersion("2.0.0", day(3), folder, "breaking", Commit{}, "", []string{"parameter `city` renamed to `location`"}),
+					newVersion("1.1.0", day(2), folder, "compatible", Commit{}, "", []string{"optional parameter `days` added"}),
+					newVersion("1.0.0", day(1), folder, "", Commit{}, "", nil),
 				},
 			}
 			srv.Tools = append(srv.Tools, t)

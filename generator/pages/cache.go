@@ -395,11 +395,9 @@ func newFrames(in BuildInput, content Content, tfs fs.FS, history int) (*frames,
 	fmt.Fprintf(h, "repos %q\x00key %x\x00", in.CommitRepos, in.Key)
 	var line []byte // what fmt.Fprintf would write, without its cost per call: thousands of lines
 	for _, f := range in.Files {
-		if shown(f) {
-			line = strconv.AppendQuote(append(line[:0], "file "...), f.Path)
-			line = append(strconv.AppendQuote(append(line, ' '), f.ContentType), 0)
-			h.Write(line)
-		}
+		line = strconv.AppendQuote(append(line[:0], "file "...), f.Path)
+		line = append(strconv.AppendQuote(append(line, ' '), f.ContentType), 0)
+		h.Write(line)
 	}
 	if err := json.NewEncoder(h).Encode(in.Attestations); err != nil {
 		return nil, err

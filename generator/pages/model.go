@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"iter"
 	"maps"
 	"os"
 	"path/filepath"
@@ -35,8 +36,8 @@ type BuildInput struct {
 	Servers     []BuildServer      // the configured servers, in site.toml order
 	Timeline    *timeline.Timeline // the committed history of the inputs
 	CommitRepos map[string]string  // by server name: where its tools' commits are linked
-	// Files are the bundle's files so far, sorted by path: the pages link to
-	// the documents among them.
+	// Files are the bundle's files so far that the pages show (see Shown),
+	// sorted by path: the pages link to the documents among them.
 	Files []*bundle.File
 	Key   ed25519.PublicKey // the signing key's
 	// KeyFile is the signing key's file, which no page, template or asset
@@ -138,7 +139,7 @@ func orphanDocs(s *Site, contentDir string) []*diag.Error {
 // model turns a build's results into the pages' Site.
 type model struct {
 	in        BuildInput
-	files     []*bundle.File       // the bundle's files the pages show (see shown)
+	files     []*bundle.File       // the bundle's files the pages show (BuildInput.Files)
 	published map[string]bool      // their paths
 	removedAt map[string]time.Time // by endpoint id: when it was last removed
 	servers   map[string]*Server   // by server name
@@ -155,17 +156,15 @@ type model struct {
 	about   []string
 	untold  map[versionKey]int
 	texts   []string // a version's texts while it is made (see version)
+	folder  string   // the last folder of archived schemas (see archive)
 }
 
 func newModel(in BuildInput) *model {
 	m := &model{in: in, published: map[string]bool{}, removedAt: map[string]time.Time{}, servers: map[string]*Server{},
 		tools: map[string]*Tool{}, history: map[string]*timeline.ToolHistory{},
 		comings: map[string][]timeline.Event{}, repos: in.CommitRepos, useUp: in.UseUpTimeline && in.Cache.once}
+	m.files = in.Files
 	for _, f := range in.Files {
-		if !shown(f) {
-			continue
-		}
-		m.files = append(m.files, f)
 		m.published[f.Path] = true
 	}
 	for e := range in.Timeline.Events() {
@@ -357,7 +356,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		}
 		pt.Versions = append(pt.Versions, pv)
 	}
-	pt.SchemaPath = pt.Versions[0].SchemaPath
+	pt.SchemaPath = pt.Versions[0].SchemaPath()
 	pt.Gaps = m.gaps(th.EndpointID(), repo)
 	m.tools[th.EndpointID()] = pt
 	if m.useUp {
@@ -379,18 +378,17 @@ func (m *model) version(th *timeline.ToolHistory, v *timeline.Version, d *schema
 			m.texts = append(m.texts, c.Text)
 		}
 	}
-	return newVersion(v.Version, v.Time, m.archived(v.Slug, th.Name, v.Version), class, CommitLink(repo, v.Commit), v.Release, m.texts)
+	return newVersion(v.Version, v.Time, m.archive(v.Slug, th.Name), class, CommitLink(repo, v.Commit), v.Release, m.texts)
 }
 
-// archived is the path of a tool version's archived schema: the string
-// of the bundle's file there, when it has one, rather than a copy for the
-// page (a long history has a hundred thousand versions).
-func (m *model) archived(slug, tool, version string) string {
-	p := paths.ToolVersion(slug, tool, version)
-	if i, ok := slices.BinarySearchFunc(m.in.Files, p, func(f *bundle.File, p string) int { return strings.Compare(f.Path, p) }); ok {
-		p = m.in.Files[i].Path
+// archive is the folder of the archived schemas of a server's tool, as
+// a Version holds it: the one made before when it is the same, since a
+// tool's versions mostly share it.
+func (m *model) archive(slug, tool string) string {
+	if f := sitePath(paths.ToolVersions(slug, tool)); f != m.folder {
+		m.folder = f
 	}
-	return sitePath(p)
+	return m.folder
 }
 
 // gaps lists the times a tool was away from its server: each removal, and
@@ -697,12 +695,19 @@ func (m *model) documents() []Link {
 	return out
 }
 
-// shown reports whether the pages show a file of the bundle: not the schema
-// archive, which the tool pages link to version by version from the
-// history, nor the feed's archives, which the feed links to. A commit adds
-// to those, and the pages that show no history need not change with it.
-func shown(f *bundle.File) bool {
-	return !strings.HasPrefix(f.Path, paths.SchemaArchive) && !strings.HasPrefix(f.Path, paths.FeedArchives)
+// Shown returns the files the pages show: not the schema archive, which
+// the tool pages link to version by version from the history, nor the
+// feed's archives, which the feed links to. A commit adds to those, and
+// the pages that show no history need not change with it; a long history
+// has a hundred thousand, which the pages need not hold.
+func Shown(files iter.Seq[*bundle.File]) []*bundle.File {
+	var out []*bundle.File
+	for f := range files {
+		if !strings.HasPrefix(f.Path, paths.SchemaArchive) && !strings.HasPrefix(f.Path, paths.FeedArchives) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // verify is what the verify page shows: the DID, the keys, the command.

@@ -57,7 +57,7 @@ func renderModel(t *testing.T, files ...*bundle.File) (map[string]string, []*dia
 		Config:   cfg,
 		Servers:  []BuildServer{{Config: &cfg.Servers[0], ReservedCards: []string{"/mcp/server-card"}}},
 		Timeline: &timeline.Timeline{},
-		Files:    files,
+		Files:    Shown(slices.Values(files)),
 		Key:      ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey),
 		Cache:    NewCache(),
 	}
@@ -208,15 +208,14 @@ func TestChangeTextsAreAStringOfTheirOwn(t *testing.T) {
 	}
 }
 
-// A tool version's schema path on its page is the string of the archived
-// file's path in the bundle, not a copy of its own: a long history has as
-// many as versions. A version the bundle has no file for (which a build
-// never makes) gets its path all the same.
-func TestToolVersionsShareTheArchivedPaths(t *testing.T) {
+// A tool version's schema path on its page is made when asked for, from
+// a folder its tool's versions share: a long history has as many as
+// versions, and the bundle no longer holds a path for each (see
+// bundle.records).
+func TestToolVersionsShareTheirFolder(t *testing.T) {
 	cfg, tl, v2 := twoVersions(t)
-	archived := &bundle.File{Path: paths.ToolVersion(serverSlug, "get_forecast", "1.0.0"), ContentType: "application/json"}
 	s, err := newModel(BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{v2}}},
-		Timeline: tl, Files: []*bundle.File{archived}, Cache: NewCache()}).site(Content{})
+		Timeline: tl, Cache: NewCache()}).site(Content{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,11 +223,13 @@ func TestToolVersionsShareTheArchivedPaths(t *testing.T) {
 	if len(versions) != 2 {
 		t.Fatalf("%d versions, want 2", len(versions))
 	}
-	if v := versions[1]; v.SchemaPath != archived.Path[1:] || unsafe.StringData(v.SchemaPath) != unsafe.StringData(archived.Path[1:]) {
-		t.Errorf("version %s: SchemaPath %q is not the bundle's %q", v.Version, v.SchemaPath, archived.Path)
+	for _, v := range versions {
+		if want := sitePath(paths.ToolVersion(serverSlug, "get_forecast", v.Version)); v.SchemaPath() != want {
+			t.Errorf("version %s: SchemaPath %q, want %q", v.Version, v.SchemaPath(), want)
+		}
 	}
-	if v, want := versions[0], sitePath(paths.ToolVersion(serverSlug, "get_forecast", versions[0].Version)); v.SchemaPath != want {
-		t.Errorf("version %s without a file: SchemaPath %q, want %q", v.Version, v.SchemaPath, want)
+	if unsafe.StringData(versions[0].folder) != unsafe.StringData(versions[1].folder) {
+		t.Error("the versions hold a folder each")
 	}
 }
 

@@ -166,12 +166,17 @@ type Tool struct {
 // these are held in one string (see newVersion) rather than in fields of
 // their own.
 type Version struct {
-	Version    string
-	Time       time.Time     // the commit's time
-	SchemaPath string        // its immutable schema
-	Schemas    *SchemaChange // its schema and the version before's; nil for the first version
-	packed     string        // its class, commit, release and texts (see newVersion)
+	Version string
+	Time    time.Time     // the commit's time
+	Schemas *SchemaChange // its schema and the version before's; nil for the first version
+	packed  string        // its class, commit, release and texts (see newVersion)
+	folder  string        // where its schema is (see SchemaPath), shared by the tool's versions
 }
+
+// SchemaPath is where the version's immutable schema is, relative to the
+// site's root: made when asked for, since a path of its own for each of
+// a hundred thousand versions would be most of what it holds.
+func (v *Version) SchemaPath() string { return v.folder + v.Version + ".json" }
 
 // classes are the classes of change a version's packed string names by
 // their index; any other is spelled out after the byte classOther.
@@ -182,8 +187,9 @@ const classOther = 0xff
 // newVersion is a version with its class of change, commit, release and
 // texts packed: the class's index in classes (or classOther and the
 // class), then the commit's short hash and URL, the release and each
-// text, each after its length as a uvarint.
-func newVersion(version string, at time.Time, schemaPath string, class string, commit Commit, release string, texts []string) *Version {
+// text, each after its length as a uvarint. Its schema is in folder (see
+// SchemaPath).
+func newVersion(version string, at time.Time, folder string, class string, commit Commit, release string, texts []string) *Version {
 	i := slices.Index(classes, class)
 	n := 1
 	if i < 0 {
@@ -207,7 +213,7 @@ func newVersion(version string, at time.Time, schemaPath string, class string, c
 	for _, t := range texts {
 		writePacked(&b, t)
 	}
-	return &Version{Version: version, Time: at, SchemaPath: schemaPath, packed: b.String()}
+	return &Version{Version: version, Time: at, folder: folder, packed: b.String()}
 }
 
 func packedLen(s string) int {
@@ -295,7 +301,7 @@ func (v *Version) MarshalJSON() ([]byte, error) {
 		Schemas    *SchemaChange
 		Commit     Commit
 		Release    string
-	}{v.Version, v.Time, v.Class(), v.Changes(), v.SchemaPath, v.Schemas, v.Commit(), v.Release()})
+	}{v.Version, v.Time, v.Class(), v.Changes(), v.SchemaPath(), v.Schemas, v.Commit(), v.Release()})
 }
 
 // Removal says when something was removed.

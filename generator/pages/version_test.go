@@ -16,9 +16,9 @@ func TestVersionUnpacksWhatItWasMadeWith(t *testing.T) {
 	commit := Commit{Short: "abcdef0", URL: "https://github.com/o/r/commit/abcdef0123"}
 	for _, class := range []string{"", "cosmetic", "compatible", "breaking", "unheard-of"} {
 		for _, texts := range [][]string{nil, {"one"}, {long, "", "three"}} {
-			v := newVersion("1.2.3", day(2), "p.json", class, commit, "v9", texts)
+			v := newVersion("1.2.3", day(2), "f/", class, commit, "v9", texts)
 			if v.Class() != class || v.Commit() != commit || v.Release() != "v9" || !slices.Equal(v.Changes(), texts) ||
-				v.Version != "1.2.3" || !v.Time.Equal(day(2)) || v.SchemaPath != "p.json" {
+				v.Version != "1.2.3" || !v.Time.Equal(day(2)) || v.SchemaPath() != "f/1.2.3.json" {
 				t.Errorf("made with %q %q, got %q %+v %q %q", class, texts, v.Class(), v.Commit(), v.Release(), v.Changes())
 			}
 		}
@@ -32,12 +32,12 @@ func TestVersionUnpacksWhatItWasMadeWith(t *testing.T) {
 // The cache keys a tool's page by its model's JSON (see Cache.frameOf): a
 // version's JSON holds what its methods return, as when they were fields.
 func TestVersionJSONHoldsItsMethods(t *testing.T) {
-	v := newVersion("2.0.0", day(3), "p.json", "breaking", Commit{Short: "1234567", URL: "https://x/1234567"}, "v2", []string{"a", "b"})
+	v := newVersion("2.0.0", day(3), "p/", "breaking", Commit{Short: "1234567", URL: "https://x/1234567"}, "v2", []string{"a", "b"})
 	got, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"Version":"2.0.0","Time":"2026-03-03T09:30:00Z","Class":"breaking","Changes":["a","b"],"SchemaPath":"p.json",` +
+	want := `{"Version":"2.0.0","Time":"2026-03-03T09:30:00Z","Class":"breaking","Changes":["a","b"],"SchemaPath":"p/2.0.0.json",` +
 		`"Schemas":null,"Commit":{"Short":"1234567","URL":"https://x/1234567"},"Release":"v2"}`
 	if string(got) != want {
 		t.Errorf("JSON\n%s\nwant\n%s", got, want)
@@ -48,7 +48,7 @@ func TestVersionJSONHoldsItsMethods(t *testing.T) {
 // as it read them when they were fields.
 func TestTemplatesReadVersionsAndChangesAsFields(t *testing.T) {
 	tool := &Tool{Name: "get_forecast", server: &Server{Slug: "forecast"}}
-	v := newVersion("2.0.0", day(3), "p.json", "breaking", Commit{Short: "1234567", URL: "https://x/c"}, "v2", []string{"a", "b"})
+	v := newVersion("2.0.0", day(3), "p/", "breaking", Commit{Short: "1234567", URL: "https://x/c"}, "v2", []string{"a", "b"})
 	tool.Versions = []*Version{v}
 	changes := []*Change{withPage(versionChange(v, "get_forecast", "1.1.0"), nil, tool),
 		otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 published")}
@@ -59,7 +59,7 @@ func TestTemplatesReadVersionsAndChangesAsFields(t *testing.T) {
 	if err := tmpl.Execute(&b, map[string]any{"Versions": tool.Versions, "Changes": changes}); err != nil {
 		t.Fatal(err)
 	}
-	want := "2.0.0 3 breaking a;b; p.json 1234567 https://x/c v2" +
+	want := "2.0.0 3 breaking a;b; p/2.0.0.json 1234567 https://x/c v2" +
 		"|schema-change breaking 3 get_forecast 1.1.0 → 2.0.0 2 servers/forecast/tools/get_forecast/ get_forecast" +
 		"|announcement new 1 get_forecast 1.0.0 published 0 "
 	if b.String() != want {

@@ -338,6 +338,14 @@ type ToolHistory struct {
 	// by index: a build that stores them holds those of a few only (see
 	// Timeline.ReadStored).
 	held map[int32][]byte
+	// changes holds, at its index, the change of each past version that
+	// has no handle for it (see Handles), nil for the others, and ends
+	// at the last such: empty in a build that has a handle for each,
+	// each version's in one that holds the changes in memory.
+	changes []any
+	// handles names the stored bytes and changes of past versions (see
+	// Builder.HandleStored); nil when nothing names them so.
+	handles Handles
 	// odd are the past versions a pastVersion cannot hold as they are.
 	odd    map[int32]*Version
 	latest *Version // nil when it has no version, or let go of them
@@ -352,19 +360,20 @@ const oddVersion = ^uint32(0)
 // ToolHistory.names, its time is whole seconds in UTC and its commit's
 // hash and its SHA-256 are binary. Its Tool.Name is
 // the history's, its Tool.Object is nil (see Version), its Tool.Canonical
-// is in ToolHistory.held and its From is the version before it. A Version
+// is in ToolHistory.held, its Tool.Stored and its change are named by
+// their handles (see Handles), or its change is in ToolHistory.changes,
+// and its From is the version before it. A Version
 // that cannot be put so without changing it (a time with a zone or a
 // fraction, a hash that is not lowercase hex, a From that is not the
-// version before) is kept as it is, in ToolHistory.odd, with its version
-// here: what a feed entry says of a version is signed, and must be what
-// the replay made.
+// version before, a Tool.Stored without a handle) is kept as it is, in
+// ToolHistory.odd, with its version here: what a feed entry says of a
+// version is signed, and must be what the replay made.
 type pastVersion struct {
 	version             string
 	unix                int64
 	commit              [20]byte
 	sha                 [32]byte
-	stored              tools.Stored
-	change              any
+	stored, change      uint64 // handles; 0 for none
 	slug, file, release uint32 // in ToolHistory.names
 }
 
@@ -376,7 +385,8 @@ func (t *ToolHistory) compact(v *Version) pastVersion {
 		from = t.past[i-1].version
 	}
 	var p pastVersion
-	if !binaryHex(p.sha[:], v.Tool.SHA256) || !binaryHex(p.commit[:], v.Commit) || v.From != from ||
+	stored, handled := t.handle(v.Tool.Stored)
+	if !binaryHex(p.sha[:], v.Tool.SHA256) || !binaryHex(p.commit[:], v.Commit) || v.From != from || !handled ||
 		v.Time.Location() != time.UTC || v.Time.Nanosecond() != 0 || v.Tool.Object != nil || v.Tool.Name != t.Name {
 		if t.odd == nil {
 			t.odd = map[int32]*Version{}
@@ -384,12 +394,50 @@ func (t *ToolHistory) compact(v *Version) pastVersion {
 		t.odd[i] = v
 		return pastVersion{version: v.Version, slug: oddVersion}
 	}
-	p.version, p.unix, p.stored, p.change = v.Version, v.Time.Unix(), v.Tool.Stored, v.change
+	p.version, p.unix, p.stored = v.Version, v.Time.Unix(), stored
 	p.slug, p.file, p.release = t.name(v.Slug), t.name(v.Tool.File), t.name(v.Release)
 	if v.Tool.Canonical != nil {
 		t.hold(i, v.Tool.Canonical)
 	}
+	if s, ok := v.change.(tools.Stored); ok {
+		if handle, ok := t.handle(s); ok {
+			p.change = handle
+			return p
+		}
+	}
+	if v.change != nil {
+		t.changes = append(t.changes, make([]any, int(i)+1-len(t.changes))...)
+		t.changes[i] = v.change
+	}
 	return p
+}
+
+// handle is the handle of s (see Handles), 0 for a nil s, and whether
+// there is one.
+func (t *ToolHistory) handle(s tools.Stored) (uint64, bool) {
+	if s == nil {
+		return 0, true
+	}
+	if t.handles == nil {
+		return 0, false
+	}
+	return t.handles.Handle(s)
+}
+
+// stored is the Stored a handle names, nil for 0.
+func (t *ToolHistory) stored(handle uint64) tools.Stored {
+	if handle == 0 {
+		return nil
+	}
+	return t.handles.Stored(handle)
+}
+
+// change is the change of the i-th past version, not kept whole.
+func (t *ToolHistory) change(i int) any {
+	if i < len(t.changes) && t.changes[i] != nil {
+		return t.changes[i]
+	}
+	return t.stored(t.past[i].change)
 }
 
 // binaryHex decodes s, lowercase hex of len(b) bytes, into b, and
@@ -446,8 +494,8 @@ func (t *ToolHistory) At(i int) *Version {
 		return t.odd[int32(i)]
 	}
 	v := &Version{Version: p.version, Slug: t.names[p.slug], Commit: hex.EncodeToString(p.commit[:]), Time: time.Unix(p.unix, 0).UTC(),
-		Tool:   tools.Tool{Name: t.Name, File: t.names[p.file], Canonical: t.held[int32(i)], Stored: p.stored, SHA256: hex.EncodeToString(p.sha[:])},
-		change: p.change, Release: t.names[p.release]}
+		Tool:   tools.Tool{Name: t.Name, File: t.names[p.file], Canonical: t.held[int32(i)], Stored: t.stored(p.stored), SHA256: hex.EncodeToString(p.sha[:])},
+		change: t.change(i), Release: t.names[p.release]}
 	if i > 0 {
 		v.From = t.past[i-1].version
 	}
@@ -475,7 +523,9 @@ func (t *ToolHistory) Latest() *Version {
 // LetGo drops the tool's versions, for a caller that has read all it
 // needs of them: nothing else holds a superseded version. Neither they
 // nor the events of schema changes to them can be read after it (see At).
-func (t *ToolHistory) LetGo() { t.past, t.names, t.held, t.odd, t.latest = nil, nil, nil, nil, nil }
+func (t *ToolHistory) LetGo() {
+	t.past, t.names, t.held, t.changes, t.odd, t.latest = nil, nil, nil, nil, nil, nil
+}
 
 // add makes v the tool's latest version, keeping the one it supersedes
 // compact.
@@ -598,10 +648,10 @@ func (t *ToolHistory) readStored(i int) error {
 	if v := t.odd[int32(i)]; v != nil {
 		return readStored(&v.Tool)
 	}
-	if t.held[int32(i)] != nil || t.past[i].stored == nil {
+	if t.held[int32(i)] != nil || t.past[i].stored == 0 {
 		return nil
 	}
-	canonical, err := t.past[i].stored.Read()
+	canonical, err := t.stored(t.past[i].stored).Read()
 	if err != nil {
 		return fmt.Errorf("reading back tool %s: %v", t.Name, err)
 	}
@@ -650,6 +700,25 @@ func (r *Builder) SetCompare(compare Compare) { r.compare = compare }
 // memory.
 func (r *Builder) StoreChanges(store func(schemadiff.Packed) tools.Stored) { r.storeChange = store }
 
+// Handles names a tools.Stored by a handle, a number from which it makes
+// the Stored again. A long history's timeline holds the stored bytes and
+// the stored change of each version it superseded: held as a Stored,
+// each cost an interface and an allocation, where a handle costs 8
+// bytes.
+type Handles interface {
+	// Handle returns the handle of s, never 0, and whether s has one: a
+	// Stored that has none is kept as it is.
+	Handle(s tools.Stored) (handle uint64, ok bool)
+	// Stored returns a Stored that reads what the one the handle names
+	// reads.
+	Stored(handle uint64) tools.Stored
+}
+
+// HandleStored has handles name the stored bytes and changes of the
+// versions of each tool first seen from now on, once superseded (see
+// Handles).
+func (r *Builder) HandleStored(handles Handles) { r.handles = handles }
+
 // changeOf is what a new version keeps of its change (see Version.change).
 func (r *Builder) changeOf(diff schemadiff.Result) any {
 	packed := diff.Pack()
@@ -680,6 +749,7 @@ func (r *Builder) Timeline() *Timeline {
 type Builder struct {
 	compare          Compare
 	storeChange      func(schemadiff.Packed) tools.Stored // see StoreChanges; nil keeps changes in memory
+	handles          Handles                              // see HandleStored
 	commits          int                                  // replayed so far
 	order            []*serverState                       // in order of first appearance
 	servers          map[string]*serverState
@@ -860,7 +930,7 @@ func (r *Builder) tools(c Commit, s *serverState, names []string, b *batch) erro
 func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *batch) error {
 	t, known := s.tools[tool.Name]
 	if !known {
-		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name, id: ToolEndpointID(s.current.Name, tool.Name)}}
+		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name, id: ToolEndpointID(s.current.Name, tool.Name), handles: r.handles}}
 		s.tools[tool.Name] = t
 	}
 	switch {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -499,6 +500,7 @@ func TestSupersededVersionsAreMadeAsTheyWere(t *testing.T) {
 			Tools: map[string]tools.Tool{tl.Name: tl}, Release: release}
 	}
 	r := NewBuilder(CompareObjects)
+	r.HandleStored(&handleTable{})
 	commits := []Commit{
 		{Hash: hash(1), Time: at(1), Servers: []Server{server("weather", "", tool(t, v1))}},
 		{Hash: hash(2), Time: at(2), Servers: []Server{server("weather", "1.1.0", moved(v2, "tools/forecast.json"))}},
@@ -604,3 +606,94 @@ func hash(n int) string { return fmt.Sprintf("%040x", n) }
 type storedBytes []byte
 
 func (b storedBytes) Read() ([]byte, error) { return []byte(b), nil }
+
+// handleTable names the storedBytes and storedChanges it is given by
+// their place in it, and refuses any other Stored, as a spool refuses
+// bytes it cannot name.
+type handleTable struct{ stored []tools.Stored }
+
+func (h *handleTable) Handle(s tools.Stored) (uint64, bool) {
+	switch s.(type) {
+	case storedBytes, storedChange:
+	default:
+		return 0, false
+	}
+	h.stored = append(h.stored, s)
+	return uint64(len(h.stored)), true
+}
+
+func (h *handleTable) Stored(handle uint64) tools.Stored { return h.stored[handle-1] }
+
+// otherStored is bytes kept elsewhere, which handleTable cannot name.
+type otherStored []byte
+
+func (b otherStored) Read() ([]byte, error) { return []byte(b), nil }
+
+// A superseded version whose stored bytes and change have handles holds
+// the handles alone, and is made back from them as it was: its bytes
+// and its change read back as they were stored. One whose bytes have no
+// handle is kept as it was; one whose change has none keeps that change
+// as it is.
+func TestSupersededVersionsHoldHandles(t *testing.T) {
+	at := func(day int) time.Time { return time.Date(2026, 4, day, 12, 0, 0, 0, time.UTC) }
+	stored := func(src string, other bool) tools.Tool {
+		tl := tool(t, src)
+		tl.Stored, tl.Canonical = storedBytes(tl.Canonical), nil
+		if other {
+			tl.Stored = otherStored(tl.Stored.(storedBytes))
+		}
+		return tl
+	}
+	changes := 0
+	r := NewBuilder(CompareObjects)
+	r.StoreChanges(func(p schemadiff.Packed) tools.Stored {
+		changes++
+		if changes == 3 {
+			return otherStored(p)
+		}
+		return storedChange{packed: []byte(p)}
+	})
+	handles := &handleTable{}
+	r.HandleStored(handles)
+	var want []Version
+	for i, tl := range []tools.Tool{stored(v1, false), stored(v2, false), stored(v3, true), stored(v4, false), stored(v1, false), stored(v2, false)} {
+		err := r.Commit(Commit{Hash: hash(i + 1), Time: at(i + 1), Servers: []Server{{Name: "com.example/weather", Slug: "weather",
+			Version: "1.0.0", Endpoint: "https://example.com/mcp", Tools: map[string]tools.Tool{tl.Name: tl}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := *r.Timeline().Servers[0].Tool("get_forecast").Latest()
+		v.Tool.Object = nil
+		want = append(want, v)
+	}
+	th := r.Timeline().Servers[0].Tool("get_forecast")
+	if th.Len() != 6 || len(th.odd) != 1 || th.odd[2] == nil {
+		t.Fatalf("%d versions, %v kept as they were; want 6 and version 2", th.Len(), slices.Collect(maps.Keys(th.odd)))
+	}
+	// The third change has no handle; the one after it has, and leaves
+	// nothing behind it in changes.
+	if len(th.changes) != 4 || !reflect.DeepEqual(th.changes[3], want[3].change) {
+		t.Errorf("changes kept as they are: %v; want the third change, at index 3, alone", th.changes)
+	}
+	for i, p := range th.past {
+		if i == 2 {
+			continue
+		}
+		if p.stored == 0 || (p.change == 0) != (i == 0 || i == 3) {
+			t.Errorf("version %d held with handles %d and %d", i, p.stored, p.change)
+		}
+	}
+	for i := range th.Len() - 1 {
+		v := th.At(i)
+		if !reflect.DeepEqual(*v, want[i]) {
+			t.Errorf("version %d made back as\n%+v\nwant\n%+v", i, *v, want[i])
+		}
+		canonical, err := v.Tool.ReadCanonical()
+		if wantCanonical, _ := want[i].Tool.ReadCanonical(); err != nil || string(canonical) != string(wantCanonical) {
+			t.Errorf("version %d reads back %s, %v; want %s", i, canonical, err, wantCanonical)
+		}
+		if got, wantChange := v.Change(), want[i].Change(); !reflect.DeepEqual(got, wantChange) || (i > 0) != (got != nil && len(got.Changes) > 0) {
+			t.Errorf("version %d's change reads back %+v, want %+v", i, got, wantChange)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/wellknown-dev/wellknown/format/paths"
+	"github.com/wellknown-dev/wellknown/format/tools"
 )
 
 // Spool keeps the bytes of a bundle's immutable files (archived tool
@@ -50,6 +51,32 @@ type Spooled struct {
 	off   int64
 	size  int      // of this run
 	next  *Spooled // the run of the bytes that follow; nil when none do
+}
+
+// A handle (see Spool.Handle) packs a run's offset and size in one
+// number, with its top bit set so that none is 0.
+const (
+	handleSizeBits   = 24 // up to 16 MiB
+	handleOffsetBits = 63 - handleSizeBits
+	handleSet        = 1 << 63
+)
+
+// Handle returns the handle of the bytes at, a number that names them
+// in s (see Stored), and whether they have one: bytes in one run of s,
+// of a size and at an offset a handle holds. A long history's timeline
+// names each version's bytes and change so (see timeline.Handles): as
+// Spooled, they cost an allocation each.
+func (s *Spool) Handle(at tools.Stored) (uint64, bool) {
+	run, ok := at.(*Spooled)
+	if !ok || run.spool != s || run.next != nil || run.off >= 1<<handleOffsetBits || run.size >= 1<<handleSizeBits {
+		return 0, false
+	}
+	return handleSet | uint64(run.off)<<handleSizeBits | uint64(run.size), true
+}
+
+// Stored returns the Spooled a handle from Handle names, made anew.
+func (s *Spool) Stored(handle uint64) tools.Stored {
+	return &Spooled{spool: s, off: int64(handle &^ handleSet >> handleSizeBits), size: int(handle & (1<<handleSizeBits - 1))}
 }
 
 // NewSpool creates an empty spool in the directory for temporary files.

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wellknown-dev/wellknown/format/tools"
 )
 
 // newSpool returns a spool in a directory of its own, closed when the test
@@ -444,5 +446,58 @@ func TestReadAppendAppendsToTheBuffer(t *testing.T) {
 			t.Errorf("ReadAppend = %.20q (%d bytes), %v; want %.20q", got, len(got), err, "> "+c.want)
 		}
 		buf = got
+	}
+}
+
+// heldBytes is bytes a Stored other than the spool's keeps.
+type heldBytes []byte
+
+func (b heldBytes) Read() ([]byte, error) { return []byte(b), nil }
+
+// A handle names one run of the spool, at any offset and of any size it
+// holds, and Stored makes it again, reading the same bytes; none is 0.
+// Bytes in more than one run, in another spool, past what a handle holds
+// or kept elsewhere have none.
+func TestSpoolHandlesNameOneRun(t *testing.T) {
+	s, _ := newSpool(t)
+	other, _ := newSpool(t)
+	empty, err := s.Put(nil)
+	must(t, err)
+	abc, err := s.Put([]byte("abc"))
+	must(t, err)
+	large, err := s.Put([]byte(strings.Repeat("x", spoolBuffer+1)))
+	must(t, err)
+	for _, at := range []*Spooled{empty, abc, large, {spool: s, off: 1<<handleOffsetBits - 1, size: 1<<handleSizeBits - 1}} {
+		h, ok := s.Handle(at)
+		if !ok || h == 0 {
+			t.Fatalf("%+v: handle %d, %v", *at, h, ok)
+		}
+		if again := s.Stored(h).(*Spooled); *again != *at {
+			t.Errorf("handle %#x makes %+v again, want %+v", h, *again, *at)
+		}
+	}
+	h, _ := s.Handle(abc)
+	if got, err := s.Stored(h).Read(); err != nil || string(got) != "abc" {
+		t.Errorf("abc by its handle reads back %q, %v", got, err)
+	}
+	w := s.NewWriter()
+	_, err = w.Write([]byte("a"))
+	must(t, err)
+	_, err = s.Put([]byte("between"))
+	must(t, err)
+	_, err = w.Write([]byte("b"))
+	must(t, err)
+	inOther, err := other.Put([]byte("abc"))
+	must(t, err)
+	for name, at := range map[string]tools.Stored{
+		"two runs":    w.Spooled(),
+		"other spool": inOther,
+		"far":         &Spooled{spool: s, off: 1 << handleOffsetBits},
+		"large":       &Spooled{spool: s, size: 1 << handleSizeBits},
+		"elsewhere":   heldBytes("abc"),
+	} {
+		if h, ok := s.Handle(at); ok {
+			t.Errorf("%s: handle %#x", name, h)
+		}
 	}
 }

@@ -54,6 +54,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	tl := timeline.NewBuilder(st.ahead.compare)
 	if st.release {
 		tl.StoreChanges(h.forms.storeChange)
+		tl.HandleStored(h.forms.spool)
 	}
 	err = st.play(tl, steps)
 	// Making the timeline whole is when the replay holds the most: what

@@ -71,6 +71,14 @@ func TestSpooledReplayKeepsEachFormOnceInTheSpool(t *testing.T) {
 	if len(stored) != 4 {
 		t.Errorf("%d distinct forms, want 4", len(stored))
 	}
+	// The timeline names a superseded version's bytes by their handle in
+	// the spool, and makes their Spooled again at each call.
+	history := spooled.Timeline.Servers[0].Tools[0]
+	for i := range history.Len() - 1 {
+		if a, b := history.At(i), history.At(i); a.Tool.Stored == b.Tool.Stored {
+			t.Errorf("version %s: its bytes are held where they lie, not named by a handle", a.Version)
+		}
+	}
 	checkReadStored(t, spooled.Timeline, 2)
 }
 

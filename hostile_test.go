@@ -160,7 +160,7 @@ func TestHostileInput(t *testing.T) {
 		{"--set version blames the flag", nil, []string{"--set", "servers.forecast.version=${VERSION}"},
 			`^--set servers\.forecast\.version=\$\{VERSION\}: server com\.example\.weather/forecast: version "\$\{VERSION\}" is a placeholder$`},
 		{"remote URL with dot segments on the site's origin", replace("site.toml", `url = "https://weather.example.com/mcp"`, `url = "https://weather.example.com/../../../x"`), nil,
-			`^site\.toml:36: server com\.example\.weather/forecast: remote https://weather\.example\.com/\.\./\.\./\.\./x: its path has empty, '\.' or '\.\.' segments, so its card has no place on the site$`},
+			`^site\.toml:36: server com\.example\.weather/forecast: remote https://weather\.example\.com/\.\./\.\./\.\./x: its card has no place on the site: output path "/\.\./\.\./\.\./x/server-card" is not clean$`},
 		{"remote URL whose card collides with another document", replace("site.toml", `url = "https://weather.example.com/mcp"`, `url = "https://weather.example.com/mcp/forecast/server-card.json"`), nil,
 			`^site\.toml:36: server com\.example\.weather/forecast: remote https://weather\.example\.com/mcp/forecast/server-card\.json: its card cannot be published at /mcp/forecast/server-card\.json/server-card: output /mcp/forecast/server-card\.json/server-card needs /mcp/forecast/server-card\.json to be a directory, but it is a file$`},
 

@@ -176,8 +176,8 @@ func (st *stage) reservedCardPaths(i int) ([]reservedCard, error) {
 		if !ok || !strings.HasPrefix(rel, "/") {
 			return nil, blame("it is on the site's origin but outside base_url's path, so its card cannot be published at %s", p)
 		}
-		if bundle.CheckPath(rel) != nil {
-			return nil, blame("its path has empty, '.' or '..' segments, so its card has no place on the site").
+		if err := bundle.CheckPath(rel); err != nil {
+			return nil, blame("its card has no place on the site: %v", err).
 				WithHint("write the URL without dot segments or double slashes")
 		}
 		out = append(out, reservedCard{Path: rel, Blame: blame})

@@ -196,7 +196,8 @@ func (b *Bundle) check(p string) error {
 // when only those bodies changed. b is left as it is; its other files are
 // shared, which is safe since a file is never changed once its headers
 // are set. A path that is not a file of b held whole (an immutable file
-// in its spool is never replaced) is an error.
+// in its spool is never replaced) is an error. A bundle with a spool
+// shares its records with b: add no file to either after.
 func (b *Bundle) Replaced(bodies map[string][]byte) (*Bundle, error) {
 	for p := range bodies {
 		if _, ok := b.files[p]; !ok {

@@ -362,7 +362,7 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 	if err != nil {
 		return err
 	}
-	rh.commits, rh.paths, rh.globs = gitlog.Landings(commits), paths, globs
+	rh.commits, rh.paths, rh.globs = slices.Collect(gitlog.Landings(slices.Values(commits))), paths, globs
 	return rh.keepRead(globs, asked, moved, contents, skipped)
 }
 

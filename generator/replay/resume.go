@@ -134,7 +134,7 @@ func (rh *repoHistory) readOn(was, now string, site bool, h *historyReader) (ok 
 	if err := rh.keepRead(rh.globs, asked, moved, contents, skipped); err != nil {
 		return false
 	}
-	rh.commits = append(rh.commits, gitlog.Landings(commits)...)
+	rh.commits = slices.AppendSeq(rh.commits, gitlog.Landings(slices.Values(commits)))
 	return true
 }
 
@@ -160,7 +160,8 @@ func continuesLanding(replayed, more []gitlog.Commit) bool {
 	if len(replayed) == 0 || len(more) == 0 {
 		return false
 	}
-	return len(gitlog.Landings([]gitlog.Commit{replayed[len(replayed)-1], more[0]})) == 1
+	both := []gitlog.Commit{replayed[len(replayed)-1], more[0]}
+	return len(slices.Collect(gitlog.Landings(slices.Values(both)))) == 1
 }
 
 func sameStep(a, b step) bool { return a.repo == b.repo && a.commit.Hash == b.commit.Hash }

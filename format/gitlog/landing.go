@@ -2,6 +2,7 @@ package gitlog
 
 import (
 	"cmp"
+	"iter"
 	"maps"
 	"slices"
 )
@@ -10,21 +11,27 @@ import (
 // same committer and committer time into one commit: what "rebase and
 // merge" writes for one pull request lands as one change. The joined
 // commit is the run's last, with the changes of the whole run and First
-// naming the run's first commit. The landings are written over commits,
-// whose elements after them are zeroed: a long history's commits would
-// be held twice.
-func Landings(commits []Commit) []Commit {
-	out := commits[:0]
-	for _, c := range commits {
-		n := len(out)
-		if n == 0 || !sameLanding(out[n-1], c) {
-			out = append(out, c)
-			continue
+// naming the run's first commit. The landings are yielded as the
+// commits are read, so that a long history's commits need not be held
+// twice: the caller can let go of each commit read.
+func Landings(commits iter.Seq[Commit]) iter.Seq[Commit] {
+	return func(yield func(Commit) bool) {
+		var landing Commit
+		held := false
+		for c := range commits {
+			if held && sameLanding(landing, c) {
+				landing = join(landing, c)
+				continue
+			}
+			if held && !yield(landing) {
+				return
+			}
+			landing, held = c, true
 		}
-		out[n-1] = join(out[n-1], c)
+		if held {
+			yield(landing)
+		}
 	}
-	clear(commits[len(out):])
-	return out
 }
 
 // sameLanding reports whether b, the commit after a, landed with it.

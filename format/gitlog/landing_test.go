@@ -3,6 +3,7 @@ package gitlog
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -38,15 +39,30 @@ func TestLandings(t *testing.T) {
 	if len(commits) != 5 || commits[0].Committer == "" {
 		t.Fatalf("Log = %+v, want 5 commits with their committer", commits)
 	}
-	got := Landings(commits)
+	got := slices.Collect(Landings(slices.Values(commits)))
 	if len(got) != 3 {
 		t.Fatalf("Landings = %d commits %+v, want 3", len(got), got)
 	}
-	if &got[0] != &commits[0] || commits[3].Hash != "" || commits[4].Changes != nil {
-		t.Error("the landings are not written over the commits, or the commits after them are kept")
-	}
 	if got[0].Hash != first || got[0].First != "" || got[2].Hash != last || got[2].First != "" {
 		t.Errorf("single commits changed: %+v", got)
+	}
+	// Each landing comes as soon as the commit after it is read: a
+	// caller need not hold the commits read before.
+	read := 0
+	counted := func(yield func(Commit) bool) {
+		for _, c := range commits {
+			read++
+			if !yield(c) {
+				return
+			}
+		}
+	}
+	var readAt []int
+	for range Landings(counted) {
+		readAt = append(readAt, read)
+	}
+	if want := []int{2, 5, 5}; !slices.Equal(readAt, want) {
+		t.Errorf("the landings came after %v commits read, want %v", readAt, want)
 	}
 	run := got[1]
 	if run.Hash != landed[2] || run.First != landed[0] || !run.Time.Equal(commitTime(10)) {

@@ -45,9 +45,9 @@ func (h *historyReader) backfill() (*backfill, error) {
 	}
 	tree := gitlog.Tree{}
 	bf := &backfill{configuredAt: map[string]gitlog.Commit{}}
-	for _, c := range h.repos[0].commits {
-		tree.Apply(c)
-		if !changesPath(c, h.configPath) {
+	for c := range h.repos[0].commits.All() {
+		tree.Apply(*c)
+		if !changesPath(*c, h.configPath) {
 			continue
 		}
 		cfg, err := h.configAt(tree)
@@ -57,7 +57,7 @@ func (h *historyReader) backfill() (*backfill, error) {
 		bf.committed = true
 		for _, srv := range cfg.Servers {
 			if _, seen := bf.configuredAt[srv.Name]; srv.Name != "" && !seen {
-				bf.configuredAt[srv.Name] = c
+				bf.configuredAt[srv.Name] = *c
 				bf.servers = append(bf.servers, srv)
 			}
 		}
@@ -120,7 +120,7 @@ func (h *historyReader) backfillReleases(bf *backfill) error {
 // toolsBefore reports whether repository i changed one of the files f
 // matches before commit at of the site's repository.
 func (h *historyReader) toolsBefore(i int, f *serverFiles, at gitlog.Commit) bool {
-	for _, c := range h.repos[i].commits {
+	for c := range h.repos[i].commits.All() {
 		if c.Hash == at.Hash || !c.Time.Before(at.Time) && i != 0 {
 			return false
 		}

@@ -45,7 +45,14 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		st.trees[i] = gitlog.Tree{}
 	}
 	if st.release {
-		h.chunkCommits(steps)
+		// The steps point at the commits in their chunks (see
+		// commitList): once the lists are let go of, a chunk is freed as
+		// soon as its steps are replayed. Nothing reads the lists after
+		// the steps are merged but a resumed replay, which a spooled one
+		// never is.
+		for _, rh := range h.repos {
+			rh.commits = commitList{}
+		}
 		h.countUses(steps)
 		h.forms.forgetKept()
 	}
@@ -111,8 +118,8 @@ func (st *replayState) play(tl *timeline.Builder, steps []step) error {
 }
 
 // step is a commit of one of the repositories, in the order the replay
-// takes them: the commit itself stays in its repository's list, or in a
-// spooled replay in a chunk of steps' commits (see chunkCommits).
+// takes them: the commit itself stays in its repository's list (see
+// commitList).
 type step struct {
 	repo   int
 	commit *gitlog.Commit
@@ -124,48 +131,24 @@ func (h *historyReader) merged() []step {
 	next := make([]int, len(h.repos))
 	total := 0
 	for _, rh := range h.repos {
-		total += len(rh.commits)
+		total += rh.commits.Len()
 	}
 	out := make([]step, 0, total)
 	for {
 		best := -1
 		for i, rh := range h.repos {
-			if next[i] == len(rh.commits) {
+			if next[i] == rh.commits.Len() {
 				continue
 			}
-			if best < 0 || rh.commits[next[i]].Time.Before(h.repos[best].commits[next[best]].Time) {
+			if best < 0 || rh.commits.At(next[i]).Time.Before(h.repos[best].commits.At(next[best]).Time) {
 				best = i
 			}
 		}
 		if best < 0 {
 			return out
 		}
-		out = append(out, step{best, &h.repos[best].commits[next[best]]})
+		out = append(out, step{best, h.repos[best].commits.At(next[best])})
 		next[best]++
-	}
-}
-
-// commitChunk is how many commits a spooled replay keeps in one
-// allocation (see chunkCommits): few allocations, each a small part of a
-// long history.
-var commitChunk = 1024
-
-// chunkCommits moves the steps' commits out of their repositories' lists
-// into chunks of commitChunk steps each, in the steps' order, for a replay
-// that lets go of each commit once replayed: a chunk is freed once its
-// steps are replayed, where a repository's list, one array, was held whole
-// until the replay ended. Nothing reads the lists after the steps are
-// merged but a resumed replay, which a spooled one never is.
-func (h *historyReader) chunkCommits(steps []step) {
-	for i := 0; i < len(steps); i += commitChunk {
-		chunk := make([]gitlog.Commit, min(commitChunk, len(steps)-i))
-		for j := range chunk {
-			chunk[j] = *steps[i+j].commit
-			steps[i+j].commit = &chunk[j]
-		}
-	}
-	for _, rh := range h.repos {
-		rh.commits = nil
 	}
 }
 

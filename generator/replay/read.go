@@ -220,9 +220,9 @@ type historyReader struct {
 // repoHistory is one repository's part of the history.
 type repoHistory struct {
 	repo    *gitlog.Repo
-	paths   []string       // the pathspecs commits were read for
-	globs   []*serverFiles // the servers' globs its blobs were parsed for
-	commits []gitlog.Commit
+	paths   []string                       // the pathspecs commits were read for
+	globs   []*serverFiles                 // the servers' globs its blobs were parsed for
+	commits commitList                     // oldest first, joined into landings
 	blobs   map[gitlog.ObjectID][]byte     // blob id → content, for every blob the commits name
 	parsed  map[gitlog.ObjectID]parsedTool // blob id → the tool file it holds
 	forms   *forms                         // where the tool files' canonical forms are kept
@@ -282,7 +282,7 @@ func (h *historyReader) configHistory() []*site.Config {
 	anyImport := func(string) ([]byte, bool) { return []byte("{}"), true }
 	var configs []*site.Config
 	h.pastConfigs = map[*site.Config]string{}
-	for _, c := range site0.commits {
+	for c := range site0.commits.All() {
 		for _, ch := range c.Changes {
 			if ch.Path != h.configPath || ch.Blob == "" {
 				continue
@@ -362,7 +362,7 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 	if err != nil {
 		return err
 	}
-	rh.commits, rh.paths, rh.globs = gitlog.Landings(commits), paths, globs
+	rh.commits, rh.paths, rh.globs = landings(&commits), paths, globs
 	return rh.keepRead(globs, asked, moved, contents, skipped)
 }
 
@@ -498,11 +498,11 @@ func (h *historyReader) prefetcher(rh *repoHistory) (func(ids []string) error, e
 	return func(ids []string) error { return h.fetchMissingBlobs(rh, remote, ids) }, nil
 }
 
-// readLog reads the history of the paths pathspecs match and, while git log
-// is still walking it, the contents of every blob it names that the
-// repository's history does not hold yet, through one git cat-file: the
-// floor of what reading this history costs is git's walk, not the two
-// processes one after the other.
+// readLog reads the history of the paths pathspecs match, newest first as
+// git log prints it, and, while git log is still walking it, the contents
+// of every blob it names that the repository's history does not hold yet,
+// through one git cat-file: the floor of what reading this history costs
+// is git's walk, not the two processes one after the other.
 //
 // In a partial clone, whose missing blobs git would fetch one at a time as
 // they are asked for, prefetch (when not nil) gets the ids of every blob to
@@ -510,10 +510,10 @@ func (h *historyReader) prefetcher(rh *repoHistory) (func(ids []string) error, e
 // batch. early is told of every blob the history names (see
 // earlyParse.ask) and of every one read; contents holds those it did not
 // take to parse.
-func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) ([]gitlog.Commit, map[gitlog.ObjectID][]byte, map[string]int, error) {
+func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids []string) error, early *earlyParse) (commitList, map[gitlog.ObjectID][]byte, map[string]int, error) {
 	b, err := rh.repo.Blobs()
 	if err != nil {
-		return nil, nil, nil, err
+		return commitList{}, nil, nil, err
 	}
 	defer b.Close()
 	// No input the replay reads may be larger than a tool file: the cap
@@ -533,13 +533,13 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 		})
 	}()
 	inputs := pathspecTest(pathspecs)
-	var commits []gitlog.Commit
+	var commits commitList
 	var held []string // the names asked for after prefetch, when there is one
 	logErr := rh.repo.LogEach(rev, directories(pathspecs), func(c gitlog.Commit) error {
 		if c.Changes = matching(c.Changes, inputs); len(c.Changes) == 0 {
 			return nil
 		}
-		commits = append(commits, c)
+		commits.Append(c)
 		for _, ch := range c.Changes {
 			if ch.Blob != "" && !rh.holds(ch.Blob) && early.ask(ch.Blob, ch.Path) {
 				if prefetch != nil {
@@ -562,9 +562,8 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 	}
 	close(ids)
 	if err := cmp.Or(logErr, <-read); err != nil {
-		return nil, nil, nil, err
+		return commitList{}, nil, nil, err
 	}
-	slices.Reverse(commits)
 	return commits, contents, b.Skipped, nil
 }
 

@@ -56,15 +56,15 @@ func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 		return err
 	}
 	logged := map[string]gitlog.Commit{}
-	for _, c := range rh.commits {
-		logged[c.Hash] = c
+	for c := range rh.commits.All() {
+		logged[c.Hash] = *c
 	}
-	var commits []gitlog.Commit
+	var commits commitList
 	for _, c := range line {
 		if lc, ok := logged[c.Hash]; ok {
-			commits = append(commits, lc)
+			commits.Append(lc)
 		} else if rh.tags[c.Hash] != nil {
-			commits = append(commits, c)
+			commits.Append(c)
 		}
 	}
 	rh.commits = commits

@@ -128,20 +128,27 @@ func (rh *repoHistory) readOn(was, now string, site bool, h *historyReader) (ok 
 	early := startEarlyParse(rh.globs, rh.forms)
 	commits, contents, skipped, err := rh.readLog(old+".."+rev, rh.paths, nil, early)
 	asked, moved := early.finish()
-	if err != nil || site && changesLiteral(commits, rh.paths) || continuesLanding(rh.commits, commits) {
+	if err != nil {
+		return false
+	}
+	more := landings(&commits)
+	if site && changesLiteral(&more, rh.paths) || continuesLanding(&rh.commits, &more) {
 		return false
 	}
 	if err := rh.keepRead(rh.globs, asked, moved, contents, skipped); err != nil {
 		return false
 	}
-	rh.commits = append(rh.commits, gitlog.Landings(commits)...)
+	// The commits replayed stay where they are: the steps point at them.
+	for c := range more.All() {
+		rh.commits.Append(*c)
+	}
 	return true
 }
 
 // changesLiteral reports whether a commit changes a path a literal pathspec
 // names.
-func changesLiteral(commits []gitlog.Commit, pathspecs []string) bool {
-	for _, c := range commits {
+func changesLiteral(commits *commitList, pathspecs []string) bool {
+	for c := range commits.All() {
 		for _, ch := range c.Changes {
 			if slices.ContainsFunc(pathspecs, func(spec string) bool {
 				return strings.HasPrefix(spec, ":(literal)") && matchesPathspec(spec, ch.Path)
@@ -153,14 +160,15 @@ func changesLiteral(commits []gitlog.Commit, pathspecs []string) bool {
 	return false
 }
 
-// continuesLanding reports whether the first of the commits read on lands
+// continuesLanding reports whether the first of the landings read on lands
 // with the last of those replayed (one "rebase and merge" whose commits
 // arrived apart): the step replayed would have to be replayed again, joined.
-func continuesLanding(replayed, more []gitlog.Commit) bool {
-	if len(replayed) == 0 || len(more) == 0 {
+func continuesLanding(replayed, more *commitList) bool {
+	if replayed.Len() == 0 || more.Len() == 0 {
 		return false
 	}
-	return len(gitlog.Landings([]gitlog.Commit{replayed[len(replayed)-1], more[0]})) == 1
+	both := []gitlog.Commit{*replayed.At(replayed.Len() - 1), *more.At(0)}
+	return len(slices.Collect(gitlog.Landings(slices.Values(both)))) == 1
 }
 
 func sameStep(a, b step) bool { return a.repo == b.repo && a.commit.Hash == b.commit.Hash }

@@ -106,8 +106,9 @@ func checkReadStored(t *testing.T, tl *timeline.Timeline, keep int) {
 // A replay with a spool, a build's that writes once, lets go of each
 // commit once it has replayed it, and leaves nothing to resume from: by
 // its last step, the repository's list of commits is gone, and so are the
-// commits replayed as far as their chunk is, with their changes. One
-// without keeps them all for the build after it.
+// commits replayed as far as their chunk is, with their changes; the
+// commits were never copied, so the last step's chunk is the one the
+// list read. One without keeps them all for the build after it.
 func TestSpooledReplayLetsGoOfItsCommits(t *testing.T) {
 	defer func(n int) { commitChunk = n }(commitChunk)
 	commitChunk = 2
@@ -131,10 +132,9 @@ func TestSpooledReplayLetsGoOfItsCommits(t *testing.T) {
 		var listHeld, changesHeld []bool // by commit, when the endpoint was last asked for
 		h.in = Input{Config: cfg, Spool: s,
 			Progress: func(string) { // the history is read, and not replayed yet
-				commits := h.repos[0].commits
-				for i := range commits {
-					listed = append(listed, weak.Make(&commits[i]))
-					changes = append(changes, weak.Make(&commits[i].Changes[0]))
+				for c := range h.repos[0].commits.All() {
+					listed = append(listed, weak.Make(c))
+					changes = append(changes, weak.Make(&c.Changes[0]))
 				}
 			},
 			Endpoint: func(srv site.Server) string {
@@ -159,9 +159,13 @@ func TestSpooledReplayLetsGoOfItsCommits(t *testing.T) {
 		if len(listHeld) != 8 {
 			t.Fatalf("spool %v: %d commits read, want 8", s != nil, len(listHeld))
 		}
+		if n := h.repos[0].commits.Len(); n != 0 && s != nil {
+			t.Errorf("spool: the repository's list holds %d commits at the end", n)
+		}
 		for i := range listHeld {
-			if listHeld[i] != (s == nil) {
-				t.Errorf("spool %v: at the last step, the repository's list holds commit %d: %v", s != nil, i, listHeld[i])
+			// The last step's chunk is commits 6 and 7.
+			if held := s == nil || i >= 6; listHeld[i] != held {
+				t.Errorf("spool %v: at the last step, commit %d is held: %v", s != nil, i, listHeld[i])
 			}
 			// The chunks of two commits before the last's are replayed
 			// whole; the first commit configures the server, which the

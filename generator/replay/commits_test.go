@@ -1,0 +1,83 @@
+package replay
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/internal/gittest"
+)
+
+// A history read in chunks of two commits is the one read in a single
+// chunk: a landing whose commits span chunks, both as git log prints them
+// and once joined, is one commit as before, and two repositories' commits
+// interleaved across chunks replay the same timeline, spooled or not.
+func TestChunksChangeNoCommitNorEvent(t *testing.T) {
+	defer func(n int) { commitChunk = n }(commitChunk)
+	dir := t.TempDir()
+	lib := gittest.New(t, filepath.Join(dir, "lib"))
+	g := gittest.New(t, filepath.Join(dir, "site"))
+	g.Write("site.toml", letGoSite+letGoServer("s", "tools")+
+		strings.Replace(letGoServer("l", "tools"), "tools = ", "repo = \"../lib\"\ntools = ", 1))
+	g.Write("tools/a.json", toolJSON("a", "A."))
+	g.Commit("site")
+	for i := range 3 {
+		lib.When = g.When.Add(-30 * time.Minute) // between the site's commits
+		lib.Write("tools/l.json", toolJSON("l", "L.", fmt.Sprint("p", i)))
+		lib.Commit(fmt.Sprint("l ", i))
+		g.Write("tools/a.json", toolJSON("a", "A.", fmt.Sprint("p", i)))
+		g.Commit(fmt.Sprint("a ", i))
+	}
+	// Three commits rebased at once, one committer time: the site's
+	// commits 4 to 6 (from 0), which chunks of two read newest first
+	// (7 6|5 4|3 2|1 0) split between 6 and 5.
+	var run []string
+	for i, f := range []string{"tools/b.json", "tools/a.json", "tools/b.json"} {
+		if i > 0 {
+			g.When = g.When.Add(-time.Hour) // Commit moves it on again
+		}
+		g.Write(f, toolJSON(f[6:7], "Rebased.", fmt.Sprint("r", i)))
+		g.Commit(fmt.Sprint("rebased ", i))
+		run = append(run, strings.TrimSpace(g.Git("rev-parse", "HEAD")))
+	}
+	g.Write("tools/b.json", toolJSON("b", "B."))
+	g.Commit("b")
+
+	replay := func(chunk int, spooled bool) ([]gitlog.Commit, string) {
+		commitChunk = chunk
+		in := Input{Config: load(t, g.Dir), Endpoint: cardEndpoint}
+		if spooled {
+			in.Spool = tempSpool(t)
+		}
+		h := &historyReader{cfg: in.Config, in: in, out: &Output{}, forms: newForms(in.Spool)}
+		var read []gitlog.Commit
+		h.in.Progress = func(string) {
+			for c := range h.repos[0].commits.All() {
+				read = append(read, *c)
+			}
+		}
+		tl, err := h.read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return read, timelineText(h, tl)
+	}
+	whole, events := replay(1024, false)
+	if len(whole) != 6 || whole[4].Hash != run[2] || whole[4].First != run[0] {
+		t.Fatalf("in one chunk: %d commits, the fifth %s (first %s); want 6, the fifth the landing %s (first %s)",
+			len(whole), whole[4].Hash, whole[4].First, run[2], run[0])
+	}
+	for _, spooled := range []bool{false, true} {
+		chunked, got := replay(2, spooled)
+		if !reflect.DeepEqual(chunked, whole) {
+			t.Errorf("spool %v: in chunks of two, the commits read are\n%+v\nwant, as in one chunk,\n%+v", spooled, chunked, whole)
+		}
+		if got != events {
+			t.Errorf("spool %v: in chunks of two, the replay is\n%s\nwant, as in one chunk,\n%s", spooled, got, events)
+		}
+	}
+}

@@ -162,7 +162,7 @@ func (c *comparisons) planStep() {
 		if !ok || parsed.err() != nil {
 			continue // not a tool file, or one that keeps its previous state
 		}
-		next := parsed.tool()
+		next := parsed.tool(rh.forms)
 		before, had := p.last[s.repo][ch.Path]
 		p.last[s.repo][ch.Path] = next
 		key := [2]string{before.SHA256, next.SHA256}

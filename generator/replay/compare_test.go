@@ -248,7 +248,7 @@ func TestComparisonsArePlannedAWindowAhead(t *testing.T) {
 			if !ok {
 				continue // site.toml
 			}
-			next := parsed.tool()
+			next := parsed.tool(h.forms)
 			before, had := last[ch.Path]
 			last[ch.Path] = next
 			if !had || before.SHA256 == next.SHA256 || i < 20 {
@@ -296,7 +296,7 @@ func TestComparisonsReuseTheBuffersOfVersionsLetGoOf(t *testing.T) {
 			props = append(props, fmt.Sprint("q", k))
 		}
 		path := fmt.Sprintf("tools/%d.json", file)
-		return f.parse(path, []byte(toolJSON(fmt.Sprint("t", file), description, props...))).tool()
+		return f.parse(path, []byte(toolJSON(fmt.Sprint("t", file), description, props...))).tool(f)
 	}
 	// Each file's versions one after another, the files' in turn: the
 	// older version of most is the newer of the one before.

@@ -192,9 +192,15 @@ func (e *earlyParse) finish() (blobs map[gitlog.ObjectID]parsedTool, moved map[g
 type forms struct {
 	spool *bundle.Spool
 	mu    sync.Mutex
-	at    map[[sha256.Size]byte]*bundle.Spooled // by the form's SHA-256; nil once the history is read (see forgetKept)
-	files map[toolFile]*toolFile                // the tools' names and paths (see file)
-	err   error                                 // the first form the spool failed to keep or give back
+	// at are the forms kept, by their SHA-256, each named by its handle
+	// in the spool (see bundle.Spool.Handle): as Spooled, a long
+	// history's forms cost an allocation each until the history was read.
+	// unnamed are the few a handle cannot name. Both are nil once the
+	// history is read (see forgetKept).
+	at      map[[sha256.Size]byte]uint64
+	unnamed map[[sha256.Size]byte]tools.Stored
+	files   map[toolFile]*toolFile // the tools' names and paths (see file)
+	err     error                  // the first form the spool failed to keep or give back
 }
 
 // newForms returns the forms that spool keeps; nil when spool is.
@@ -202,7 +208,8 @@ func newForms(spool *bundle.Spool) *forms {
 	if spool == nil {
 		return nil
 	}
-	return &forms{spool: spool, at: map[[sha256.Size]byte]*bundle.Spooled{}, files: map[toolFile]*toolFile{}}
+	return &forms{spool: spool, at: map[[sha256.Size]byte]uint64{}, unnamed: map[[sha256.Size]byte]tools.Stored{},
+		files: map[toolFile]*toolFile{}}
 }
 
 // parse parses a blob of history as a tool file, keeping its canonical form
@@ -244,7 +251,10 @@ func (f *forms) store(sum string, canonical []byte) tools.Stored {
 	_, _ = hex.Decode(key[:], []byte(sum)) // the parse wrote the digits
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if at, ok := f.at[key]; ok {
+	if handle, ok := f.at[key]; ok {
+		return f.spool.Stored(handle)
+	}
+	if at, ok := f.unnamed[key]; ok {
 		return at
 	}
 	at, err := f.spool.Put(canonical)
@@ -252,8 +262,13 @@ func (f *forms) store(sum string, canonical []byte) tools.Stored {
 		f.err = cmp.Or(f.err, err)
 		return nil
 	}
-	if f.at != nil {
-		f.at[key] = at
+	if f.at == nil {
+		return at
+	}
+	if handle, ok := f.spool.Handle(at); ok {
+		f.at[key] = handle
+	} else {
+		f.unnamed[key] = at
 	}
 	return at
 }
@@ -264,7 +279,7 @@ func (f *forms) store(sum string, canonical []byte) tools.Stored {
 // which costs less than a long history's index held through the replay.
 func (f *forms) forgetKept() {
 	f.mu.Lock()
-	f.at = nil
+	f.at, f.unnamed = nil, nil
 	f.mu.Unlock()
 }
 

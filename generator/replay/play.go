@@ -397,7 +397,7 @@ func (st *replayState) update(f *serverFiles, p string, blob gitlog.ObjectID, c 
 			st.h.out.Warnings = append(st.h.out.Warnings, diag.Errorf("", 0, "commit %s: %v; this change of the file is left out of the feed", gitlog.Short(c.Hash), parsed.err()))
 			return
 		}
-		t = parsed.tool()
+		t = parsed.tool(st.h.forms)
 	}
 	if old, had := f.byPath[p]; had {
 		if blob == "" {
@@ -451,9 +451,9 @@ func (f *serverFiles) matches(p string) bool {
 type parsedTool struct {
 	at     *toolFile         // the path it was parsed, or asked for, at, and the tool's name
 	sha256 [sha256.Size]byte // of the canonical form
-	// form is the canonical form: where it is kept (a tools.Stored), or
-	// the []byte itself; for a blob that is no tool file, the error that
-	// says why, which few are.
+	// form is the canonical form: where it is kept (a spoolHandle, or a
+	// tools.Stored a handle cannot name), or the []byte itself; for a
+	// blob that is no tool file, the error that says why, which few are.
 	form any
 	// uses are, in a replay that lets go of the blobs it parsed (see
 	// letGo), the changes of the steps to come naming it and the paths
@@ -469,6 +469,12 @@ func (p parsedTool) err() error {
 	return err
 }
 
+// spoolHandle is where the spool keeps a canonical form, named by its
+// handle there (see bundle.Spool.Handle): a long history's blobs held
+// their forms as Spooled, an allocation each, held until the replay was
+// past them. tool makes the Spooled again when the replay asks.
+type spoolHandle uint64
+
 // toolFile is a tool's name ("" for a blob not parsed yet, or no tool
 // file) and a path it was parsed at: one for all its versions parsed there
 // (see forms.file).
@@ -482,18 +488,23 @@ func (f *forms) compact(p string, t tools.Tool, err error) parsedTool {
 	parsed := parsedTool{at: f.file(t.Name, p), form: t.Stored}
 	if t.Stored == nil {
 		parsed.form = t.Canonical
+	} else if handle, ok := f.spool.Handle(t.Stored); ok {
+		parsed.form = spoolHandle(handle)
 	}
 	// The parse wrote the hex digits of a sum it made: they decode.
 	_, _ = hex.Decode(parsed.sha256[:], []byte(t.SHA256))
 	return parsed
 }
 
-// tool returns the tool file parsed, as tools.ParseStored returned it.
-func (p parsedTool) tool() tools.Tool {
+// tool returns the tool file parsed, as tools.ParseStored returned it,
+// given the forms that parsed it.
+func (p parsedTool) tool(f *forms) tools.Tool {
 	t := tools.Tool{Name: p.at.name, File: p.at.path, SHA256: hex.EncodeToString(p.sha256[:])}
 	switch form := p.form.(type) {
 	case []byte:
 		t.Canonical = form
+	case spoolHandle:
+		t.Stored = f.spool.Stored(uint64(form))
 	case tools.Stored:
 		t.Stored = form
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/wellknown-dev/wellknown/format/gitlog"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
@@ -199,7 +200,8 @@ func tempSpool(t *testing.T) *bundle.Spool {
 func TestFormsForgetWhatTheyKeptOnce(t *testing.T) {
 	f := newForms(tempSpool(t))
 	first := f.store("sha", []byte(`{"name":"a"}`))
-	if again := f.store("sha", []byte(`{"name":"a"}`)); again != first || len(f.at) != 1 {
+	again := f.store("sha", []byte(`{"name":"a"}`))
+	if *again.(*bundle.Spooled) != *first.(*bundle.Spooled) || len(f.at) != 1 {
 		t.Fatalf("a form kept twice before the history is read")
 	}
 	f.forgetKept()
@@ -212,5 +214,24 @@ func TestFormsForgetWhatTheyKeptOnce(t *testing.T) {
 	}
 	if err := f.failed(); err != nil {
 		t.Error(err)
+	}
+}
+
+// A form too large for a handle to name is kept once all the same, and
+// a blob holds it where it lies.
+func TestFormsKeepAFormNoHandleNames(t *testing.T) {
+	f := newForms(tempSpool(t))
+	large := append(append([]byte(`{"name":"a","description":"`), strings.Repeat("x", 16<<20)...), `"}`...)
+	first := f.store("sha", large)
+	if again := f.store("sha", large); again != first || len(f.unnamed) != 1 || len(f.at) != 0 {
+		t.Fatalf("a form no handle names kept twice before the history is read")
+	}
+	p := f.compact("tools/a.json", tools.Tool{Name: "a", Stored: first}, nil)
+	if p.form != first || p.tool(f).Stored != first {
+		t.Errorf("a blob holds %T for a form no handle names, gives back %v; want where it lies", p.form, p.tool(f).Stored)
+	}
+	f.forgetKept()
+	if f.unnamed != nil {
+		t.Error("the forms no handle names are held after the history is read")
 	}
 }

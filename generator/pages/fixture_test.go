@@ -70,11 +70,11 @@ func fixtureSite(t testing.TB) *Site {
 		}`),
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
 		Versions: []*Version{
-			newVersion("2.0.0", day(3), ".well-known/mcp/schemas/forecast/get_forecast/", "breaking",
+			newVersion("2.0.0", "1.1.0", day(3), ".well-known/mcp/schemas/forecast/get_forecast/", "breaking",
 				CommitLink(repo, "3333333333333333333333333333333333333333"), "", []string{"parameter `city` renamed to `location`"}),
-			newVersion("1.1.0", day(2), ".well-known/mcp/schemas/forecast/get_forecast/", "compatible",
+			newVersion("1.1.0", "1.0.0", day(2), ".well-known/mcp/schemas/forecast/get_forecast/", "compatible",
 				CommitLink(repo, "2222222222222222222222222222222222222222"), "", []string{"optional parameter `days` added"}),
-			newVersion("1.0.0", day(1), ".well-known/mcp/schemas/forecast/get_forecast/", "",
+			newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/forecast/get_forecast/", "",
 				CommitLink(repo, "1111111111111111111111111111111111111111"), "", nil),
 		},
 	}
@@ -89,7 +89,7 @@ func fixtureSite(t testing.TB) *Site {
 				"<script>alert('name')</script>": {"type": "string", "description": "a \"quoted\" <i>name</i>"}
 			}}
 		}`),
-		Versions: []*Version{newVersion("1.0.0", day(1), ".well-known/mcp/schemas/forecast/search/", "", Commit{}, "", nil)},
+		Versions: []*Version{newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/forecast/search/", "", Commit{}, "", nil)},
 		Preview: &Preview{Kind: PreviewChanged, Version: "1.0.1", From: "1.0.0", Class: "cosmetic",
 			Changes: []string{"description changed", "parameter `<script>` described"}},
 	}
@@ -102,7 +102,7 @@ func fixtureSite(t testing.TB) *Site {
 		Name: "get_pollen", Description: "Pollen counts.",
 		Object:     object(t, `{"name": "get_pollen", "description": "Pollen counts.", "inputSchema": {"type": "object"}}`),
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_pollen/1.0.0.json",
-		Versions: []*Version{newVersion("1.0.0", day(1), ".well-known/mcp/schemas/forecast/get_pollen/", "",
+		Versions: []*Version{newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/forecast/get_pollen/", "",
 			CommitLink(repo, "1111111111111111111111111111111111111111"), "", nil)},
 		Removed: &Removal{Time: day(2), Version: "1.0.0"},
 		Gaps:    []Gap{{Removed: Step{Time: day(2), Version: "1.0.0", Commit: CommitLink(repo, "2222222222222222222222222222222222222222")}}},
@@ -112,9 +112,9 @@ func fixtureSite(t testing.TB) *Site {
 		Object:     object(t, `{"name": "get_uv", "description": "UV index.", "inputSchema": {"type": "object", "required": ["place"], "properties": {"place": {"type": "string"}}}}`),
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_uv/2.0.0.json",
 		Versions: []*Version{
-			newVersion("2.0.0", day(5), ".well-known/mcp/schemas/forecast/get_uv/", "breaking",
+			newVersion("2.0.0", "1.0.0", day(5), ".well-known/mcp/schemas/forecast/get_uv/", "breaking",
 				CommitLink(repo, "5555555555555555555555555555555555555555"), "", []string{"new required parameter `place`"}),
-			newVersion("1.0.0", day(1), ".well-known/mcp/schemas/forecast/get_uv/", "",
+			newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/forecast/get_uv/", "",
 				CommitLink(repo, "1111111111111111111111111111111111111111"), "", nil),
 		},
 		Gaps: []Gap{{
@@ -137,7 +137,7 @@ func fixtureSite(t testing.TB) *Site {
 		Name: "list_alerts", Description: "Alerts.",
 		Object:     object(t, `{"name": "list_alerts", "description": "Alerts.", "inputSchema": {"type": "object"}}`),
 		SchemaPath: ".well-known/mcp/schemas/alerts/list_alerts/1.0.0.json",
-		Versions:   []*Version{newVersion("1.0.0", day(1), ".well-known/mcp/schemas/alerts/list_alerts/", "", Commit{Short: "1111111"}, "", nil)},
+		Versions:   []*Version{newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/alerts/list_alerts/", "", Commit{Short: "1111111"}, "", nil)},
 		Removed:    &Removal{Time: day(4), Version: "1.0.0"},
 		Gaps:       []Gap{{Removed: Step{Time: day(4), Version: "1.0.0", Commit: Commit{Short: "4444444"}}}},
 	}
@@ -164,9 +164,9 @@ func fixtureSite(t testing.TB) *Site {
 		},
 		Documents: []Link{{Title: "AI Catalog", Path: ".well-known/ai-catalog.json"}, {Title: "Change feed", Path: ".well-known/agent-feed.xml"}},
 		Changes: []*Change{
-			withPage(otherEntry(ChangeDeprecation, "removed", day(4), "com.example.weather/alerts removed"), gone, nil),
-			withPage(versionChange(forecast.Versions[0], "get_forecast", "1.1.0"), nil, forecast),
-			withPage(otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 on com.example.weather/forecast"), nil, forecast),
+			withPage(otherEntry(ChangeDeprecation, "removed", day(4), "com.example.weather/alerts removed"), "com.example.weather/alerts", gone, nil),
+			withPage(versionChange(forecast.Versions[0]), "com.example.weather/forecast#get_forecast", nil, forecast),
+			withPage(otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 on com.example.weather/forecast"), "com.example.weather/forecast#get_forecast", nil, forecast),
 		},
 		Verify: Verify{
 			DID: "did:web:example.github.io:weather", DIDPath: "did.json", Command: "wellknown verify https://example.github.io/weather",
@@ -176,9 +176,10 @@ func fixtureSite(t testing.TB) *Site {
 	}
 }
 
-// withPage is c about the server s or the tool t.
-func withPage(c *Change, s *Server, t *Tool) *Change {
-	c.Server, c.Tool = s, t
+// withPage is c about an endpoint, with the page of its server s or its
+// tool t.
+func withPage(c *Change, endpoint string, s *Server, t *Tool) *Change {
+	c.about = &changeAbout{endpoint: endpoint, server: s, tool: t}
 	return c
 }
 

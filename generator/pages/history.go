@@ -72,7 +72,7 @@ func (h HistoryItem) time() time.Time {
 	if h.Step != nil {
 		return h.Step.Time
 	}
-	return h.Version.Time
+	return h.Version.Time()
 }
 
 // CommitLink names a commit of a server's repository, with a link to it when

@@ -149,11 +149,12 @@ type model struct {
 	repos     map[string]string           // by server name: where its tools' commits are linked
 	useUp     bool                        // see BuildInput.UseUpTimeline
 	// The changelog's entries, oldest first, planned before the tool
-	// pages (see changelog): about holds each one's endpoint id, whose
-	// pages it links once they are made, and untold the place of each
-	// schema change no tool page has made yet (nil there), by version.
+	// pages (see changelog): about holds each one's endpoint, one for
+	// all its entries, whose pages it links once they are made, and
+	// untold the place of each schema change no tool page has made yet
+	// (nil there), by version.
 	changes []*Change
-	about   []string
+	about   []*changeAbout
 	untold  map[versionKey]int
 	texts   []string // a version's texts while it is made (see version)
 	folder  string   // the last folder of archived schemas (see archive)
@@ -336,7 +337,6 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 	// Versions are read one at a time: a tool's earlier versions are
 	// made when asked for (see timeline.ToolHistory).
 	before := th.At(th.Len() - 1)
-	name := timeline.DisplayName(th.EndpointID()) // as the changelog's entries name it
 	pt.Versions = make([]*Version, 0, th.Len())
 	for i := th.Len() - 1; i >= 0; i-- {
 		v := before
@@ -351,7 +351,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		if at, ok := m.untold[versionKey{th, i}]; ok {
 			// The changelog's entry names the version: a long history
 			// lists each change on both.
-			m.changes[at] = versionChange(pv, name, v.From)
+			m.changes[at] = versionChange(pv)
 			delete(m.untold, versionKey{th, i})
 		}
 		pt.Versions = append(pt.Versions, pv)
@@ -378,7 +378,7 @@ func (m *model) version(th *timeline.ToolHistory, v *timeline.Version, d *schema
 			m.texts = append(m.texts, c.Text)
 		}
 	}
-	return newVersion(v.Version, v.Time, m.archive(v.Slug, th.Name), class, CommitLink(repo, v.Commit), v.Release, m.texts)
+	return newVersion(v.Version, v.From, v.Time, m.archive(v.Slug, th.Name), class, CommitLink(repo, v.Commit), v.Release, m.texts)
 }
 
 // archive is the folder of the archived schemas of a server's tool, as
@@ -471,9 +471,10 @@ func changeTexts(d *schemadiff.Result) []string {
 // changelog, with it.
 func (m *model) changelog() {
 	announced := map[string]bool{}
+	abouts := map[string]*changeAbout{}
 	m.untold = map[versionKey]int{}
 	count := m.in.Timeline.EventCount()
-	m.changes, m.about = make([]*Change, 0, count), make([]string, 0, count)
+	m.changes, m.about = make([]*Change, 0, count), make([]*changeAbout, 0, count)
 	for e := range m.in.Timeline.Events() {
 		var c *Change
 		switch e.Type {
@@ -499,7 +500,12 @@ func (m *model) changelog() {
 			c = otherEntry("", "", e.Time, "")
 		}
 		m.changes = append(m.changes, c)
-		m.about = append(m.about, e.EndpointID)
+		a := abouts[e.EndpointID]
+		if a == nil {
+			a = &changeAbout{endpoint: e.EndpointID}
+			abouts[e.EndpointID] = a
+		}
+		m.about = append(m.about, a)
 	}
 	if m.useUp {
 		m.in.Timeline.LetGoOfEvents()
@@ -516,7 +522,9 @@ func (m *model) linkedChanges() []*Change {
 	}
 	out := m.changes
 	for i, c := range out {
-		c.Server, c.Tool = m.servers[m.about[i]], m.tools[m.about[i]]
+		a := m.about[i]
+		a.server, a.tool = m.servers[a.endpoint], m.tools[a.endpoint]
+		c.about = a
 	}
 	slices.Reverse(out)
 	m.changes, m.about, m.untold = nil, nil, nil
@@ -546,7 +554,7 @@ func (m *model) tell(th *timeline.ToolHistory) {
 // version v, which no page shows. Its time is its event's: both are the
 // commit's.
 func (m *model) told(th *timeline.ToolHistory, v *timeline.Version, at int) {
-	m.changes[at] = versionChange(m.version(th, v, v.Change(), m.repos[th.Server]), timeline.DisplayName(m.about[at]), v.From)
+	m.changes[at] = versionChange(m.version(th, v, v.Change(), m.repos[th.Server]))
 }
 
 func remotes(rs []site.Remote) []Remote {

@@ -160,16 +160,16 @@ func TestChangelogNamesTheToolPagesVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	i := slices.IndexFunc(s.Changes, func(c *Change) bool { return c.Kind() == ChangeSchema })
-	if i < 0 || s.Changes[i].Tool == nil || len(s.Changes[i].Changes()) == 0 {
+	if i < 0 || s.Changes[i].Tool() == nil || len(s.Changes[i].Changes()) == 0 {
 		t.Fatalf("no schema change with texts and a tool page in %+v", s.Changes)
 	}
-	c, v := s.Changes[i], s.Changes[i].Tool.Versions[0]
+	c, v := s.Changes[i], s.Changes[i].Tool().Versions[0]
 	if c.version != v {
 		t.Fatalf("the changelog's entry names version %+v, not the tool page's %+v", c.version, v)
 	}
-	if c.Badge() != v.Class() || !c.Time().Equal(v.Time) || !slices.Equal(c.Changes(), v.Changes()) ||
+	if c.Badge() != v.Class() || c.Time() != v.Time() || !slices.Equal(c.Changes(), v.Changes()) ||
 		c.Summary() != "get_forecast 1.0.0 → 1.1.0" || c.Badge() != string(schemadiff.Compatible) {
-		t.Errorf("entry %s %s %q %q, version %s %s %q", c.Badge(), c.Time(), c.Summary(), c.Changes(), v.Class(), v.Time, v.Changes())
+		t.Errorf("entry %s %s %q %q, version %s %s %q", c.Badge(), c.Time(), c.Summary(), c.Changes(), v.Class(), v.Time(), v.Changes())
 	}
 }
 
@@ -224,8 +224,8 @@ func TestToolVersionsShareTheirFolder(t *testing.T) {
 		t.Fatalf("%d versions, want 2", len(versions))
 	}
 	for _, v := range versions {
-		if want := sitePath(paths.ToolVersion(serverSlug, "get_forecast", v.Version)); v.SchemaPath() != want {
-			t.Errorf("version %s: SchemaPath %q, want %q", v.Version, v.SchemaPath(), want)
+		if want := sitePath(paths.ToolVersion(serverSlug, "get_forecast", v.Version())); v.SchemaPath() != want {
+			t.Errorf("version %s: SchemaPath %q, want %q", v.Version(), v.SchemaPath(), want)
 		}
 	}
 	if unsafe.StringData(versions[0].folder) != unsafe.StringData(versions[1].folder) {

@@ -75,6 +75,7 @@ import (
 	"github.com/wellknown-dev/wellknown/format/linediff"
 	"github.com/wellknown-dev/wellknown/format/paths"
 	"github.com/wellknown-dev/wellknown/format/schemadiff"
+	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/parallel"
@@ -160,23 +161,24 @@ type Tool struct {
 	inputs func() []Param // Params of the input schema, computed once
 }
 
-// Version is one published version of a tool. Its class, texts, commit
-// and release are methods, which a template calls as it reads a field: a
-// long history has a version for each of a hundred thousand commits, and
-// these are held in one string (see newVersion) rather than in fields of
-// their own.
+// Version is one published version of a tool. Its version, time, class,
+// texts, commit and release are methods, which a template calls as it
+// reads a field: a long history has a version for each of a hundred
+// thousand commits, and these are held in one string (see newVersion)
+// rather than in fields of their own.
 type Version struct {
-	Version string
-	Time    time.Time     // the commit's time
 	Schemas *SchemaChange // its schema and the version before's; nil for the first version
-	packed  string        // its class, commit, release and texts (see newVersion)
+	packed  string        // all but its schemas and folder (see newVersion)
 	folder  string        // where its schema is (see SchemaPath), shared by the tool's versions
+	// Its time when the packed seconds would not give it back as it is:
+	// with a zone other than UTC, or a fraction of a second.
+	time *time.Time
 }
 
 // SchemaPath is where the version's immutable schema is, relative to the
 // site's root: made when asked for, since a path of its own for each of
 // a hundred thousand versions would be most of what it holds.
-func (v *Version) SchemaPath() string { return v.folder + v.Version + ".json" }
+func (v *Version) SchemaPath() string { return v.folder + v.Version() + ".json" }
 
 // classes are the classes of change a version's packed string names by
 // their index; any other is spelled out after the byte classOther.
@@ -184,18 +186,26 @@ var classes = []string{"", string(schemadiff.Cosmetic), string(schemadiff.Compat
 
 const classOther = 0xff
 
-// newVersion is a version with its class of change, commit, release and
-// texts packed: the class's index in classes (or classOther and the
-// class), then the commit's short hash and URL, the release and each
-// text, each after its length as a uvarint. Its schema is in folder (see
-// SchemaPath).
-func newVersion(version string, at time.Time, folder string, class string, commit Commit, release string, texts []string) *Version {
+// newVersion is version, replacing from ("" for the first), made at a
+// time with a class of change, commit, release and texts, packed: the
+// class's index in classes (or classOther and the class), the time in
+// Unix seconds as a varint, then the version, from, the commit's short
+// hash and URL, the release and each text, each after its length as a
+// uvarint. Its schema is in folder (see SchemaPath).
+func newVersion(version, from string, at time.Time, folder string, class string, commit Commit, release string, texts []string) *Version {
+	v := &Version{folder: folder}
+	secs := at.Unix()
+	if time.Unix(secs, 0).UTC() != at {
+		// Compared as values: the time must come back with its zone and
+		// monotonic reading too, as a template may print it whole.
+		v.time, secs = &at, 0
+	}
 	i := slices.Index(classes, class)
-	n := 1
+	n := 1 + len(binary.AppendVarint(make([]byte, 0, binary.MaxVarintLen64), secs))
 	if i < 0 {
 		n += packedLen(class)
 	}
-	n += packedLen(commit.Short) + packedLen(commit.URL) + packedLen(release)
+	n += packedLen(version) + packedLen(from) + packedLen(commit.Short) + packedLen(commit.URL) + packedLen(release)
 	for _, t := range texts {
 		n += packedLen(t)
 	}
@@ -207,13 +217,18 @@ func newVersion(version string, at time.Time, folder string, class string, commi
 		b.WriteByte(classOther)
 		writePacked(&b, class)
 	}
+	var buf [binary.MaxVarintLen64]byte
+	b.Write(binary.AppendVarint(buf[:0], secs))
+	writePacked(&b, version)
+	writePacked(&b, from)
 	writePacked(&b, commit.Short)
 	writePacked(&b, commit.URL)
 	writePacked(&b, release)
 	for _, t := range texts {
 		writePacked(&b, t)
 	}
-	return &Version{Version: version, Time: at, folder: folder, packed: b.String()}
+	v.packed = b.String()
+	return v
 }
 
 func packedLen(s string) int {
@@ -226,47 +241,79 @@ func writePacked(b *strings.Builder, s string) {
 	b.WriteString(s)
 }
 
-// nextPacked splits the first string off a packed rest.
-func nextPacked(rest string) (s, after string) {
-	var n uint64
+// nextUvarint splits the first uvarint off a packed rest.
+func nextUvarint(rest string) (n uint64, after string) {
 	for shift := 0; ; shift += 7 {
 		c := rest[0]
 		rest = rest[1:]
 		n |= uint64(c&0x7f) << shift
 		if c < 0x80 {
-			return rest[:n], rest[n:]
+			return n, rest
 		}
 	}
 }
 
-// unpack returns what the version's packed string holds, its texts still
-// packed.
-func (v *Version) unpack() (class string, commit Commit, release, texts string) {
+// nextPacked splits the first string off a packed rest.
+func nextPacked(rest string) (s, after string) {
+	n, rest := nextUvarint(rest)
+	return rest[:n], rest[n:]
+}
+
+// unpacked is what a version's packed string holds.
+type unpacked struct {
+	class         string
+	secs          int64
+	version, from string
+	commit        Commit
+	release       string
+	texts         string // still packed
+}
+
+func (v *Version) unpack() (u unpacked) {
 	rest := v.packed
 	if rest == "" {
-		return "", Commit{}, "", "" // a Version made without newVersion
+		return u // a Version made without newVersion
 	}
 	if i := rest[0]; i == classOther {
-		class, rest = nextPacked(rest[1:])
+		u.class, rest = nextPacked(rest[1:])
 	} else {
-		class, rest = classes[i], rest[1:]
+		u.class, rest = classes[i], rest[1:]
 	}
-	commit.Short, rest = nextPacked(rest)
-	commit.URL, rest = nextPacked(rest)
-	release, texts = nextPacked(rest)
-	return class, commit, release, texts
+	var zigzag uint64
+	zigzag, rest = nextUvarint(rest)
+	u.secs = int64(zigzag >> 1) // as binary.AppendVarint wrote it
+	if zigzag&1 != 0 {
+		u.secs = ^u.secs
+	}
+	u.version, rest = nextPacked(rest)
+	u.from, rest = nextPacked(rest)
+	u.commit.Short, rest = nextPacked(rest)
+	u.commit.URL, rest = nextPacked(rest)
+	u.release, u.texts = nextPacked(rest)
+	return u
+}
+
+// Version is the version's number, such as "1.2.0".
+func (v *Version) Version() string { return v.unpack().version }
+
+// Time is the time of the commit that made the version.
+func (v *Version) Time() time.Time {
+	if v.time != nil {
+		return *v.time
+	}
+	if v.packed == "" {
+		return time.Time{}
+	}
+	return time.Unix(v.unpack().secs, 0).UTC()
 }
 
 // Class is the class of the version's change: "breaking", "compatible",
 // "cosmetic"; "" for the first version.
-func (v *Version) Class() string {
-	class, _, _, _ := v.unpack()
-	return class
-}
+func (v *Version) Class() string { return v.unpack().class }
 
 // Changes says what changed, one sentence each; nil for the first version.
 func (v *Version) Changes() []string {
-	_, _, _, rest := v.unpack()
+	rest := v.unpack().texts
 	var out []string
 	for rest != "" {
 		var t string
@@ -277,17 +324,11 @@ func (v *Version) Changes() []string {
 }
 
 // Commit is the commit that made the version.
-func (v *Version) Commit() Commit {
-	_, commit, _, _ := v.unpack()
-	return commit
-}
+func (v *Version) Commit() Commit { return v.unpack().commit }
 
 // Release is the first release of the server that shipped the version;
 // "" when none has.
-func (v *Version) Release() string {
-	_, _, release, _ := v.unpack()
-	return release
-}
+func (v *Version) Release() string { return v.unpack().release }
 
 // MarshalJSON encodes what a template can read of the version, as a
 // page's key in the cache (see Cache.frameOf): the methods' values too.
@@ -301,7 +342,7 @@ func (v *Version) MarshalJSON() ([]byte, error) {
 		Schemas    *SchemaChange
 		Commit     Commit
 		Release    string
-	}{v.Version, v.Time, v.Class(), v.Changes(), v.SchemaPath(), v.Schemas, v.Commit(), v.Release()})
+	}{v.Version(), v.Time(), v.Class(), v.Changes(), v.SchemaPath(), v.Schemas, v.Commit(), v.Release()})
 }
 
 // Removal says when something was removed.
@@ -454,17 +495,22 @@ const (
 )
 
 // Change is one entry of the change feed, for people. Its kind, badge,
-// time, summary and texts are methods, which a template calls as it reads
-// a field: a schema change's entry, most of a long history's changelog,
-// names its version rather than holding copies of what the version holds.
+// time, summary, texts, server and tool are methods, which a template
+// calls as it reads a field: a schema change's entry, most of a long
+// history's changelog, names its version rather than holding copies of
+// what the version holds, and shares what it is about with its
+// endpoint's other entries.
 type Change struct {
-	Server *Server // the server it is about, when it has a page
-	Tool   *Tool   // the tool it is about, when it has a page
-	// A schema change's: the version it made, and the summary's tool and
-	// version before.
-	version    *Version
-	tool, from string
-	other      *otherChange // any other entry's
+	about   *changeAbout
+	version *Version     // a schema change's: the version it made
+	other   *otherChange // any other entry's
+}
+
+// changeAbout is the endpoint a changelog's entries are about.
+type changeAbout struct {
+	endpoint string  // its id, which names the tool in a schema change's summary
+	server   *Server // its server's page, if any
+	tool     *Tool   // its tool's page, if any
 }
 
 // otherChange is what an entry that names no version shows.
@@ -473,16 +519,21 @@ type otherChange struct {
 	time                 time.Time
 }
 
-// versionChange is the entry of the schema change of a tool to version v
-// from the version before.
-func versionChange(v *Version, tool, from string) *Change {
-	return &Change{version: v, tool: tool, from: from}
+// versionChange is the entry of the schema change of a tool to version v.
+func versionChange(v *Version) *Change {
+	return &Change{version: v}
 }
 
 // otherEntry is an entry that names no version.
 func otherEntry(kind, badge string, at time.Time, summary string) *Change {
 	return &Change{other: &otherChange{kind: kind, badge: badge, time: at, summary: summary}}
 }
+
+// Server is the server the entry is about, when it has a page.
+func (c *Change) Server() *Server { return c.about.server }
+
+// Tool is the tool the entry is about, when it has a page.
+func (c *Change) Tool() *Tool { return c.about.tool }
 
 // Kind is one of Change*, or "" for an entry of no kind the pages know.
 func (c *Change) Kind() string {
@@ -504,7 +555,7 @@ func (c *Change) Badge() string {
 // Time is when the change was committed.
 func (c *Change) Time() time.Time {
 	if c.version != nil {
-		return c.version.Time
+		return c.version.Time()
 	}
 	return c.other.time
 }
@@ -513,7 +564,8 @@ func (c *Change) Time() time.Time {
 // versions before and after.
 func (c *Change) Summary() string {
 	if c.version != nil {
-		return c.tool + " " + c.from + " → " + c.version.Version
+		u := c.version.unpack()
+		return timeline.DisplayName(c.about.endpoint) + " " + u.from + " → " + u.version
 	}
 	return c.other.summary
 }
@@ -529,10 +581,10 @@ func (c *Change) Changes() []string {
 // Path is the page about the change's endpoint, or "".
 func (c *Change) Path() string {
 	switch {
-	case c.Tool != nil:
-		return c.Tool.Path()
-	case c.Server != nil:
-		return c.Server.Path()
+	case c.about.tool != nil:
+		return c.about.tool.Path()
+	case c.about.server != nil:
+		return c.about.server.Path()
 	}
 	return ""
 }

@@ -7,24 +7,39 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A version gives back what it was made with, whatever the class and
-// however long a text (a length of two bytes and more as a uvarint).
+// however long a text (a length of two bytes and more as a uvarint), and
+// its time as it was, zone, fraction of a second and monotonic reading
+// too, not only the whole seconds in UTC that it packs.
 func TestVersionUnpacksWhatItWasMadeWith(t *testing.T) {
 	long := strings.Repeat("a", 300)
 	commit := Commit{Short: "abcdef0", URL: "https://github.com/o/r/commit/abcdef0123"}
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		paris = time.FixedZone("CET", 3600)
+	}
+	times := []time.Time{day(2), time.Unix(0, 0).UTC(), time.Unix(-1e10, 0).UTC(), day(2).Add(time.Nanosecond),
+		day(2).In(paris), day(2).In(time.FixedZone("", 0)), time.Now(), {}}
 	for _, class := range []string{"", "cosmetic", "compatible", "breaking", "unheard-of"} {
 		for _, texts := range [][]string{nil, {"one"}, {long, "", "three"}} {
-			v := newVersion("1.2.3", day(2), "f/", class, commit, "v9", texts)
-			if v.Class() != class || v.Commit() != commit || v.Release() != "v9" || !slices.Equal(v.Changes(), texts) ||
-				v.Version != "1.2.3" || !v.Time.Equal(day(2)) || v.SchemaPath() != "f/1.2.3.json" {
-				t.Errorf("made with %q %q, got %q %+v %q %q", class, texts, v.Class(), v.Commit(), v.Release(), v.Changes())
+			for _, at := range times {
+				v := newVersion("1.2.3", "1.2.2", at, "f/", class, commit, "v9", texts)
+				u := v.unpack()
+				if v.Class() != class || v.Commit() != commit || v.Release() != "v9" || !slices.Equal(v.Changes(), texts) ||
+					v.Version() != "1.2.3" || u.from != "1.2.2" || v.Time() != at || v.SchemaPath() != "f/1.2.3.json" {
+					t.Errorf("made with %q %q %v, got %q %+v %q %q %q %v", class, texts, at, v.Class(), v.Commit(), v.Release(), v.Changes(), u.from, v.Time())
+				}
 			}
 		}
 	}
+	if v := newVersion("1.0.0", "", day(2), "f/", "", Commit{}, "", nil); v.time != nil {
+		t.Error("a time in whole seconds in UTC is not packed")
+	}
 	var zero Version
-	if zero.Class() != "" || zero.Changes() != nil || zero.Commit() != (Commit{}) || zero.Release() != "" {
+	if zero.Version() != "" || zero.Time() != (time.Time{}) || zero.Class() != "" || zero.Changes() != nil || zero.Commit() != (Commit{}) || zero.Release() != "" {
 		t.Error("a Version made without newVersion is not empty")
 	}
 }
@@ -32,15 +47,20 @@ func TestVersionUnpacksWhatItWasMadeWith(t *testing.T) {
 // The cache keys a tool's page by its model's JSON (see Cache.frameOf): a
 // version's JSON holds what its methods return, as when they were fields.
 func TestVersionJSONHoldsItsMethods(t *testing.T) {
-	v := newVersion("2.0.0", day(3), "p/", "breaking", Commit{Short: "1234567", URL: "https://x/1234567"}, "v2", []string{"a", "b"})
-	got, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"Version":"2.0.0","Time":"2026-03-03T09:30:00Z","Class":"breaking","Changes":["a","b"],"SchemaPath":"p/2.0.0.json",` +
-		`"Schemas":null,"Commit":{"Short":"1234567","URL":"https://x/1234567"},"Release":"v2"}`
-	if string(got) != want {
-		t.Errorf("JSON\n%s\nwant\n%s", got, want)
+	for at, wantTime := range map[time.Time]string{
+		day(3): "2026-03-03T09:30:00Z",
+		day(3).Add(5 * time.Millisecond).In(time.FixedZone("", 2*3600)): "2026-03-03T11:30:00.005+02:00",
+	} {
+		v := newVersion("2.0.0", "1.1.0", at, "p/", "breaking", Commit{Short: "1234567", URL: "https://x/1234567"}, "v2", []string{"a", "b"})
+		got, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `{"Version":"2.0.0","Time":"` + wantTime + `","Class":"breaking","Changes":["a","b"],"SchemaPath":"p/2.0.0.json",` +
+			`"Schemas":null,"Commit":{"Short":"1234567","URL":"https://x/1234567"},"Release":"v2"}`
+		if string(got) != want {
+			t.Errorf("JSON\n%s\nwant\n%s", got, want)
+		}
 	}
 }
 
@@ -48,20 +68,20 @@ func TestVersionJSONHoldsItsMethods(t *testing.T) {
 // as it read them when they were fields.
 func TestTemplatesReadVersionsAndChangesAsFields(t *testing.T) {
 	tool := &Tool{Name: "get_forecast", server: &Server{Slug: "forecast"}}
-	v := newVersion("2.0.0", day(3), "p/", "breaking", Commit{Short: "1234567", URL: "https://x/c"}, "v2", []string{"a", "b"})
+	v := newVersion("2.0.0", "1.1.0", day(3), "p/", "breaking", Commit{Short: "1234567", URL: "https://x/c"}, "v2", []string{"a", "b"})
 	tool.Versions = []*Version{v}
-	changes := []*Change{withPage(versionChange(v, "get_forecast", "1.1.0"), nil, tool),
-		otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 published")}
+	changes := []*Change{withPage(versionChange(v), "com.example/forecast#get_forecast", nil, tool),
+		withPage(otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 published"), "com.example/forecast", &Server{Slug: "forecast"}, nil)}
 	tmpl := template.Must(template.New("t").Parse(
 		`{{range .Versions}}{{.Version}} {{.Time.Day}} {{.Class}} {{range .Changes}}{{.}};{{end}} {{.SchemaPath}} {{.Commit.Short}} {{.Commit.URL}} {{.Release}}{{end}}` +
-			`{{range $.Changes}}|{{.Kind}} {{.Badge}} {{.Time.Day}} {{.Summary}} {{len .Changes}} {{.Path}}{{with .Tool}} {{.Name}}{{end}}{{end}}`))
+			`{{range $.Changes}}|{{.Kind}} {{.Badge}} {{.Time.Day}} {{.Summary}} {{len .Changes}} {{.Path}}{{with .Tool}} {{.Name}}{{end}}{{with .Server}} {{.Slug}}{{end}}{{end}}`))
 	var b bytes.Buffer
 	if err := tmpl.Execute(&b, map[string]any{"Versions": tool.Versions, "Changes": changes}); err != nil {
 		t.Fatal(err)
 	}
 	want := "2.0.0 3 breaking a;b; p/2.0.0.json 1234567 https://x/c v2" +
 		"|schema-change breaking 3 get_forecast 1.1.0 → 2.0.0 2 servers/forecast/tools/get_forecast/ get_forecast" +
-		"|announcement new 1 get_forecast 1.0.0 published 0 "
+		"|announcement new 1 get_forecast 1.0.0 published 0 servers/forecast/ forecast"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

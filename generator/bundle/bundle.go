@@ -290,7 +290,9 @@ func (b *Bundle) list() listing {
 	return s
 }
 
-// fromRecord marks a ref (see listing.all) as a record's index.
+// fromRecord marks a ref (see listing.all) as a record's index: there
+// are fewer records than it (see records.add), and far fewer files held
+// whole.
 const fromRecord = 1 << 31
 
 // all yields each file by path with its ref: its index in held, or its

@@ -62,7 +62,7 @@ func (r *records) add(p string, at *Spooled, contentType string) bool {
 	d, knownDir := r.dirAt[dir]
 	t := slices.Index(r.types, contentType)
 	if at.next != nil || at.size > math.MaxUint32 || len(name) > math.MaxUint16 || r.names.Len()+len(name) > math.MaxUint32 ||
-		!knownDir && len(r.dirs) == math.MaxUint32 || t < 0 && len(r.types) == math.MaxUint8+1 || len(r.list) == math.MaxUint32 {
+		!knownDir && len(r.dirs) == math.MaxUint32 || t < 0 && len(r.types) == math.MaxUint8+1 || len(r.list) == fromRecord {
 		return false
 	}
 	if !knownDir {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -79,5 +80,62 @@ func TestChunksChangeNoCommitNorEvent(t *testing.T) {
 		if got != events {
 			t.Errorf("spool %v: in chunks of two, the replay is\n%s\nwant, as in one chunk,\n%s", spooled, got, events)
 		}
+	}
+}
+
+// A chunk of commits decodes as the commits encoded: hashes of either
+// length, a landing's First, times to the nanosecond, a deletion, a
+// commit with no changes; its committers and paths are shared. Cut
+// short or with a byte changed, it decodes as other commits or fails,
+// and never panics; a list whose chunk cannot be read back says so.
+func TestCommitChunksDecodeAsEncoded(t *testing.T) {
+	sha1, sha256 := strings.Repeat("ab", 20), strings.Repeat("cd", 32)
+	blob := func(b byte) gitlog.ObjectID { return gitlog.ObjectID(strings.Repeat(string(b), 20)) }
+	commits := []gitlog.Commit{
+		{Hash: sha1, Time: time.Unix(1700000000, 0).UTC(), Committer: "a@example.com",
+			Changes: []gitlog.Change{{Path: "site.toml", Blob: blob(1)}, {Path: "tools/a.json", Blob: blob(2)}}},
+		{Hash: sha256, Time: time.Unix(-5, 999999999).UTC(), Committer: "b@example.com", First: sha1,
+			Changes: []gitlog.Change{{Path: "tools/a.json"}}},
+		{Hash: sha1, Time: time.Unix(0, 0).UTC(), Committer: "a@example.com"},
+	}
+	names := newChunkNames()
+	data := names.encodeChunk(commits)
+	got, err := names.decodeChunk(data)
+	if err != nil || !reflect.DeepEqual(got, commits) {
+		t.Fatalf("decoded as %+v, %v; want %+v", got, err, commits)
+	}
+	if len(names.names) != 4 {
+		t.Errorf("%d names kept, want each committer and path once: %q", len(names.names), names.names)
+	}
+	for n := range data {
+		if got, err := names.decodeChunk(data[:n]); err == nil && len(got) >= len(commits) {
+			t.Errorf("cut to %d bytes: %d commits, no error", n, len(got))
+		}
+		for _, b := range []byte{0, 0x7f, 0x80, 0xff} {
+			mangled := slices.Clone(data)
+			mangled[n] = b
+			names.decodeChunk(mangled) // must not panic
+		}
+	}
+
+	// A list whose spool is gone reads commits with nothing in them, of
+	// the number it holds, and says why.
+	defer func(n int) { commitChunk = n }(commitChunk)
+	commitChunk = 2
+	spool := tempSpool(t)
+	list := spooledCommits(spool, nil)
+	for _, c := range commits {
+		list.Append(c)
+	}
+	if list.chunks[0] != nil || list.failed() != nil {
+		t.Fatalf("the full chunk is held (%v) or failed: %v", list.chunks[0] != nil, list.failed())
+	}
+	if got := *list.At(1); !reflect.DeepEqual(got, commits[1]) {
+		t.Fatalf("read back as %+v, want %+v", got, commits[1])
+	}
+	list.cache = [decodedChunks]decodedChunk{}
+	spool.Close()
+	if n := len(slices.Collect(list.All())); n != 3 || list.failed() == nil {
+		t.Errorf("with the spool closed: %d commits, failed %v; want 3 and an error", n, list.failed())
 	}
 }

@@ -153,7 +153,7 @@ func (c *comparisons) planStep() {
 	p := &c.plan
 	s := p.steps[p.at]
 	rh := p.h.repos[s.repo]
-	for _, ch := range s.commit.Changes {
+	for _, ch := range p.h.commit(s).Changes {
 		if ch.Blob == "" {
 			delete(p.last[s.repo], ch.Path)
 			continue
@@ -170,7 +170,7 @@ func (c *comparisons) planStep() {
 			continue
 		}
 		c.index[key] = c.base + len(c.planned)
-		c.planned = append(c.planned, &comparison{before: before, after: next, file: fileAt{s.repo, ch.Path}, step: p.at})
+		c.planned = append(c.planned, &comparison{before: before, after: next, file: fileAt{int(s.repo), ch.Path}, step: p.at})
 	}
 	p.at++
 }

@@ -243,7 +243,8 @@ func TestComparisonsArePlannedAWindowAhead(t *testing.T) {
 	last := map[string]tools.Tool{}
 	for i, s := range steps {
 		c.at(i)
-		for _, ch := range s.commit.Changes {
+		commit := h.commit(s)
+		for _, ch := range commit.Changes {
 			parsed, ok := h.repos[0].parsed[ch.Blob]
 			if !ok {
 				continue // site.toml
@@ -255,12 +256,12 @@ func TestComparisonsArePlannedAWindowAhead(t *testing.T) {
 				continue // the first steps' comparisons are never asked for
 			}
 			if _, planned := c.index[[2]string{before.SHA256, next.SHA256}]; !planned {
-				t.Errorf("%s at %s: not planned when asked for", ch.Path, gitlog.Short(s.commit.Hash))
+				t.Errorf("%s at %s: not planned when asked for", ch.Path, gitlog.Short(commit.Hash))
 			}
 			got := c.compare(before, next)
 			asked++
 			if want := timeline.CompareObjects(reparse(t, h.forms.decode(before)), reparse(t, h.forms.decode(next))); !reflect.DeepEqual(got, want) {
-				t.Errorf("%s at %s: %+v, want %+v", ch.Path, gitlog.Short(s.commit.Hash), got, want)
+				t.Errorf("%s at %s: %+v, want %+v", ch.Path, gitlog.Short(commit.Hash), got, want)
 			}
 			c.mu.Lock()
 			held, indexed := len(c.planned), len(c.index)

@@ -25,7 +25,7 @@ func (h *historyReader) countUses(steps []step) {
 	}
 	for _, s := range steps {
 		parsed := h.repos[s.repo].parsed
-		for _, ch := range s.commit.Changes {
+		for _, ch := range h.commit(s).Changes {
 			if p, ok := parsed[ch.Blob]; ok {
 				p.uses++
 				parsed[ch.Blob] = p

@@ -34,9 +34,9 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	}
 	steps := h.merged()
 	// A replay that spools is a build's that writes once (Input.Spool):
-	// no replay resumes from it, and it lets go of each commit once
-	// replayed, a long history's largest part but the timeline's, and of
-	// each blob parsed once no later step can ask for it (see letGo).
+	// no replay resumes from it, its commits are kept in the spool (see
+	// commitList), and it lets go of each blob parsed once no later step
+	// can ask for it (see letGo).
 	st := &replayState{h: h, release: h.forms != nil, trees: make([]gitlog.Tree, len(h.repos)), servers: map[string]*serverFiles{},
 		backfill: backfill, configured: map[string]bool{}, started: map[string]bool{}, clashes: map[string]*clash{},
 		versions: map[string]string{}, unrecordable: map[string]site.Server{}, releases: make([][]release, len(h.repos)),
@@ -45,14 +45,6 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		st.trees[i] = gitlog.Tree{}
 	}
 	if st.release {
-		// The steps point at the commits in their chunks (see
-		// commitList): once the lists are let go of, a chunk is freed as
-		// soon as its steps are replayed. Nothing reads the lists after
-		// the steps are merged but a resumed replay, which a spooled one
-		// never is.
-		for _, rh := range h.repos {
-			rh.commits = commitList{}
-		}
 		h.countUses(steps)
 		h.forms.forgetKept()
 	}
@@ -63,7 +55,10 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 		tl.StoreChanges(h.forms.storeChange)
 		tl.HandleStored(h.forms.spool)
 	}
+	// Commits the spool could not give back are what made a replay go
+	// wrong, whatever it says.
 	err = st.play(tl, steps)
+	err = cmp.Or(h.commitsFailed(), err)
 	// Making the timeline whole is when the replay holds the most: what
 	// served the steps goes first, the comparisons' decoded versions and,
 	// in a replay that lets go, the steps themselves.
@@ -87,10 +82,11 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 // play replays the steps into tl.
 func (st *replayState) play(tl *timeline.Builder, steps []step) error {
 	var gone []gitlog.ObjectID // the blobs a step takes out of the tree
-	for i, step := range steps {
+	for i, at := range steps {
 		if st.ahead != nil {
 			st.ahead.at(i)
 		}
+		step := played{int(at.repo), st.h.commit(at)}
 		if st.release {
 			gone = replaced(st.trees[step.repo], *step.commit, gone[:0])
 		}
@@ -107,10 +103,6 @@ func (st *replayState) play(tl *timeline.Builder, steps []step) error {
 			return err
 		}
 		if st.release {
-			// The comparisons planned the step before (see
-			// comparisons.at), and all the state that outlives it holds
-			// copies: nothing reads the commit again.
-			steps[i].commit = nil
 			st.h.repos[step.repo].letGo(gone)
 		}
 	}
@@ -118,9 +110,20 @@ func (st *replayState) play(tl *timeline.Builder, steps []step) error {
 }
 
 // step is a commit of one of the repositories, in the order the replay
-// takes them: the commit itself stays in its repository's list (see
-// commitList).
+// takes them: where the commit is in its repository's list (see
+// commitList), which keeps it.
 type step struct {
+	repo, at int32
+}
+
+// commit returns the commit of a step.
+func (h *historyReader) commit(s step) *gitlog.Commit {
+	return h.repos[s.repo].commits.At(int(s.at))
+}
+
+// played is a step as the replay plays it: its repository and its
+// commit.
+type played struct {
 	repo   int
 	commit *gitlog.Commit
 }
@@ -147,7 +150,7 @@ func (h *historyReader) merged() []step {
 		if best < 0 {
 			return out
 		}
-		out = append(out, step{best, h.repos[best].commits.At(next[best])})
+		out = append(out, step{int32(best), int32(next[best])})
 		next[best]++
 	}
 }
@@ -267,7 +270,7 @@ func uniqueServerNames(cfg *site.Config) error {
 }
 
 // snapshot returns the state of the inputs after a step.
-func (st *replayState) snapshot(s step) timeline.Commit {
+func (st *replayState) snapshot(s played) timeline.Commit {
 	c := timeline.Commit{Hash: s.commit.Hash, Time: s.commit.Time}
 	servers := st.serversAt(*s.commit)
 	if !slices.Equal(servers, st.followed) {
@@ -308,7 +311,7 @@ func (st *replayState) snapshot(s step) timeline.Commit {
 
 // files returns the server's tool files after step s, updated from the
 // step's changes; changed says whether its tools differ from the last step.
-func (st *replayState) files(fl *follow, s step) *serverFiles {
+func (st *replayState) files(fl *follow, s played) *serverFiles {
 	srv := fl.srv
 	f := fl.files
 	if f == nil || f.forgotten {
@@ -344,7 +347,7 @@ func (st *replayState) files(fl *follow, s step) *serverFiles {
 // renamed to a file declaring another tool, that tool's name; nil when the
 // step removed none. git's rename detection reads blobs, so it runs only
 // for the steps that remove a tool.
-func (st *replayState) renamedTools(f *serverFiles, s step) map[string]string {
+func (st *replayState) renamedTools(f *serverFiles, s played) map[string]string {
 	defer clear(f.deleted)
 	var gone []string
 	for name := range f.deleted {

@@ -50,9 +50,9 @@ type Input struct {
 	// version's change: for a build that writes once, whose bundle keeps
 	// its archive there (bundle.NewSpooled). The Output can be read until
 	// the spool is closed; a change that cannot be read back is empty,
-	// and the spool says so (bundle.Spool.ReadFailed). Such a replay lets
-	// go of each commit once replayed, and of each blob parsed once no
-	// later step can ask for it; no replay resumes from it.
+	// and the spool says so (bundle.Spool.ReadFailed). Such a replay
+	// keeps the commits it read there too, and lets go of each blob
+	// parsed once no later step can ask for it; no replay resumes from it.
 	Spool *bundle.Spool
 }
 
@@ -363,6 +363,9 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 		return err
 	}
 	rh.commits, rh.paths, rh.globs = landings(&commits), paths, globs
+	if err := rh.commits.failed(); err != nil {
+		return err
+	}
 	return rh.keepRead(globs, asked, moved, contents, skipped)
 }
 
@@ -533,7 +536,7 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 		})
 	}()
 	inputs := pathspecTest(pathspecs)
-	var commits commitList
+	commits := spooledCommits(rh.spool(), nil)
 	var held []string // the names asked for after prefetch, when there is one
 	logErr := rh.repo.LogEach(rev, directories(pathspecs), func(c gitlog.Commit) error {
 		if c.Changes = matching(c.Changes, inputs); len(c.Changes) == 0 {

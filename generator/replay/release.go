@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wellknown-dev/wellknown/format/gitlog"
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/format/tools"
@@ -55,17 +54,20 @@ func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 	if err != nil {
 		return err
 	}
-	logged := map[string]gitlog.Commit{}
+	logged := map[string]int{} // by hash, where the commit is in the list
 	for c := range rh.commits.All() {
-		logged[c.Hash] = *c
+		logged[c.Hash] = len(logged)
 	}
-	var commits commitList
+	commits := spooledCommits(rh.spool(), rh.commits.names)
 	for _, c := range line {
-		if lc, ok := logged[c.Hash]; ok {
-			commits.Append(lc)
+		if at, ok := logged[c.Hash]; ok {
+			commits.Append(*rh.commits.At(at))
 		} else if rh.tags[c.Hash] != nil {
 			commits.Append(c)
 		}
+	}
+	if err := rh.commits.failed(); err != nil {
+		return err
 	}
 	rh.commits = commits
 	return nil
@@ -73,7 +75,7 @@ func (h *historyReader) readReleaseTags(i int, patterns []string) error {
 
 // noteReleases records the tags of a step's commit, in the order they are
 // reached; several tags on one commit count in name order, the last newest.
-func (st *replayState) noteReleases(s step) {
+func (st *replayState) noteReleases(s played) {
 	for _, tag := range st.h.repos[s.repo].tags[s.commit.Hash] {
 		st.releases[s.repo] = append(st.releases[s.repo], release{tag, s.commit.Hash, s.commit.Time})
 	}

@@ -82,7 +82,9 @@ func resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 		}
 	}
 	steps := h.merged()
-	if len(steps) < len(r.steps) || !slices.EqualFunc(steps[:len(r.steps)], r.steps, sameStep) {
+	if len(steps) < len(r.steps) || !slices.EqualFunc(steps[:len(r.steps)], r.steps, func(a, b step) bool {
+		return a.repo == b.repo && h.commit(a).Hash == h.commit(b).Hash
+	}) {
 		return nil, false
 	}
 	h.in, h.cfg = in, in.Config
@@ -138,7 +140,8 @@ func (rh *repoHistory) readOn(was, now string, site bool, h *historyReader) (ok 
 	if err := rh.keepRead(rh.globs, asked, moved, contents, skipped); err != nil {
 		return false
 	}
-	// The commits replayed stay where they are: the steps point at them.
+	// The commits replayed stay where they are: the steps name them by
+	// their place.
 	for c := range more.All() {
 		rh.commits.Append(*c)
 	}
@@ -170,5 +173,3 @@ func continuesLanding(replayed, more *commitList) bool {
 	both := []gitlog.Commit{*replayed.At(replayed.Len() - 1), *more.At(0)}
 	return len(slices.Collect(gitlog.Landings(slices.Values(both)))) == 1
 }
-
-func sameStep(a, b step) bool { return a.repo == b.repo && a.commit.Hash == b.commit.Hash }

@@ -86,21 +86,29 @@ func (h *historyReader) backfillReleases(bf *backfill) error {
 	if !bf.committed {
 		return nil
 	}
+	before := map[int]map[string]bool{} // toolsBefore, by repository
 	for _, srv := range bf.servers {
 		if srv.VersionTags != "" {
 			continue
 		}
-		i, prefix, ok := h.toolsLocation(srv)
-		at := bf.configuredAt[srv.Name]
-		if !ok || srv.Tools == "" || !h.toolsBefore(i, newServerFiles(i, prefix, srv.Tools, h.exclude(srv)), at) {
+		i, _, ok := h.toolsLocation(srv)
+		if !ok || srv.Tools == "" {
 			continue
 		}
+		if before[i] == nil {
+			before[i] = h.toolsBefore(i, bf)
+		}
+		if !before[i][srv.Name] {
+			continue
+		}
+		at := bf.configuredAt[srv.Name]
 		rh := h.repos[i]
 		if !slices.Contains(rh.patterns, anyRelease) {
 			rh.patterns = append(rh.patterns, anyRelease)
 			if err := h.readReleaseTags(i, rh.patterns); err != nil {
 				return err
 			}
+			delete(before, i) // its commits are now those of its first-parent line
 		}
 		repo := "the site's repository"
 		if srv.Repo != "" {
@@ -117,18 +125,40 @@ func (h *historyReader) backfillReleases(bf *backfill) error {
 	return nil
 }
 
-// toolsBefore reports whether repository i changed one of the files f
-// matches before commit at of the site's repository.
-func (h *historyReader) toolsBefore(i int, f *serverFiles, at gitlog.Commit) bool {
-	for c := range h.repos[i].commits.All() {
-		if c.Hash == at.Hash || !c.Time.Before(at.Time) && i != 0 {
-			return false
-		}
-		if slices.ContainsFunc(c.Changes, func(ch gitlog.Change) bool { return f.matches(ch.Path) }) {
-			return true
+// toolsBefore reports, by name, for each backfilled server whose tool
+// files are in repository i, whether the repository changed one of them
+// before the commit of the site's repository that configures it. It
+// reads the commits once for them all: a spooled list decodes them again
+// at each reading (see commitList).
+func (h *historyReader) toolsBefore(i int, bf *backfill) map[string]bool {
+	out := map[string]bool{}
+	type server struct {
+		name  string
+		files *serverFiles
+		at    gitlog.Commit
+	}
+	var open []server // those the commits read so far do not decide
+	for _, srv := range bf.servers {
+		if j, prefix, ok := h.toolsLocation(srv); ok && j == i && srv.Tools != "" && srv.VersionTags == "" {
+			open = append(open, server{srv.Name, newServerFiles(i, prefix, srv.Tools, h.exclude(srv)), bf.configuredAt[srv.Name]})
 		}
 	}
-	return false
+	for c := range h.repos[i].commits.All() {
+		if len(open) == 0 {
+			break
+		}
+		open = slices.DeleteFunc(open, func(s server) bool {
+			if c.Hash == s.at.Hash || !c.Time.Before(s.at.Time) && i != 0 {
+				return true
+			}
+			if slices.ContainsFunc(c.Changes, func(ch gitlog.Change) bool { return s.files.matches(ch.Path) }) {
+				out[s.name] = true
+				return true
+			}
+			return false
+		})
+	}
+	return out
 }
 
 func changesPath(c gitlog.Commit, p string) bool {

@@ -1,7 +1,10 @@
 package agentfeed
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -107,5 +110,83 @@ func TestReplayRejectsMalformedPayloads(t *testing.T) {
 				t.Fatalf("replay = %+v, %v; want error containing %q", st, err, tc.want)
 			}
 		})
+	}
+}
+
+// memoryStore is a DigestStore in memory; failing makes it refuse.
+type memoryStore struct {
+	kept    [][]byte
+	recalls int
+	failing bool
+}
+
+func (m *memoryStore) Keep(digests []byte) (uint64, error) {
+	if m.failing {
+		return 0, errors.New("no room")
+	}
+	m.kept = append(m.kept, slices.Clone(digests))
+	return uint64(len(m.kept)), nil
+}
+
+func (m *memoryStore) Recall(at uint64) ([]byte, error) {
+	m.recalls++
+	if m.failing {
+		return nil, errors.New("gone")
+	}
+	return m.kept[at-1], nil
+}
+
+// A state that keeps its digests in a store derives what one that holds
+// them does, with ids whose prefix others share (every id, with a prefix
+// of one byte, among three hundred), and reads the store back only for
+// an id seen before or whose prefix another has. A store that fails is
+// an error of Apply, which leaves the state as it was.
+func TestReplayKeepingDigestsInAStore(t *testing.T) {
+	defer func(n int) { digestPrefix = n }(digestPrefix)
+	entries := replayScenario(t)
+	for i := range 300 {
+		entries = append(entries, unsignedEntry(t, fmt.Sprint("v", i), TypeSchemaChange,
+			SchemaChange{EndpointID: "c", FromVersion: fmt.Sprint(i), ToVersion: fmt.Sprint(i + 1), EffectiveAt: "t"}))
+	}
+	entries = append(entries, entries[3], entries[20]) // two more replays
+	entries[len(entries)-1].Content = []byte(`{}`)     // the second one with other content
+	want, err := replay(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prefix := range []int{8, 1} {
+		digestPrefix = prefix
+		store := &memoryStore{}
+		st := NewState()
+		st.KeepDigestsIn(store)
+		if err := st.ApplyAll(0, entries); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(st.Endpoints, want.Endpoints) || !reflect.DeepEqual(st.ByProtocol, want.ByProtocol) || !reflect.DeepEqual(st.Skipped, want.Skipped) {
+			t.Errorf("prefix %d: the state is\n%+v\nwant, as without a store,\n%+v", prefix, st, want)
+		}
+		if prefix == 8 && (len(st.applied) != 0 || len(store.kept) != len(st.byPrefix) || store.recalls != 4) {
+			t.Errorf("prefix 8: %d ids held whole, %d kept for %d prefixes, %d recalls; want none, one each, one for each of the 4 replays",
+				len(st.applied), len(store.kept), len(st.byPrefix), store.recalls)
+		}
+		if prefix == 1 && (len(st.byPrefix) > 256 || len(st.applied) == 0) {
+			t.Errorf("prefix 1: %d prefixes, %d ids held whole; want at most 256, and the others whole", len(st.byPrefix), len(st.applied))
+		}
+	}
+
+	digestPrefix = 8
+	store := &memoryStore{}
+	st := NewState()
+	st.KeepDigestsIn(store)
+	if err := st.ApplyAll(0, entries[:3]); err != nil {
+		t.Fatal(err)
+	}
+	store.failing = true
+	for _, e := range []Entry{entries[3], entries[0]} { // a new entry, a replay
+		before := len(st.byPrefix)
+		if err := st.Apply(3, e); err == nil || len(st.byPrefix) != before || st.Endpoints[0].Version != "1.0" {
+			t.Errorf("%s, with a store that fails: %v, %d prefixes (want %d), endpoint a at %s; want an error and no change",
+				e.ID, err, len(st.byPrefix), before, st.Endpoints[0].Version)
+		}
 	}
 }

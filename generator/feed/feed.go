@@ -98,6 +98,9 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 	size, count := cfg.Feed.PageSize, tl.EventCount()
 	full := agentfeed.Archives(count, size)
 	state := agentfeed.NewState()
+	if spool := st.b.Spool(); spool != nil {
+		state.KeepDigestsIn(spooledDigests{spool})
+	}
 	links := st.newLinker(tl)
 	for n := 1; n <= full+1; n++ {
 		first := (n - 1) * size
@@ -131,6 +134,25 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 	}
 	return st.addArchive(tl)
 }
+
+// spooledDigests keeps the digests of the entries the snapshot's state
+// applied in the bundle's spool (see agentfeed.State.KeepDigestsIn): two
+// for each entry of a long history, which its state would hold otherwise.
+type spooledDigests struct{ spool *bundle.Spool }
+
+func (d spooledDigests) Keep(digests []byte) (uint64, error) {
+	at, err := d.spool.Put(digests)
+	if err != nil {
+		return 0, err
+	}
+	handle, ok := d.spool.Handle(at)
+	if !ok {
+		return 0, errors.New("the build's temporary file is too large")
+	}
+	return handle, nil
+}
+
+func (d spooledDigests) Recall(handle uint64) ([]byte, error) { return d.spool.Stored(handle).Read() }
 
 // addDocument adds a document of the feed at p.
 func (st *stage) addDocument(p string, doc *agentfeed.Feed) error {

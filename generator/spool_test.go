@@ -63,6 +63,40 @@ func TestSpooledBuildWritesTheSameBytes(t *testing.T) {
 	}
 }
 
+// A repository whose objects are named by their SHA-256 builds, spooled
+// or not, the same bytes, its versions made in commits with hashes of 64
+// digits, more than a superseded version holds compact.
+func TestSHA256RepositoryBuilds(t *testing.T) {
+	g := gittest.NewSHA256(t, t.TempDir())
+	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
+	for i := range 3 {
+		g.Write("tools/get_forecast.json", fmt.Sprintf(`{"name": "get_forecast", "inputSchema": {"type": "object", "properties": {"p%d": {"type": "string"}}}}`, i))
+		g.Commit(fmt.Sprintf("parameter %d", i))
+	}
+	if head := strings.TrimSpace(g.Git("rev-parse", "HEAD")); len(head) != 64 {
+		t.Fatalf("HEAD is %s, want a SHA-256", head)
+	}
+	var trees []string
+	for _, spool := range []bool{false, true} {
+		res, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv, Spool: spool, Strict: true})
+		if err != nil {
+			t.Fatalf("spool %v: %v", spool, err)
+		}
+		defer res.Close()
+		if res.Counts.Versions != 3 {
+			t.Errorf("spool %v: %d versions, want 3", spool, res.Counts.Versions)
+		}
+		out := filepath.Join(t.TempDir(), "public")
+		if err := res.Write(out, true); err != nil {
+			t.Fatal(err)
+		}
+		trees = append(trees, treeDigest(t, out))
+	}
+	if trees[0] != trees[1] {
+		t.Errorf("the spooled build wrote other bytes:\n%s\n---\n%s", trees[0], trees[1])
+	}
+}
+
 // A spooled build whose spool cannot give back what the replay kept there
 // (a version's change, which the signing reads without an error of its
 // own) fails once signed, naming the temporary file, before it renders:

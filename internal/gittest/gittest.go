@@ -29,11 +29,23 @@ type Repo struct {
 // New creates a repository with a main branch in dir, creating dir.
 func New(t testing.TB, dir string) *Repo {
 	t.Helper()
+	return newRepo(t, dir, "sha1")
+}
+
+// NewSHA256 creates a repository as New does, whose objects are named
+// by their SHA-256: 64 hex digits where git's default names take 40.
+func NewSHA256(t testing.TB, dir string) *Repo {
+	t.Helper()
+	return newRepo(t, dir, "sha256")
+}
+
+func newRepo(t testing.TB, dir, format string) *Repo {
+	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	r := &Repo{t: t, Dir: dir, When: FirstCommit.Add(-time.Hour)}
-	r.Git("init", "-q", "-b", "main")
+	r.Git("init", "-q", "-b", "main", "--object-format="+format)
 	return r
 }
 

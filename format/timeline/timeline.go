@@ -441,8 +441,13 @@ func (t *ToolHistory) change(i int) any {
 }
 
 // binaryHex decodes s, lowercase hex of len(b) bytes, into b, and
-// reports whether it was: encoding b again then gives s.
+// reports whether it was: encoding b again then gives s. A longer s (a
+// SHA-256 repository's commit hash) is not, and is not decoded: hex.Decode
+// would write past b.
 func binaryHex(b []byte, s string) bool {
+	if len(s) != hex.EncodedLen(len(b)) {
+		return false
+	}
 	n, err := hex.Decode(b, []byte(s))
 	return err == nil && n == len(b) && hex.EncodeToString(b) == s
 }

@@ -244,7 +244,7 @@ func TestComparisonsArePlannedAWindowAhead(t *testing.T) {
 	for i, s := range steps {
 		c.at(i)
 		for _, ch := range s.commit.Changes {
-			parsed, ok := h.repos[0].parsed[ch.Blob]
+			parsed, ok := h.repos[0].parsed.get(ch.Blob)
 			if !ok {
 				continue // site.toml
 			}

@@ -442,9 +442,10 @@ func (t *ToolHistory) change(i int) any {
 
 // binaryHex decodes s, lowercase hex of len(b) bytes, into b, and
 // reports whether it was: encoding b again then gives s. A longer s (a
-// SHA-256 repository's commit, in a SHA-1 sized b) is not.
+// SHA-256 repository's commit hash) is not, and is not decoded: hex.Decode
+// would write past b.
 func binaryHex(b []byte, s string) bool {
-	if len(s) != 2*len(b) {
+	if len(s) != hex.EncodedLen(len(b)) {
 		return false
 	}
 	n, err := hex.Decode(b, []byte(s))

@@ -485,8 +485,8 @@ func TestTextsAreTheEventsTextsAtOnce(t *testing.T) {
 
 // A superseded version, held compact, is made back as it was: slug,
 // file, release, time, SHA-256, canonical bytes and change, and one that
-// cannot be held so (a time with a zone, a SHA-256 repository's commit)
-// is kept as it was.
+// cannot be held so (a time with a zone, a SHA-256 repository's commit
+// hash) is kept as it was.
 func TestSupersededVersionsAreMadeAsTheyWere(t *testing.T) {
 	at := func(day int) time.Time { return time.Date(2026, 4, day, 12, 0, 0, 0, time.UTC) }
 	moved := func(src, file string) tools.Tool { tl := tool(t, src); tl.File = file; return tl }
@@ -508,7 +508,7 @@ func TestSupersededVersionsAreMadeAsTheyWere(t *testing.T) {
 		{Hash: hash(3), Time: at(3).In(time.FixedZone("CEST", 2*3600)), Servers: []Server{server("sky", "", tool(t, v3))}},
 		{Hash: hash(4), Time: at(4).Add(time.Millisecond), Servers: []Server{server("sky", "2.0.0", tool(t, v4))}},
 		{Hash: strings.ToUpper(hash(10)), Time: at(5), Servers: []Server{server("weather", "", stored(v2))}},
-		{Hash: hash(6) + hash(6)[:24], Time: at(6), Servers: []Server{server("weather", "", stored(v3))}},
+		{Hash: strings.Repeat(hash(6)[:32], 2), Time: at(6), Servers: []Server{server("weather", "", stored(v3))}},
 		{Hash: hash(7), Time: at(7), Servers: []Server{server("weather", "", tool(t, v1))}},
 	}
 	want := map[string]Version{}

@@ -158,7 +158,7 @@ func (c *comparisons) planStep() {
 			delete(p.last[s.repo], ch.Path)
 			continue
 		}
-		parsed, ok := rh.parsed[ch.Blob]
+		parsed, ok := rh.parsed.get(ch.Blob)
 		if !ok || parsed.err() != nil {
 			continue // not a tool file, or one that keeps its previous state
 		}

@@ -245,7 +245,7 @@ func TestComparisonsArePlannedAWindowAhead(t *testing.T) {
 		c.at(i)
 		commit := h.commit(s)
 		for _, ch := range commit.Changes {
-			parsed, ok := h.repos[0].parsed[ch.Blob]
+			parsed, ok := h.repos[0].parsed.get(ch.Blob)
 			if !ok {
 				continue // site.toml
 			}

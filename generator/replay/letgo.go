@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"maps"
-
 	"github.com/wellknown-dev/wellknown/format/gitlog"
 )
 
@@ -21,15 +19,12 @@ import (
 // a third as much again.
 func (h *historyReader) countUses(steps []step) {
 	for _, rh := range h.repos {
-		rh.letsGo, rh.room = true, len(rh.parsed)
+		rh.letsGo = true
 	}
 	for _, s := range steps {
 		parsed := h.repos[s.repo].parsed
 		for _, ch := range h.commit(s).Changes {
-			if p, ok := parsed[ch.Blob]; ok {
-				p.uses++
-				parsed[ch.Blob] = p
-			}
+			parsed.use(ch.Blob)
 		}
 	}
 }
@@ -53,28 +48,7 @@ func replaced(tree gitlog.Tree, c gitlog.Commit, blobs []gitlog.ObjectID) []gitl
 // back in the tree.
 func (rh *repoHistory) letGo(replaced []gitlog.ObjectID) {
 	for _, blob := range replaced {
-		p, ok := rh.parsed[blob]
-		if !ok || p.uses == 0 {
-			continue
-		}
-		if p.uses--; p.uses == 0 {
-			delete(rh.parsed, blob)
-		} else {
-			rh.parsed[blob] = p
-		}
+		rh.parsed.release(blob)
 	}
-	rh.parsed = shrink(rh.parsed, &rh.room)
-}
-
-// shrink returns m, or once it holds less than half of what it was last
-// made for (*room) a copy of it made for what it holds: a Go map keeps
-// the room of the entries deleted from it.
-func shrink(m map[gitlog.ObjectID]parsedTool, room *int) map[gitlog.ObjectID]parsedTool {
-	if len(m) >= *room/2 {
-		return m
-	}
-	out := make(map[gitlog.ObjectID]parsedTool, len(m))
-	maps.Copy(out, m)
-	*room = len(m)
-	return out
+	rh.parsed.shrink()
 }

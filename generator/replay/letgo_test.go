@@ -3,10 +3,12 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/format/gitlog"
 	"github.com/wellknown-dev/wellknown/format/timeline"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
@@ -54,23 +56,80 @@ func TestSpooledReplayLetsGoOfTheBlobsItParsed(t *testing.T) {
 		want := 44 // every version of both files
 		if s != nil {
 			want = 2 // the last of each
-			if rh.room > 2*want {
-				t.Errorf("spool %v: the map of parsed blobs is made for %d, want at most %d", s != nil, rh.room, 2*want)
+			if rh.parsed.room > 2*want {
+				t.Errorf("spool %v: the index of parsed blobs is made for %d, want at most %d", s != nil, rh.parsed.room, 2*want)
 			}
 		}
-		if len(rh.parsed) != want {
-			t.Errorf("spool %v: %d parsed blobs held at the end, want %d", s != nil, len(rh.parsed), want)
+		if rh.parsed.len() != want {
+			t.Errorf("spool %v: %d parsed blobs held at the end, want %d", s != nil, rh.parsed.len(), want)
 		}
 	}
 }
 
 // A spooled replay's timeline is the one a replay that keeps every blob
-// makes, on a history whose blobs come back: a revert adds an old version
-// back after it left the tree, one blob is at two paths and leaves one,
-// and servers no longer followed are followed again later, their whole
-// tree read afresh, blobs that no change named for a long time with it.
+// makes, on a history whose blobs come back (see letGoHistory).
 func TestLettingGoOfBlobsChangesNoEvent(t *testing.T) {
 	g := gittest.New(t, t.TempDir())
+	letGoHistory(g)
+	kept, tl := replayAt(t, g.Dir, nil)
+	want := timelineText(kept, tl)
+	h, tl := replayAt(t, g.Dir, tempSpool(t))
+	if held, all := h.repos[0].parsed.len(), kept.repos[0].parsed.len(); held != 3 || all != 7 {
+		t.Errorf("%d parsed blobs held at the spooled replay's end, %d at the other's; want the last tree's 3, and all 7", held, all)
+	}
+	got := timelineText(h, tl)
+	if got != want {
+		t.Errorf("spooled replay:\n%s\nwant, as one that keeps every blob:\n%s", got, want)
+	}
+}
+
+// A SHA-256 repository's history replays as the same history in a SHA-1
+// one does, spooled or not: its blob ids are 32 bytes, not 20. The
+// history brings blobs back (see letGoHistory), and moves a tool file
+// unchanged, one blob the log names at two paths.
+func TestSHA256HistoryReplaysAsSHA1(t *testing.T) {
+	var want string
+	for _, format := range []string{"sha1", "sha256"} {
+		g := gittest.New(t, t.TempDir())
+		if format == "sha256" {
+			g = gittest.NewSHA256(t, t.TempDir())
+		}
+		letGoHistory(g)
+		g.Git("mv", "more/b.json", "more/c.json")
+		g.Commit("b moved")
+		g.Write("more/b.json", toolJSON("b", "B.", "x"))
+		g.Commit("b back beside its copy")
+		hashes := strings.Fields(g.Git("log", "--format=%H"))
+		for _, s := range []*bundle.Spool{nil, tempSpool(t)} {
+			h, tl := replayAt(t, g.Dir, s)
+			ids := map[string]int{"sha1": len(h.repos[0].parsed.sha1), "sha256": len(h.repos[0].parsed.sha256)}
+			if ids[format] == 0 || h.repos[0].parsed.len() != ids[format] {
+				t.Errorf("%s, spool %v: %v blobs held by ids of each length", format, s != nil, ids)
+			}
+			// The commits are named by their number, oldest first.
+			got := timelineText(h, tl)
+			for i, c := range hashes {
+				n := fmt.Sprint("c", len(hashes)-i)
+				got = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(got, c, n), c[:12], n), c[:7], n)
+			}
+			if want == "" {
+				want = got
+			} else if got != want {
+				t.Errorf("%s, spool %v:\n%s\nwant, as the SHA-1 repository's:\n%s", format, s != nil, got, want)
+			}
+		}
+	}
+	if !strings.Contains(want, "com.example/m b ") {
+		t.Errorf("no version of b in more:\n%s", want)
+	}
+}
+
+// letGoHistory writes a history whose blobs come back: a revert adds an
+// old version back after it left the tree, one blob is at two paths and
+// leaves one, and servers no longer followed are followed again later,
+// their whole tree read afresh, blobs that no change named for a long
+// time with it.
+func letGoHistory(g *gittest.Repo) {
 	both := letGoSite + letGoServer("s", "tools") + letGoServer("m", "more")
 	g.Write("site.toml", both)
 	g.Write("tools/a.json", toolJSON("a", "A.", "x"))
@@ -103,17 +162,6 @@ func TestLettingGoOfBlobsChangesNoEvent(t *testing.T) {
 	g.Write("site.toml", letGoSite+letGoServer("m", "more")+strings.Replace(letGoServer("s", "tools"), "tools/*", "tools/a*", 1))
 	g.Commit("s followed again, for a only")
 	revert("HEAD~4") // a changed while m was not followed
-
-	kept, tl := replayAt(t, g.Dir, nil)
-	want := timelineText(kept, tl)
-	h, tl := replayAt(t, g.Dir, tempSpool(t))
-	if held, all := len(h.repos[0].parsed), len(kept.repos[0].parsed); held != 3 || all != 7 {
-		t.Errorf("%d parsed blobs held at the spooled replay's end, %d at the other's; want the last tree's 3, and all 7", held, all)
-	}
-	got := timelineText(h, tl)
-	if got != want {
-		t.Errorf("spooled replay:\n%s\nwant, as one that keeps every blob:\n%s", got, want)
-	}
 }
 
 // timelineText writes out a replay's versions, events and warnings.
@@ -135,4 +183,40 @@ func timelineText(h *historyReader, tl *timeline.Timeline) string {
 		fmt.Fprintln(&b, "warning:", w)
 	}
 	return b.String()
+}
+
+// The blob table frees a chunk of entries once every blob in it is let
+// go of, and the form no handle names of each blob let go of, while the
+// blobs left are held as they were.
+func TestBlobTableFreesWhatItLetsGoOf(t *testing.T) {
+	blobs := newBlobTable()
+	id := func(i int) gitlog.ObjectID { return gitlog.ObjectID(fmt.Sprintf("%020d", i)) }
+	for i := range 2*chunkEntries + 1 {
+		p := parsedTool{at: toolFile{"a", "tools/a.json"}, handle: handleBit | uint64(i)}
+		if i%2 == 1 {
+			p = parsedTool{at: toolFile{"", "tools/a.json"}, form: fmt.Errorf("blob %d is no tool file", i)}
+		}
+		blobs.put(id(i), p)
+		blobs.use(id(i))
+	}
+	for i := range chunkEntries + 2 {
+		blobs.release(id(i))
+	}
+	if blobs.len() != chunkEntries-1 || blobs.chunks[0] != nil || blobs.chunks[1] == nil || len(blobs.files) != 2 {
+		t.Fatalf("%d blobs held, chunks freed %v %v, %d names and paths; want %d, the first chunk only, 2",
+			blobs.len(), blobs.chunks[0] == nil, blobs.chunks[1] == nil, len(blobs.files), chunkEntries-1)
+	}
+	if held := slices.DeleteFunc(slices.Clone(blobs.other), func(form any) bool { return form == nil }); len(held) != chunkEntries/2-1 {
+		t.Errorf("%d forms no handle names held, want %d", len(held), chunkEntries/2-1)
+	}
+	for _, i := range []int{chunkEntries + 2, chunkEntries + 3, 2 * chunkEntries} {
+		p, ok := blobs.get(id(i))
+		if !ok || p.at.path != "tools/a.json" || (i%2 == 0) != (p.handle == handleBit|uint64(i)) || (i%2 == 1) != (p.err() != nil) {
+			t.Errorf("blob %d held as %+v, %v", i, p, ok)
+		}
+	}
+	blobs.shrink()
+	if blobs.room != chunkEntries-1 {
+		t.Errorf("the index is made for %d, want %d", blobs.room, chunkEntries-1)
+	}
 }

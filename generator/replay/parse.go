@@ -36,11 +36,11 @@ type earlyParse struct {
 	room  *sync.Cond // signals a blob taken from the queue
 	// blobs are, by id, the blobs asked for (see ask): each at the path
 	// the log named it at first until it is parsed, then parsed there.
-	// One map serves the asking, the parse and, once the history is read,
-	// the replay (see keepRead): a long history has an entry for each
-	// version of each tool, and held twice or thrice they were most of
-	// the read's memory.
-	blobs map[gitlog.ObjectID]parsedTool
+	// One table serves the asking, the parse and, once the history is
+	// read, the replay (see keepRead): a long history has an entry for
+	// each version of each tool, and held twice or thrice they were most
+	// of the read's memory.
+	blobs *blobTable
 	// moved are the blobs the log named at an older path than its first
 	// one, by id: the oldest, the path the blob is read as (see oldest).
 	moved   map[gitlog.ObjectID]string
@@ -65,7 +65,7 @@ type blobAt struct {
 func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
 	isTool := func(p string) bool { return matchesAny(globs, p) }
 	e := &earlyParse{tools: newPathTest(isTool), forms: forms, free: make(chan []byte, freeBuffers),
-		blobs: map[gitlog.ObjectID]parsedTool{}, moved: map[gitlog.ObjectID]string{}}
+		blobs: newBlobTable(), moved: map[gitlog.ObjectID]string{}}
 	e.ready, e.room = sync.NewCond(&e.mu), sync.NewCond(&e.mu)
 	e.workers.Go(e.work)
 	return e
@@ -77,7 +77,7 @@ func startEarlyParse(globs []*serverFiles, forms *forms) *earlyParse {
 func (e *earlyParse) ask(id gitlog.ObjectID, p string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if known, ok := e.blobs[id]; ok {
+	if known, ok := e.blobs.get(id); ok {
 		if p == known.at.path {
 			delete(e.moved, id)
 		} else {
@@ -85,7 +85,7 @@ func (e *earlyParse) ask(id gitlog.ObjectID, p string) bool {
 		}
 		return false
 	}
-	e.blobs[id] = parsedTool{at: e.forms.file("", p)}
+	e.blobs.put(id, parsedTool{at: toolFile{"", p}})
 	return true
 }
 
@@ -96,7 +96,7 @@ func (e *earlyParse) ask(id gitlog.ObjectID, p string) bool {
 func (e *earlyParse) arrived(id gitlog.ObjectID, data []byte) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	asked, ok := e.blobs[id]
+	asked, ok := e.blobs.get(id)
 	if !ok || !e.tools.matches(asked.at.path) {
 		return false
 	}
@@ -129,7 +129,7 @@ func (e *earlyParse) work() {
 		t := e.forms.parse(b.path, b.data)
 		e.release(b.data)
 		e.mu.Lock()
-		e.blobs[b.id] = t
+		e.blobs.put(b.id, t)
 		e.mu.Unlock()
 	}
 }
@@ -172,7 +172,7 @@ func (e *earlyParse) release(data []byte) {
 
 // finish parses what is still queued on every core, and returns every blob
 // asked for and the blobs moved (see earlyParse).
-func (e *earlyParse) finish() (blobs map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string) {
+func (e *earlyParse) finish() (blobs *blobTable, moved map[gitlog.ObjectID]string) {
 	e.mu.Lock()
 	e.closed = true
 	e.mu.Unlock()
@@ -199,8 +199,7 @@ type forms struct {
 	// history is read (see forgetKept).
 	at      map[[sha256.Size]byte]uint64
 	unnamed map[[sha256.Size]byte]tools.Stored
-	files   map[toolFile]*toolFile // the tools' names and paths (see file)
-	err     error                  // the first form the spool failed to keep or give back
+	err     error // the first form the spool failed to keep or give back
 }
 
 // newForms returns the forms that spool keeps; nil when spool is.
@@ -208,8 +207,7 @@ func newForms(spool *bundle.Spool) *forms {
 	if spool == nil {
 		return nil
 	}
-	return &forms{spool: spool, at: map[[sha256.Size]byte]uint64{}, unnamed: map[[sha256.Size]byte]tools.Stored{},
-		files: map[toolFile]*toolFile{}}
+	return &forms{spool: spool, at: map[[sha256.Size]byte]uint64{}, unnamed: map[[sha256.Size]byte]tools.Stored{}}
 }
 
 // parse parses a blob of history as a tool file, keeping its canonical form
@@ -224,23 +222,6 @@ func (f *forms) parse(p string, data []byte) parsedTool {
 	}
 	t, err := tools.ParseStored(p, data, f.store)
 	return f.compact(p, t, err)
-}
-
-// file returns the one toolFile the forms hold for a tool's name and
-// path: a long history has many versions of a tool at one path, each of
-// which held a copy of its name. Without a spool, it makes a new one.
-func (f *forms) file(name, path string) *toolFile {
-	if f == nil {
-		return &toolFile{name, path}
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if at, ok := f.files[toolFile{name, path}]; ok {
-		return at
-	}
-	at := &toolFile{name, path}
-	f.files[*at] = at
-	return at
 }
 
 // store keeps a canonical form in the spool, each distinct form once, and

@@ -3,10 +3,8 @@ package replay
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,14 +29,14 @@ func TestEarlyParseParsesToolFilesAsTheyArrive(t *testing.T) {
 		}
 	}
 	asked, _ := e.finish()
-	if got := slices.Sorted(maps.Keys(asked)); !slices.Equal(got, []gitlog.ObjectID{"1", "2", "3"}) {
-		t.Fatalf("blobs asked for %q, want 1, 2 and 3", got)
+	if asked.len() != 3 || !asked.has("1") || !asked.has("2") || !asked.has("3") {
+		t.Fatalf("%d blobs asked for, want 1, 2 and 3", asked.len())
 	}
-	if p := asked["1"]; p.err() != nil || p.at.name != "t1" || p.at.path != "tools/a.json" {
+	if p := held(asked, "1"); p.err() != nil || p.at.name != "t1" || p.at.path != "tools/a.json" {
 		t.Errorf("blob 1 parsed as %+v, want tool t1 read from tools/a.json", p)
 	}
 	for _, id := range []gitlog.ObjectID{"2", "3"} {
-		if p := asked[id]; p.at.name != "" || p.form != nil {
+		if p := held(asked, id); p.at.name != "" || p.form != nil || p.handle != 0 {
 			t.Errorf("blob %s, at no tool file's path, parsed as %+v", id, p)
 		}
 	}
@@ -93,7 +91,7 @@ func TestParsedToolGivesBackTheTool(t *testing.T) {
 	defer spool.Close()
 	f := newForms(spool)
 	p := f.parse("tools/x.json", data)
-	if _, ok := p.form.(spoolHandle); !ok {
+	if p.handle == 0 || p.form != nil {
 		t.Errorf("spooled: the blob holds its form as %T, not by its handle in the spool", p.form)
 	}
 	got := p.tool(f)
@@ -105,7 +103,10 @@ func TestParsedToolGivesBackTheTool(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("spooled: %+v, want %+v", got, want)
 	}
-	if again := f.parse("tools/x.json", []byte(" "+toolJSON("a", "A."))); again.at != p.at || again.form != p.form {
+	blobs := newBlobTable()
+	blobs.put("1", p)
+	blobs.put("2", f.parse("tools/x.json", []byte(" "+toolJSON("a", "A."))))
+	if again := held(blobs, "2"); len(blobs.files) != 1 || again.at != p.at || again.handle != p.handle {
 		t.Error("two blobs of one tool at one path hold its name and path, or one form, twice")
 	}
 	if failed := f.parse("tools/z.json", []byte("{")); failed.err() == nil || failed.at.path != "tools/z.json" {
@@ -144,7 +145,7 @@ func TestEarlyParseHoldsNoMoreThanItsQueue(t *testing.T) {
 	if !e.arrived("2", []byte(toolJSON("b", "B."))) {
 		t.Fatal("the second blob was not taken to parse")
 	}
-	if asked, _ := e.finish(); asked["1"].at.name != "a" || asked["2"].at.name != "b" || e.queued != 0 {
+	if asked, _ := e.finish(); held(asked, "1").at.name != "a" || held(asked, "2").at.name != "b" || e.queued != 0 {
 		t.Errorf("parsed %+v, %d bytes still queued; want tools a and b, and none", asked, e.queued)
 	}
 }
@@ -191,13 +192,13 @@ func TestVersionsAreKeptUndecoded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []gitlog.ObjectID{"1", "2"} {
-		p := rh.parsed[id].tool(rh.forms)
-		if rh.parsed[id].err() != nil || p.Object != nil || len(p.Canonical) == 0 {
-			t.Errorf("blob %s kept with object %v, %d canonical bytes, error %v; want its canonical form only", id, p.Object != nil, len(p.Canonical), rh.parsed[id].err())
+		p := held(rh.parsed, id).tool(rh.forms)
+		if held(rh.parsed, id).err() != nil || p.Object != nil || len(p.Canonical) == 0 {
+			t.Errorf("blob %s kept with object %v, %d canonical bytes, error %v; want its canonical form only", id, p.Object != nil, len(p.Canonical), held(rh.parsed, id).err())
 		}
 	}
 	p, err := rh.tool("tools/b.json", "2")
-	if got := rh.forms.decode(p.tool(rh.forms)); err != nil || got.Object["name"] != "b" || rh.parsed["2"].tool(rh.forms).Object != nil {
+	if got := rh.forms.decode(p.tool(rh.forms)); err != nil || got.Object["name"] != "b" || held(rh.parsed, "2").tool(rh.forms).Object != nil {
 		t.Errorf("decoded %v, %v; want the object made again", got.Object, err)
 	}
 }
@@ -298,4 +299,10 @@ func TestEarlyParseReusesBuffers(t *testing.T) {
 	if larger := e.buffer(cap(b) + 1); &larger[0] == &b[0] || len(larger) != cap(b)+1 {
 		t.Error("a blob larger than the buffer given back was read into it")
 	}
+}
+
+// held returns what blobs holds of blob id.
+func held(blobs *blobTable, id gitlog.ObjectID) parsedTool {
+	p, _ := blobs.get(id)
+	return p
 }

@@ -447,22 +447,21 @@ func (f *serverFiles) matches(p string) bool {
 }
 
 // parsedTool is a blob parsed as a tool file, or one asked for and not
-// parsed yet (see earlyParse), held compact: a long history has one for
-// each version of each tool, held until the replay is past it. Its
-// contents are not kept: the canonical form holds what the replay needs
-// of them.
+// parsed yet (see earlyParse), as the blob table holds it (see blobTable).
+// Its contents are not kept: the canonical form holds what the replay
+// needs of them.
 type parsedTool struct {
-	at     *toolFile         // the path it was parsed, or asked for, at, and the tool's name
+	at     toolFile          // the path it was parsed, or asked for, at, and the tool's name
 	sha256 [sha256.Size]byte // of the canonical form
-	// form is the canonical form: where it is kept (a spoolHandle, or a
-	// tools.Stored a handle cannot name), or the []byte itself; for a
-	// blob that is no tool file, the error that says why, which few are.
+	// handle names where the spool keeps the canonical form (see
+	// bundle.Spool.Handle): as Spooled, a long history's forms cost an
+	// allocation each until the replay was past them. tool makes the
+	// Spooled again when the replay asks. 0 when form says.
+	handle uint64
+	// form is the canonical form otherwise: a tools.Stored a handle
+	// cannot name, or the []byte itself; for a blob that is no tool file,
+	// the error that says why, which few are.
 	form any
-	// uses are, in a replay that lets go of the blobs it parsed (see
-	// letGo), the changes of the steps to come naming it and the paths
-	// of the replay's tree holding it; 0 for a blob parsed during the
-	// replay (see repoHistory.tool), which is held as it is too.
-	uses int32
 }
 
 // err returns why the blob is no tool file; nil for a tool file, or a
@@ -472,27 +471,20 @@ func (p parsedTool) err() error {
 	return err
 }
 
-// spoolHandle is where the spool keeps a canonical form, named by its
-// handle there (see bundle.Spool.Handle): a long history's blobs held
-// their forms as Spooled, an allocation each, held until the replay was
-// past them. tool makes the Spooled again when the replay asks.
-type spoolHandle uint64
-
 // toolFile is a tool's name ("" for a blob not parsed yet, or no tool
-// file) and a path it was parsed at: one for all its versions parsed there
-// (see forms.file).
+// file) and a path it was parsed at.
 type toolFile struct{ name, path string }
 
 // compact returns the record of what parsing a blob at path p returned.
 func (f *forms) compact(p string, t tools.Tool, err error) parsedTool {
 	if err != nil {
-		return parsedTool{at: f.file("", p), form: err}
+		return parsedTool{at: toolFile{"", p}, form: err}
 	}
-	parsed := parsedTool{at: f.file(t.Name, p), form: t.Stored}
+	parsed := parsedTool{at: toolFile{t.Name, p}, form: t.Stored}
 	if t.Stored == nil {
 		parsed.form = t.Canonical
-	} else if handle, ok := f.spool.Handle(t.Stored); ok {
-		parsed.form = spoolHandle(handle)
+	} else if handle, ok := f.spool.Handle(t.Stored); ok && handle&handleBit != 0 {
+		parsed.form, parsed.handle = nil, handle
 	}
 	// The parse wrote the hex digits of a sum it made: they decode.
 	_, _ = hex.Decode(parsed.sha256[:], []byte(t.SHA256))
@@ -503,11 +495,13 @@ func (f *forms) compact(p string, t tools.Tool, err error) parsedTool {
 // given the forms that parsed it.
 func (p parsedTool) tool(f *forms) tools.Tool {
 	t := tools.Tool{Name: p.at.name, File: p.at.path, SHA256: hex.EncodeToString(p.sha256[:])}
+	if p.handle != 0 {
+		t.Stored = f.spool.Stored(p.handle)
+		return t
+	}
 	switch form := p.form.(type) {
 	case []byte:
 		t.Canonical = form
-	case spoolHandle:
-		t.Stored = f.spool.Stored(uint64(form))
 	case tools.Stored:
 		t.Stored = form
 	}
@@ -522,14 +516,14 @@ func (p parsedTool) tool(f *forms) tools.Tool {
 // (see letGo) one neither parsed nor held was let go of too early: an
 // error, since the feed would miss its change for good.
 func (rh *repoHistory) tool(p string, blob gitlog.ObjectID) (parsedTool, error) {
-	t, ok := rh.parsed[blob]
+	t, ok := rh.parsed.get(blob)
 	if !ok {
 		data, held := rh.blobs[blob]
 		if !held && rh.letsGo {
 			return parsedTool{}, fmt.Errorf("internal error: blob %s was let go of while the replay still needed it", blob)
 		}
 		t = rh.forms.parse(p, data)
-		rh.parsed[blob] = t
+		rh.parsed.put(blob, t)
 	}
 	return t, nil
 }

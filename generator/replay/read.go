@@ -220,19 +220,18 @@ type historyReader struct {
 // repoHistory is one repository's part of the history.
 type repoHistory struct {
 	repo    *gitlog.Repo
-	paths   []string                       // the pathspecs commits were read for
-	globs   []*serverFiles                 // the servers' globs its blobs were parsed for
-	commits commitList                     // oldest first, joined into landings
-	blobs   map[gitlog.ObjectID][]byte     // blob id → content, for every blob the commits name
-	parsed  map[gitlog.ObjectID]parsedTool // blob id → the tool file it holds
-	forms   *forms                         // where the tool files' canonical forms are kept
-	tags    map[string][]string            // commit → the release tags on it, sorted (see readReleaseTags)
+	paths   []string                   // the pathspecs commits were read for
+	globs   []*serverFiles             // the servers' globs its blobs were parsed for
+	commits commitList                 // oldest first, joined into landings
+	blobs   map[gitlog.ObjectID][]byte // blob id → content, for every blob the commits name
+	parsed  *blobTable                 // blob id → the tool file it holds
+	forms   *forms                     // where the tool files' canonical forms are kept
+	tags    map[string][]string        // commit → the release tags on it, sorted (see readReleaseTags)
 	// patterns are the version_tags of the servers whose tool files it
 	// holds, in any configuration of the history.
 	patterns []string
 	shallow  bool // a shallow clone, read with AllowShallow
 	letsGo   bool // the replay lets go of the blobs it parsed (see letGo)
-	room     int  // what parsed was last made for (see shrink)
 }
 
 // addRepo adds a repository (once) and checks it is not shallow.
@@ -375,7 +374,7 @@ func (h *historyReader) readRepo(i int, paths []string, globs []*serverFiles) er
 // as a tool file when that path is one some server's glob matches, on
 // every core, and as they are otherwise; those too large to read as
 // recordSkipped says.
-func (rh *repoHistory) keepRead(globs []*serverFiles, asked map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string, contents map[gitlog.ObjectID][]byte, skipped map[string]int) error {
+func (rh *repoHistory) keepRead(globs []*serverFiles, asked *blobTable, moved map[gitlog.ObjectID]string, contents map[gitlog.ObjectID][]byte, skipped map[string]int) error {
 	if err := rh.readMoved(moved, contents, skipped); err != nil {
 		return err
 	}
@@ -385,7 +384,7 @@ func (rh *repoHistory) keepRead(globs []*serverFiles, asked map[gitlog.ObjectID]
 			toolBlobs = append(toolBlobs, id)
 		} else {
 			rh.blobs[id] = contents[id]
-			delete(asked, id)
+			asked.remove(id)
 		}
 	}
 	parsed := make([]parsedTool, len(toolBlobs))
@@ -394,28 +393,29 @@ func (rh *repoHistory) keepRead(globs []*serverFiles, asked map[gitlog.ObjectID]
 		parsed[i] = rh.forms.parse(oldest(asked, moved, id), contents[id])
 	})
 	for i, id := range toolBlobs {
-		asked[id] = parsed[i]
+		asked.put(id, parsed[i])
 	}
 	if err := recordSkipped(asked, moved, skipped, globs); err != nil {
 		return err
 	}
-	// What is left is parsed: the map, the size of the history, is made
-	// once.
+	// What is left is parsed: the table, the size of the history, is
+	// made once.
 	if rh.parsed == nil {
 		rh.parsed = asked
 	} else {
-		maps.Copy(rh.parsed, asked)
+		rh.parsed.merge(asked)
 	}
 	return nil
 }
 
 // oldest returns the path a blob asked for is read as: the one the
 // history shows it at first.
-func oldest(asked map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string, id gitlog.ObjectID) string {
+func oldest(asked *blobTable, moved map[gitlog.ObjectID]string, id gitlog.ObjectID) string {
 	if p, ok := moved[id]; ok {
 		return p
 	}
-	return asked[id].at.path
+	p, _ := asked.get(id)
+	return p.at.path
 }
 
 // readMoved reads again, into contents, the blobs the early parse read at
@@ -572,8 +572,7 @@ func (rh *repoHistory) readLog(rev string, pathspecs []string, prefetch func(ids
 
 // holds reports whether a blob was read before.
 func (rh *repoHistory) holds(blob gitlog.ObjectID) bool {
-	_, parsed := rh.parsed[blob]
-	return parsed || rh.blobs[blob] != nil
+	return rh.parsed.has(blob) || rh.blobs[blob] != nil
 }
 
 // matchesAny reports whether some server's glob (any of globs) matches p.
@@ -583,14 +582,15 @@ func matchesAny(globs []*serverFiles, p string) bool {
 
 // recordSkipped turns the blobs too large to read into what the replay
 // reports: a tool file over the limits, or an error for anything else.
-func recordSkipped(asked map[gitlog.ObjectID]parsedTool, moved map[gitlog.ObjectID]string, skipped map[string]int, globs []*serverFiles) error {
+func recordSkipped(asked *blobTable, moved map[gitlog.ObjectID]string, skipped map[string]int, globs []*serverFiles) error {
 	for _, name := range slices.Sorted(maps.Keys(skipped)) {
 		id, _ := gitlog.ParseObjectID(name)
 		p := oldest(asked, moved, id)
 		if !matchesAny(globs, p) {
 			return diag.Errorf(p, 0, "a version of this file in git history (blob %s) is %d bytes; the limit is %d", name, skipped[name], tools.MaxFileBytes)
 		}
-		asked[id] = parsedTool{at: asked[id].at, form: tools.Oversized(p, skipped[name])}
+		known, _ := asked.get(id)
+		asked.put(id, parsedTool{at: known.at, form: tools.Oversized(p, skipped[name])})
 	}
 	return nil
 }

@@ -79,7 +79,13 @@ func renderBuild(in BuildInput, spool *bundle.Spool, add func(File) error) (warn
 	if err != nil {
 		return nil, err
 	}
-	s, err := newModel(in).site(content)
+	var versions *bundle.Spool
+	if in.Cache.once {
+		// Only then: a cache keeps the Site for the next rendering,
+		// which outlives the spool.
+		versions = spool
+	}
+	s, err := newModel(in, versions).site(content)
 	if err != nil {
 		return nil, err
 	}
@@ -153,17 +159,20 @@ type model struct {
 	// all its entries, whose pages it links once they are made, and
 	// untold the place of each schema change no tool page has made yet
 	// (nil there), by version.
-	changes []*Change
-	about   []*changeAbout
-	untold  map[versionKey]int
-	texts   []string // a version's texts while it is made (see version)
-	folder  string   // the last folder of archived schemas (see archive)
+	changes  []*Change
+	about    []*changeAbout
+	untold   map[versionKey]int
+	texts    []string     // a version's texts while it is made (see version)
+	versions versionMaker // which makes every Version, a tool's in a run
 }
 
-func newModel(in BuildInput) *model {
+// newModel makes the model of in, which puts the versions' packed bytes
+// in spool, when not nil (see versionRun).
+func newModel(in BuildInput, spool *bundle.Spool) *model {
 	m := &model{in: in, published: map[string]bool{}, removedAt: map[string]time.Time{}, servers: map[string]*Server{},
 		tools: map[string]*Tool{}, history: map[string]*timeline.ToolHistory{},
-		comings: map[string][]timeline.Event{}, repos: in.CommitRepos, useUp: in.UseUpTimeline && in.Cache.once}
+		comings: map[string][]timeline.Event{}, repos: in.CommitRepos, useUp: in.UseUpTimeline && in.Cache.once,
+		versions: versionMaker{spool: spool}}
 	m.files = in.Files
 	for _, f := range in.Files {
 		m.published[f.Path] = true
@@ -220,17 +229,24 @@ func (m *model) site(content Content) (*Site, error) {
 				// The changelog's entries are made now, from the
 				// versions about to be let go (see linkedChanges).
 				for _, th := range h.Tools {
-					m.tell(th)
+					if err := m.tell(th); err != nil {
+						return nil, err
+					}
 					th.LetGo()
 				}
 			}
 			continue
 		}
 		slugs[h.Last.Slug] = true
-		s.Servers = append(s.Servers, m.removedServer(h))
+		removed, err := m.removedServer(h)
+		if err != nil {
+			return nil, err
+		}
+		s.Servers = append(s.Servers, removed)
 	}
-	s.Changes = m.linkedChanges()
-	return s, nil
+	var err error
+	s.Changes, err = m.linkedChanges()
+	return s, err
 }
 
 // server is a configured server: its tools from the working tree, with
@@ -261,7 +277,10 @@ func (m *model) server(srv BuildServer) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		pt := m.tool(h, th, t)
+		pt, err := m.tool(h, th, t)
+		if err != nil {
+			return nil, err
+		}
 		pt.Preview = preview
 		if preview != nil {
 			pt.SchemaPath = "" // the working tree's tool is not published
@@ -274,7 +293,10 @@ func (m *model) server(srv BuildServer) (*Server, error) {
 				continue
 			}
 			latest := th.Latest()
-			pt := m.tool(h, th, latest.Tool)
+			pt, err := m.tool(h, th, latest.Tool)
+			if err != nil {
+				return nil, err
+			}
 			if th.Removed {
 				pt.Removed = m.removal(th.EndpointID(), latest.Version)
 			} else {
@@ -288,16 +310,19 @@ func (m *model) server(srv BuildServer) (*Server, error) {
 }
 
 // removedServer is a server the site no longer configures, as last committed.
-func (m *model) removedServer(h *timeline.ServerHistory) *Server {
+func (m *model) removedServer(h *timeline.ServerHistory) (*Server, error) {
 	ps := &Server{Slug: h.Last.Slug, Name: h.Name, Version: h.Last.Version, Removed: m.removal(h.Name, h.Last.Version)}
 	m.servers[h.Name] = ps
 	for _, th := range h.Tools {
 		latest := th.Latest()
-		pt := m.tool(h, th, latest.Tool)
+		pt, err := m.tool(h, th, latest.Tool)
+		if err != nil {
+			return nil, err
+		}
 		pt.Removed = m.removal(th.EndpointID(), latest.Version)
 		ps.Tools = append(ps.Tools, pt)
 	}
-	return ps
+	return ps, nil
 }
 
 // removal says when the endpoint was removed, at its last version.
@@ -328,10 +353,10 @@ func (m *model) committed(name string) *timeline.ServerHistory {
 const DiffedVersions = 10
 
 // tool is a tool (as t shows it) with its published versions, if any.
-func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tools.Tool) *Tool {
+func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tools.Tool) (*Tool, error) {
 	pt := &Tool{Name: t.Name, Title: t.Title(), Description: t.Description(), Object: t.Object}
 	if th == nil {
-		return pt
+		return pt, nil
 	}
 	repo := m.repos[th.Server]
 	// Versions are read one at a time: a tool's earlier versions are
@@ -346,7 +371,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		d := v.Change()
 		pv := m.version(th, v, d, repo)
 		if d != nil && th.Len()-i <= DiffedVersions {
-			pv.Schemas = newSchemaChange(before.Tool, v.Tool)
+			pv.setSchemas(newSchemaChange(before.Tool, v.Tool))
 		}
 		if at, ok := m.untold[versionKey{th, i}]; ok {
 			// The changelog's entry names the version: a long history
@@ -356,6 +381,9 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		}
 		pt.Versions = append(pt.Versions, pv)
 	}
+	if err := m.versions.finish(); err != nil {
+		return nil, err
+	}
 	pt.SchemaPath = pt.Versions[0].SchemaPath()
 	pt.Gaps = m.gaps(th.EndpointID(), repo)
 	m.tools[th.EndpointID()] = pt
@@ -364,7 +392,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		// changelog): nothing else holds the versions.
 		th.LetGo()
 	}
-	return pt
+	return pt, nil
 }
 
 // version is the pages' version of th's version v, which made change d
@@ -378,17 +406,7 @@ func (m *model) version(th *timeline.ToolHistory, v *timeline.Version, d *schema
 			m.texts = append(m.texts, c.Text)
 		}
 	}
-	return newVersion(v.Version, v.From, v.Time, m.archive(v.Slug, th.Name), class, CommitLink(repo, v.Commit), v.Release, m.texts)
-}
-
-// archive is the folder of the archived schemas of a server's tool, as
-// a Version holds it: the one made before when it is the same, since a
-// tool's versions mostly share it.
-func (m *model) archive(slug, tool string) string {
-	if f := sitePath(paths.ToolVersions(slug, tool)); f != m.folder {
-		m.folder = f
-	}
-	return m.folder
+	return m.versions.make(v.Version, v.From, v.Time, sitePath(paths.ToolVersions(v.Slug, th.Name)), class, CommitLink(repo, v.Commit), v.Release, m.texts)
 }
 
 // gaps lists the times a tool was away from its server: each removal, and
@@ -516,9 +534,12 @@ func (m *model) changelog() {
 // returns it newest first: each entry links its endpoint's pages, and a
 // schema change no page shows (a removed server's whose slug a configured
 // one took) has its badge and texts from its version.
-func (m *model) linkedChanges() []*Change {
+func (m *model) linkedChanges() ([]*Change, error) {
 	for k, at := range m.untold {
 		m.told(k.th, k.th.At(k.i), at)
+	}
+	if err := m.versions.finish(); err != nil {
+		return nil, err
 	}
 	out := m.changes
 	for i, c := range out {
@@ -528,7 +549,7 @@ func (m *model) linkedChanges() []*Change {
 	}
 	slices.Reverse(out)
 	m.changes, m.about, m.untold = nil, nil, nil
-	return out
+	return out, nil
 }
 
 // versionKey names a version of a tool's history (see
@@ -541,18 +562,19 @@ type versionKey struct {
 
 // tell makes the changelog's entries of the schema changes to th's
 // versions that no page told.
-func (m *model) tell(th *timeline.ToolHistory) {
+func (m *model) tell(th *timeline.ToolHistory) error {
 	for i := range th.Len() {
 		if at, ok := m.untold[versionKey{th, i}]; ok {
 			m.told(th, th.At(i), at)
 			delete(m.untold, versionKey{th, i})
 		}
 	}
+	return m.versions.finish()
 }
 
 // told makes the changelog's entry at of the schema change to th's
 // version v, which no page shows. Its time is its event's: both are the
-// commit's.
+// commit's. Its version can be read once the versions are finished.
 func (m *model) told(th *timeline.ToolHistory, v *timeline.Version, at int) {
 	m.changes[at] = versionChange(m.version(th, v, v.Change(), m.repos[th.Server]))
 }

@@ -155,7 +155,7 @@ func twoVersions(t *testing.T) (*site.Config, *timeline.Timeline, tools.Tool) {
 func TestChangelogNamesTheToolPagesVersion(t *testing.T) {
 	cfg, tl, v2 := twoVersions(t)
 	s, err := newModel(BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{v2}}},
-		Timeline: tl, Cache: NewCache()}).site(Content{})
+		Timeline: tl, Cache: NewCache()}, nil).site(Content{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestChangeTextsAreAStringOfTheirOwn(t *testing.T) {
 func TestToolVersionsShareTheirFolder(t *testing.T) {
 	cfg, tl, v2 := twoVersions(t)
 	s, err := newModel(BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{v2}}},
-		Timeline: tl, Cache: NewCache()}).site(Content{})
+		Timeline: tl, Cache: NewCache()}, nil).site(Content{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestToolVersionsShareTheirFolder(t *testing.T) {
 			t.Errorf("version %s: SchemaPath %q, want %q", v.Version(), v.SchemaPath(), want)
 		}
 	}
-	if unsafe.StringData(versions[0].folder) != unsafe.StringData(versions[1].folder) {
+	if versions[0].run != versions[1].run {
 		t.Error("the versions hold a folder each")
 	}
 }
@@ -346,7 +346,7 @@ func TestUsingUpTheTimelineChangesNoPage(t *testing.T) {
 			Timeline: tl, CommitRepos: map[string]string{cfg.Servers[0].Name: "https://github.com/example/weather"},
 			Key: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey), Cache: NewCacheOnce(),
 			UseUpTimeline: useUp}
-		s, err := newModel(in).site(Content{})
+		s, err := newModel(in, nil).site(Content{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -399,7 +399,7 @@ func TestUsingUpTheTimelineChangesNoPage(t *testing.T) {
 // the pages.
 func TestToolPagesLetGoOfTheVersionsToolByTool(t *testing.T) {
 	cfg, tl, _, _ := historyOfChanges(t)
-	m := newModel(BuildInput{Config: cfg, Timeline: tl, Cache: NewCacheOnce(), UseUpTimeline: true})
+	m := newModel(BuildInput{Config: cfg, Timeline: tl, Cache: NewCacheOnce(), UseUpTimeline: true}, nil)
 	m.changelog()
 	if tl.EventCount() > 0 {
 		t.Fatal("the timeline holds its events once the changelog is made")

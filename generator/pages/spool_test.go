@@ -7,11 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 )
 
@@ -177,4 +180,123 @@ func TestPageBuffersShareASpool(t *testing.T) {
 		}
 	}
 	checkWritten(t, b, want)
+}
+
+// A build to disk keeps its versions' packed bytes in the spool, and
+// renders from them the same pages as a build that holds them: each
+// tool's page, the changelog's entries of theirs and of versions no page
+// shows (a server whose slug another took), and commit links.
+func TestSpooledVersionsChangeNoPage(t *testing.T) {
+	input := func() BuildInput {
+		cfg, tl, _, working := historyOfChanges(t)
+		return BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{working}}},
+			Timeline: tl, CommitRepos: map[string]string{cfg.Servers[0].Name: "https://github.com/example/weather"},
+			Key: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey), Cache: NewCacheOnce(),
+			UseUpTimeline: true}
+	}
+	spool := newSpool(t)
+	s, err := newModel(input(), spool).site(Content{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var versions []*Version
+	for _, srv := range s.Servers {
+		for _, tool := range srv.Tools {
+			versions = append(versions, tool.Versions...)
+		}
+	}
+	for _, c := range s.Changes {
+		if c.version != nil {
+			versions = append(versions, c.version)
+		}
+	}
+	if len(versions) < 10 {
+		t.Fatalf("%d versions: the history is not the one meant", len(versions))
+	}
+	for _, v := range versions {
+		if v.run.spool != spool || v.run.packed != "" {
+			t.Errorf("version %s is held in memory", v.Version())
+		}
+	}
+
+	plain, spooled := bundle.New(), bundle.NewSpooled(newSpool(t))
+	for _, b := range []*bundle.Bundle{plain, spooled} {
+		if _, err := Add(b, input()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string][]byte{}
+	for _, f := range plain.Files() {
+		want[f.Path] = f.Body
+	}
+	if !strings.Contains(string(want["/changelog/index.html"]), "legacy_forecast 1.0.0 → 1.1.0") ||
+		!strings.Contains(string(want["/"+ToolPath(serverSlug, "get_forecast")+"index.html"]), "https://github.com/example/weather/commit/") {
+		t.Fatal("the pages do not show the versions meant")
+	}
+	if spooled.Len() != len(want) {
+		t.Errorf("%d files, want %d", spooled.Len(), len(want))
+	}
+	checkWritten(t, spooled, want)
+	if err := spooled.Spool().ReadFailed(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A version read back from the spool gives what it was made with, one
+// after another in a run and in turn with another run's; one that cannot
+// be read back gives nothing, and the spool keeps the error, on which the
+// build fails.
+func TestSpooledVersionsReadBack(t *testing.T) {
+	spool := newSpool(t)
+	mk := versionMaker{spool: spool}
+	type made struct {
+		v       *Version
+		version string
+		at      time.Time
+		texts   []string
+	}
+	var all []made
+	paris := time.FixedZone("CEST", 2*3600)
+	for i := range 40 {
+		version := fmt.Sprintf("1.%d.0", i)
+		at := day(1 + i%20).Add(time.Duration(i) * time.Minute)
+		if i%7 == 0 {
+			at = at.In(paris)
+		}
+		texts := []string{strings.Repeat("t", i*13), fmt.Sprint("change ", i)}
+		folder := "a/"
+		if i >= 30 {
+			folder = "b/"
+		}
+		v := mk.make(version, "1.0.0", at, folder, classes[i%len(classes)], Commit{Short: fmt.Sprint(i)}, "", texts)
+		all = append(all, made{v, version, at, texts})
+	}
+	if err := mk.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if all[0].v.run == all[39].v.run || all[0].v.run.packed != "" {
+		t.Fatal("the versions are not in two runs in the spool")
+	}
+	check := func(m made) {
+		t.Helper()
+		v := m.v
+		if v.Version() != m.version || v.Time() != m.at || !slices.Equal(v.Changes(), m.texts) || v.SchemaPath() != v.run.folder+m.version+".json" {
+			t.Errorf("version %s at %v with %q read back as %s at %v with %q", m.version, m.at, m.texts, v.Version(), v.Time(), v.Changes())
+		}
+	}
+	for i := range all {
+		check(all[i])
+		check(all[len(all)-1-i])
+	}
+	if err := spool.ReadFailed(); err != nil {
+		t.Fatal(err)
+	}
+
+	spool.Close()
+	if v := all[3].v; v.Version() != "" || v.Time() != (time.Time{}) || v.Changes() != nil {
+		t.Errorf("a version not read back gives %s at %v with %q", v.Version(), v.Time(), v.Changes())
+	}
+	if spool.ReadFailed() == nil {
+		t.Error("the spool keeps no error of a version not read back")
+	}
 }

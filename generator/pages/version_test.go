@@ -35,7 +35,7 @@ func TestVersionUnpacksWhatItWasMadeWith(t *testing.T) {
 			}
 		}
 	}
-	if v := newVersion("1.0.0", "", day(2), "f/", "", Commit{}, "", nil); v.time != nil {
+	if v := newVersion("1.0.0", "", day(2), "f/", "", Commit{}, "", nil); v.run.times != nil {
 		t.Error("a time in whole seconds in UTC is not packed")
 	}
 	var zero Version

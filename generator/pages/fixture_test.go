@@ -165,7 +165,7 @@ func fixtureSite(t testing.TB) *Site {
 		Documents: []Link{{Title: "AI Catalog", Path: ".well-known/ai-catalog.json"}, {Title: "Change feed", Path: ".well-known/agent-feed.xml"}},
 		Changes: []*Change{
 			withPage(otherEntry(ChangeDeprecation, "removed", day(4), "com.example.weather/alerts removed"), "com.example.weather/alerts", gone, nil),
-			withPage(versionChange(forecast.Versions[0]), "com.example.weather/forecast#get_forecast", nil, forecast),
+			withPage(versionChange(forecast.Versions[0], nil), "com.example.weather/forecast#get_forecast", nil, forecast),
 			withPage(otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 on com.example.weather/forecast"), "com.example.weather/forecast#get_forecast", nil, forecast),
 		},
 		Verify: Verify{

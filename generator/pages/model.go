@@ -155,13 +155,12 @@ type model struct {
 	repos     map[string]string           // by server name: where its tools' commits are linked
 	useUp     bool                        // see BuildInput.UseUpTimeline
 	// The changelog's entries, oldest first, planned before the tool
-	// pages (see changelog): about holds each one's endpoint, one for
-	// all its entries, whose pages it links once they are made, and
-	// untold the place of each schema change no tool page has made yet
-	// (nil there), by version.
+	// pages (see changelog), each with its endpoint in abouts, one for
+	// all its entries, whose pages it links once they are made; untold
+	// has the schema changes no tool page has made yet (nil in changes).
 	changes  []*Change
-	about    []*changeAbout
-	untold   map[versionKey]int
+	abouts   map[string]*changeAbout // by endpoint id
+	untold   map[*timeline.ToolHistory]*untold
 	texts    []string     // a version's texts while it is made (see version)
 	versions versionMaker // which makes every Version, a tool's in a run
 }
@@ -373,14 +372,14 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		if d != nil && th.Len()-i <= DiffedVersions {
 			pv.setSchemas(newSchemaChange(before.Tool, v.Tool))
 		}
-		if at, ok := m.untold[versionKey{th, i}]; ok {
+		if u := m.untold[th]; u != nil && u.at[i] != 0 {
 			// The changelog's entry names the version: a long history
 			// lists each change on both.
-			m.changes[at] = versionChange(pv)
-			delete(m.untold, versionKey{th, i})
+			m.changes[u.at[i]-1] = versionChange(pv, u.about)
 		}
 		pt.Versions = append(pt.Versions, pv)
 	}
+	delete(m.untold, th)
 	if err := m.versions.finish(); err != nil {
 		return nil, err
 	}
@@ -489,11 +488,14 @@ func changeTexts(d *schemadiff.Result) []string {
 // changelog, with it.
 func (m *model) changelog() {
 	announced := map[string]bool{}
-	abouts := map[string]*changeAbout{}
-	m.untold = map[versionKey]int{}
-	count := m.in.Timeline.EventCount()
-	m.changes, m.about = make([]*Change, 0, count), make([]*changeAbout, 0, count)
+	m.abouts, m.untold = map[string]*changeAbout{}, map[*timeline.ToolHistory]*untold{}
+	m.changes = make([]*Change, 0, m.in.Timeline.EventCount())
 	for e := range m.in.Timeline.Events() {
+		a := m.abouts[e.EndpointID]
+		if a == nil {
+			a = &changeAbout{endpoint: e.EndpointID}
+			m.abouts[e.EndpointID] = a
+		}
 		var c *Change
 		switch e.Type {
 		case agentfeed.TypeAnnouncement:
@@ -507,7 +509,12 @@ func (m *model) changelog() {
 			// A timeline's schema change names its version, from which
 			// the entry is made (see tool and told).
 			th, i := e.VersionAt()
-			m.untold[versionKey{th, i}] = len(m.changes)
+			u := m.untold[th]
+			if u == nil {
+				u = &untold{about: a, at: make([]int32, th.Len())}
+				m.untold[th] = u
+			}
+			u.at[i] = int32(len(m.changes) + 1)
 		case agentfeed.TypeDeprecation:
 			badge := "deprecated"
 			if isRemoval(e) {
@@ -517,13 +524,10 @@ func (m *model) changelog() {
 		default:
 			c = otherEntry("", "", e.Time, "")
 		}
-		m.changes = append(m.changes, c)
-		a := abouts[e.EndpointID]
-		if a == nil {
-			a = &changeAbout{endpoint: e.EndpointID}
-			abouts[e.EndpointID] = a
+		if c != nil {
+			c.about = a
 		}
-		m.about = append(m.about, a)
+		m.changes = append(m.changes, c)
 	}
 	if m.useUp {
 		m.in.Timeline.LetGoOfEvents()
@@ -535,48 +539,54 @@ func (m *model) changelog() {
 // schema change no page shows (a removed server's whose slug a configured
 // one took) has its badge and texts from its version.
 func (m *model) linkedChanges() ([]*Change, error) {
-	for k, at := range m.untold {
-		m.told(k.th, k.th.At(k.i), at)
+	for th := range m.untold {
+		m.tellOf(th)
 	}
 	if err := m.versions.finish(); err != nil {
 		return nil, err
 	}
-	out := m.changes
-	for i, c := range out {
-		a := m.about[i]
+	for _, a := range m.abouts {
 		a.server, a.tool = m.servers[a.endpoint], m.tools[a.endpoint]
-		c.about = a
 	}
+	out := m.changes
 	slices.Reverse(out)
-	m.changes, m.about, m.untold = nil, nil, nil
+	m.changes, m.abouts, m.untold = nil, nil, nil
 	return out, nil
 }
 
-// versionKey names a version of a tool's history (see
-// timeline.Event.VersionAt): its earlier versions are made anew each time
-// they are asked for, so a *timeline.Version cannot name one.
-type versionKey struct {
-	th *timeline.ToolHistory
-	i  int
+// untold is the schema changes to a tool's versions whose changelog
+// entries no page has made: by the version's index in its history (see
+// timeline.Event.VersionAt), 1 + the entry's place in model.changes, or
+// 0 for none. A history's earlier versions are made anew each time they
+// are asked for, so a *timeline.Version cannot name one, and an index
+// each is a fraction of a map's entry.
+type untold struct {
+	about *changeAbout // the tool's endpoint
+	at    []int32
 }
 
 // tell makes the changelog's entries of the schema changes to th's
 // versions that no page told.
 func (m *model) tell(th *timeline.ToolHistory) error {
-	for i := range th.Len() {
-		if at, ok := m.untold[versionKey{th, i}]; ok {
-			m.told(th, th.At(i), at)
-			delete(m.untold, versionKey{th, i})
-		}
-	}
+	m.tellOf(th)
 	return m.versions.finish()
 }
 
-// told makes the changelog's entry at of the schema change to th's
-// version v, which no page shows. Its time is its event's: both are the
-// commit's. Its version can be read once the versions are finished.
-func (m *model) told(th *timeline.ToolHistory, v *timeline.Version, at int) {
-	m.changes[at] = versionChange(m.version(th, v, v.Change(), m.repos[th.Server]))
+// tellOf makes the changelog's entries of the schema changes to th's
+// versions that no page told, which can be read once the versions are
+// finished. Their times are their events': both are the commit's.
+func (m *model) tellOf(th *timeline.ToolHistory) {
+	u := m.untold[th]
+	if u == nil {
+		return
+	}
+	for i, at := range u.at {
+		if at != 0 {
+			v := th.At(i)
+			m.changes[at-1] = versionChange(m.version(th, v, v.Change(), m.repos[th.Server]), u.about)
+		}
+	}
+	delete(m.untold, th)
 }
 
 func remotes(rs []site.Remote) []Remote {

@@ -635,9 +635,10 @@ type otherChange struct {
 	time                 time.Time
 }
 
-// versionChange is the entry of the schema change of a tool to version v.
-func versionChange(v *Version) *Change {
-	return &Change{version: v}
+// versionChange is the entry of the schema change of a tool to version v,
+// about its endpoint.
+func versionChange(v *Version, about *changeAbout) *Change {
+	return &Change{about: about, version: v}
 }
 
 // otherEntry is an entry that names no version.

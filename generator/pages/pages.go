@@ -166,10 +166,10 @@ type Tool struct {
 // texts, commit, release and schemas are methods, which a template calls
 // as it reads a field: a long history has a version for each of a
 // hundred thousand commits, and a Version holds only where its packed
-// bytes lie (see versionMaker.make) and the run of versions it was made
-// in, which holds those bytes or names the spool they are in.
+// bytes lie (see versionMaker.make) among those of the run of versions it
+// was made in.
 type Version struct {
-	at  uint64      // where its packed bytes lie in run (see versionRun.packed)
+	at  uint64      // its packed bytes' offset in its run's in the upper 32 bits, their size in the lower
 	run *versionRun // nil in a Version made without a versionMaker
 }
 
@@ -177,56 +177,83 @@ type Version struct {
 // schemas are in one folder, share.
 type versionRun struct {
 	folder string // where their schemas are (see SchemaPath)
-	// Their packed bytes, one after another: a version's at is its
-	// offset there in the upper 32 bits and its size in the lower. In a
-	// build to disk they are in its spool instead, and at is their handle
-	// there (see bundle.Spool.Handle): a long history's would otherwise
-	// be most of what the pages hold.
+	// Their packed bytes, one after another. In a build to disk they are
+	// in its spool instead, where stored names them (see
+	// bundle.Spool.Handle), read back when a page asks for a version and
+	// kept a while in read (see readBacks): a long history's would
+	// otherwise be most of what the pages hold.
 	packed string
 	spool  *bundle.Spool
+	stored uint64
+	read   atomic.Pointer[string]
+	kept   *readBacks
 	// The schemas of the few versions whose page shows their diff, and
 	// the times the packed seconds would not give back as they are: with
 	// a zone other than UTC, or a fraction of a second.
 	schemas map[*Version]*SchemaChange
 	times   map[*Version]time.Time
-	// The last version read back from the spool: a template calls
-	// several methods of a version in a row, and each unpacks it.
-	last atomic.Pointer[readBack]
 }
 
-// readBack is a version's packed bytes read back from the spool.
-type readBack struct {
-	at     uint64
-	packed string
-}
+// runBytes is the size from which a run takes no more versions: a
+// spooled run is read back whole, a read for about twenty versions.
+const runBytes = 2 << 10
 
 // packedAt returns the packed bytes of the run's version at at. A read
 // back from the spool that fails gives nothing, and fails the build (see
 // bundle.Spool.ReadFailed).
 func (r *versionRun) packedAt(at uint64) string {
-	if r.spool == nil {
-		off := at >> 32
-		return r.packed[off : off+at&(1<<32-1)]
+	packed := r.packed
+	if r.spool != nil {
+		if read := r.read.Load(); read != nil {
+			packed = *read
+		} else {
+			b, err := r.spool.Stored(r.stored).Read()
+			if err != nil {
+				return ""
+			}
+			packed = string(b)
+			r.read.Store(&packed)
+			r.kept.keep(r)
+		}
 	}
-	if last := r.last.Load(); last != nil && last.at == at {
-		return last.packed
+	off := at >> 32
+	return packed[off : off+at&(1<<32-1)]
+}
+
+// readBacks are the spooled runs last read back, whose bytes they keep:
+// a tool's page reads its versions in the order they were made, newest
+// first, and so does the changelog, each tool's in turn with the others',
+// so that each run is read about once for each, while the runs kept are
+// bounded.
+type readBacks struct {
+	mu   sync.Mutex
+	runs [512]*versionRun
+	next int // the slot of the run to let go of next
+}
+
+// keep keeps the bytes of r, read back, and lets go of those of the run
+// read back longest ago.
+func (k *readBacks) keep(r *versionRun) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if old := k.runs[k.next]; old != nil && old != r {
+		old.read.Store(nil)
 	}
-	b, err := r.spool.Stored(at).Read()
-	if err != nil {
-		return ""
-	}
-	last := &readBack{at: at, packed: string(b)}
-	r.last.Store(last)
-	return last.packed
+	k.runs[k.next] = r
+	k.next = (k.next + 1) % len(k.runs)
 }
 
 // versionMaker makes Versions, each in the run of the versions made
-// before it that share its folder, until finish ends the run.
+// before it that share its folder, until the run is finished.
 type versionMaker struct {
-	spool *bundle.Spool // where the packed bytes go; nil to hold them
+	spool *bundle.Spool // where the runs' packed bytes go; nil to hold them
+	kept  *readBacks    // the spooled runs read back, which all its runs share
 	run   *versionRun   // the run being made
-	buf   []byte        // the run's packed bytes so far; with a spool, the version's being made
-	err   error         // the first put in the spool that failed
+	buf   []byte        // its packed bytes so far
+	// The last run's folder, which the next shares when it is the same:
+	// a tool's versions mostly have one, in many runs.
+	folder string
+	err    error // the first put in the spool that failed
 }
 
 // SchemaPath is where the version's immutable schema is, relative to the
@@ -250,12 +277,15 @@ const classOther = 0xff
 // folder. Its packed bytes are the class's index in classes (or
 // classOther and the class), the time in Unix seconds as a varint, then
 // the version, from, the commit's short hash and URL, the release and
-// each text, each after its length as a uvarint. With a spool they go
-// there at once; else the version can be read once its run is finished.
+// each text, each after its length as a uvarint. It can be read once its
+// run is finished.
 func (mk *versionMaker) make(version, from string, at time.Time, folder string, class string, commit Commit, release string, texts []string) *Version {
-	if mk.run == nil || mk.run.folder != folder || len(mk.buf) >= 1<<32 {
+	if mk.run == nil || mk.run.folder != folder || len(mk.buf) >= runBytes {
 		mk.finish()
-		mk.run = &versionRun{folder: folder}
+		if folder != mk.folder {
+			mk.folder = folder
+		}
+		mk.run = &versionRun{folder: mk.folder}
 	}
 	secs := at.Unix()
 	// Compared as values: the time must come back with its zone and
@@ -280,16 +310,6 @@ func (mk *versionMaker) make(version, from string, at time.Time, folder string, 
 	}
 	mk.buf = b
 	v := &Version{at: uint64(start)<<32 | uint64(len(b)-start), run: mk.run}
-	if mk.spool != nil {
-		mk.buf = b[:start]
-		if at, ok := mk.put(b[start:]); ok {
-			v.at, mk.run.spool = at, mk.spool
-		} else {
-			// Bytes no handle names stay in memory, in a run of their
-			// own: the build fails anyway when the put failed.
-			v.at, v.run = uint64(len(b)-start), &versionRun{folder: folder, packed: string(b[start:])}
-		}
-	}
 	if keepTime {
 		if v.run.times == nil {
 			v.run.times = map[*Version]time.Time{}
@@ -299,27 +319,31 @@ func (mk *versionMaker) make(version, from string, at time.Time, folder string, 
 	return v
 }
 
-// put puts a version's packed bytes in the spool, and returns their
-// handle, if they have one.
-func (mk *versionMaker) put(packed []byte) (uint64, bool) {
-	if mk.err != nil {
-		return 0, false
-	}
-	stored, err := mk.spool.Put(packed)
-	if err != nil {
-		mk.err = err
-		return 0, false
-	}
-	return mk.spool.Handle(stored)
-}
-
-// finish ends the run being made: its versions can all be read from
-// then on. It returns the first error of a put in the spool.
+// finish ends the run being made, whose versions can be read from then
+// on: its bytes go to the spool, when there is one and a handle can name
+// them, else into a string. It returns the first error of a put in the
+// spool.
 func (mk *versionMaker) finish() error {
-	if mk.run != nil && mk.spool == nil {
-		mk.run.packed = string(mk.buf)
+	r := mk.run
+	if r == nil {
+		return mk.err
 	}
-	mk.run, mk.buf = nil, mk.buf[:0]
+	mk.run = nil
+	if mk.spool != nil && mk.err == nil {
+		var stored *bundle.Spooled
+		if stored, mk.err = mk.spool.Put(mk.buf); mk.err == nil {
+			if handle, ok := mk.spool.Handle(stored); ok {
+				if mk.kept == nil {
+					mk.kept = &readBacks{}
+				}
+				r.spool, r.stored, r.kept = mk.spool, handle, mk.kept
+			}
+		}
+	}
+	if r.spool == nil {
+		r.packed = string(mk.buf)
+	}
+	mk.buf = mk.buf[:0]
 	return mk.err
 }
 

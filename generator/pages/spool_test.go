@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
@@ -242,10 +243,11 @@ func TestSpooledVersionsChangeNoPage(t *testing.T) {
 	}
 }
 
-// A version read back from the spool gives what it was made with, one
-// after another in a run and in turn with another run's; one that cannot
-// be read back gives nothing, and the spool keeps the error, on which the
-// build fails.
+// A version read back from the spool gives what it was made with, in a
+// run's order and against it, in turn with another run's. The runs read
+// back keep their bytes a while, as many at most as readBacks holds, and
+// those let go are read back again; a version that cannot be read back
+// gives nothing, and the spool keeps the error, on which the build fails.
 func TestSpooledVersionsReadBack(t *testing.T) {
 	spool := newSpool(t)
 	mk := versionMaker{spool: spool}
@@ -254,46 +256,72 @@ func TestSpooledVersionsReadBack(t *testing.T) {
 		version string
 		at      time.Time
 		texts   []string
+		folder  string
 	}
 	var all []made
 	paris := time.FixedZone("CEST", 2*3600)
-	for i := range 40 {
+	for i := range 20000 {
 		version := fmt.Sprintf("1.%d.0", i)
 		at := day(1 + i%20).Add(time.Duration(i) * time.Minute)
 		if i%7 == 0 {
 			at = at.In(paris)
 		}
-		texts := []string{strings.Repeat("t", i*13), fmt.Sprint("change ", i)}
-		folder := "a/"
-		if i >= 30 {
-			folder = "b/"
+		texts := []string{strings.Repeat("t", i%50*13), fmt.Sprint("change ", i)}
+		folder := strings.Clone("a/") // a string of its own, as the model makes each
+		if i%1000 >= 900 {
+			folder = fmt.Sprint(i/1000, "/")
 		}
 		v := mk.make(version, "1.0.0", at, folder, classes[i%len(classes)], Commit{Short: fmt.Sprint(i)}, "", texts)
-		all = append(all, made{v, version, at, texts})
+		all = append(all, made{v, version, at, texts, folder})
 	}
 	if err := mk.finish(); err != nil {
 		t.Fatal(err)
 	}
-	if all[0].v.run == all[39].v.run || all[0].v.run.packed != "" {
-		t.Fatal("the versions are not in two runs in the spool")
+	runs := map[*versionRun]bool{}
+	for i, m := range all {
+		runs[m.v.run] = true
+		if m.v.run.spool != spool || m.v.run.packed != "" {
+			t.Fatal("a version is held in memory")
+		}
+		if i > 0 && m.v.run.folder == all[i-1].v.run.folder && unsafe.StringData(m.v.run.folder) != unsafe.StringData(all[i-1].v.run.folder) {
+			t.Fatal("runs of one folder made one after another hold it each")
+		}
+	}
+	if len(runs) <= len(mk.kept.runs) {
+		t.Fatalf("%d runs: fewer than readBacks keeps", len(runs))
 	}
 	check := func(m made) {
 		t.Helper()
 		v := m.v
-		if v.Version() != m.version || v.Time() != m.at || !slices.Equal(v.Changes(), m.texts) || v.SchemaPath() != v.run.folder+m.version+".json" {
-			t.Errorf("version %s at %v with %q read back as %s at %v with %q", m.version, m.at, m.texts, v.Version(), v.Time(), v.Changes())
+		if v.Version() != m.version || v.Time() != m.at || !slices.Equal(v.Changes(), m.texts) || v.SchemaPath() != m.folder+m.version+".json" {
+			t.Fatalf("version %s at %v with %q read back as %s at %v with %q", m.version, m.at, m.texts, v.Version(), v.Time(), v.Changes())
 		}
 	}
-	for i := range all {
+	for i := range 100 {
 		check(all[i])
 		check(all[len(all)-1-i])
+	}
+	for _, m := range slices.Backward(all) {
+		check(m)
+	}
+	for _, m := range all {
+		check(m)
+	}
+	kept := 0
+	for r := range runs {
+		if r.read.Load() != nil {
+			kept++
+		}
+	}
+	if kept > len(mk.kept.runs) || kept == 0 {
+		t.Errorf("%d runs keep their bytes read back, want at most %d", kept, len(mk.kept.runs))
 	}
 	if err := spool.ReadFailed(); err != nil {
 		t.Fatal(err)
 	}
 
 	spool.Close()
-	if v := all[3].v; v.Version() != "" || v.Time() != (time.Time{}) || v.Changes() != nil {
+	if v := all[3].v; v.run.read.Load() != nil || v.Version() != "" || v.Time() != (time.Time{}) || v.Changes() != nil {
 		t.Errorf("a version not read back gives %s at %v with %q", v.Version(), v.Time(), v.Changes())
 	}
 	if spool.ReadFailed() == nil {

@@ -81,7 +81,7 @@ func benchSite(b *testing.B, servers, perServer int) *Site {
 				},
 			}
 			srv.Tools = append(srv.Tools, t)
-			s.Changes = append(s.Changes, withPage(versionChange(t.Versions[0]), srv.Name+"#"+name, nil, t))
+			s.Changes = append(s.Changes, withPage(versionChange(t.Versions[0], nil), srv.Name+"#"+name, nil, t))
 		}
 		s.Servers = append(s.Servers, srv)
 	}

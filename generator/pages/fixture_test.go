@@ -78,8 +78,8 @@ func fixtureSite(t testing.TB) *Site {
 				CommitLink(repo, "1111111111111111111111111111111111111111"), "", nil),
 		},
 	}
-	forecast.Versions[0].Schemas = schemaDiff(schemaJSON("city", "A <script>alert('diff')</script> & \"its\" region."), schemaJSON("location", "A place name."))
-	forecast.Versions[1].Schemas = schemaDiff(manyMembers(120, "string"), manyMembers(120, "integer"))
+	forecast.Versions[0].setSchemas(schemaDiff(schemaJSON("city", "A <script>alert('diff')</script> & \"its\" region."), schemaJSON("location", "A place name.")))
+	forecast.Versions[1].setSchemas(schemaDiff(manyMembers(120, "string"), manyMembers(120, "integer")))
 	hostile := &Tool{
 		Name: "search", Description: "<script>alert('description')</script> Finds <b>places</b>.",
 		Object: object(t, `{
@@ -165,7 +165,7 @@ func fixtureSite(t testing.TB) *Site {
 		Documents: []Link{{Title: "AI Catalog", Path: ".well-known/ai-catalog.json"}, {Title: "Change feed", Path: ".well-known/agent-feed.xml"}},
 		Changes: []*Change{
 			withPage(otherEntry(ChangeDeprecation, "removed", day(4), "com.example.weather/alerts removed"), "com.example.weather/alerts", gone, nil),
-			withPage(versionChange(forecast.Versions[0]), "com.example.weather/forecast#get_forecast", nil, forecast),
+			withPage(versionChange(forecast.Versions[0], nil), "com.example.weather/forecast#get_forecast", nil, forecast),
 			withPage(otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 on com.example.weather/forecast"), "com.example.weather/forecast#get_forecast", nil, forecast),
 		},
 		Verify: Verify{
@@ -181,6 +181,15 @@ func fixtureSite(t testing.TB) *Site {
 func withPage(c *Change, endpoint string, s *Server, t *Tool) *Change {
 	c.about = &changeAbout{endpoint: endpoint, server: s, tool: t}
 	return c
+}
+
+// newVersion is a version made on its own, held in memory (see
+// versionMaker.make).
+func newVersion(version, from string, at time.Time, folder, class string, commit Commit, release string, texts []string) *Version {
+	var mk versionMaker
+	v := mk.make(version, from, at, folder, class, commit, release, texts)
+	mk.finish()
+	return v
 }
 
 // schemaDiff is the change from the schema old to new, both in memory.

@@ -46,33 +46,35 @@ type HistoryItem struct {
 
 // History returns every event of the tool's life, newest first: its
 // versions, and each removal and return. A return comes before the version
-// it brought, within one commit.
+// it brought, within one commit. Each time is read once: a version's may
+// be read back from the build's spool (see versionRun).
 func (t *Tool) History() []HistoryItem {
-	var items []HistoryItem
+	type dated struct {
+		HistoryItem
+		time time.Time
+	}
+	var items []dated
 	for _, v := range t.Versions {
-		items = append(items, HistoryItem{Kind: HistoryVersion, Version: v})
+		items = append(items, dated{HistoryItem{Kind: HistoryVersion, Version: v}, v.Time()})
 	}
 	for _, g := range t.Gaps {
-		items = append(items, HistoryItem{Kind: HistoryRemoved, Step: &g.Removed})
+		items = append(items, dated{HistoryItem{Kind: HistoryRemoved, Step: &g.Removed}, g.Removed.Time})
 		if g.Back != nil {
-			items = append(items, HistoryItem{Kind: HistoryBack, Step: g.Back})
+			items = append(items, dated{HistoryItem{Kind: HistoryBack, Step: g.Back}, g.Back.Time})
 		}
 	}
 	rank := map[string]int{HistoryRemoved: 0, HistoryBack: 1, HistoryVersion: 2}
-	slices.SortStableFunc(items, func(a, b HistoryItem) int {
-		if c := b.time().Compare(a.time()); c != 0 {
+	slices.SortStableFunc(items, func(a, b dated) int {
+		if c := b.time.Compare(a.time); c != 0 {
 			return c
 		}
 		return cmp.Compare(rank[b.Kind], rank[a.Kind])
 	})
-	return items
-}
-
-func (h HistoryItem) time() time.Time {
-	if h.Step != nil {
-		return h.Step.Time
+	out := make([]HistoryItem, len(items))
+	for i, d := range items {
+		out[i] = d.HistoryItem
 	}
-	return h.Version.Time()
+	return out
 }
 
 // CommitLink names a commit of a server's repository, with a link to it when

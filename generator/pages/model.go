@@ -79,7 +79,13 @@ func renderBuild(in BuildInput, spool *bundle.Spool, add func(File) error) (warn
 	if err != nil {
 		return nil, err
 	}
-	s, err := newModel(in).site(content)
+	var versions *bundle.Spool
+	if in.Cache.once {
+		// Only then: a cache keeps the Site for the next rendering,
+		// which outlives the spool.
+		versions = spool
+	}
+	s, err := newModel(in, versions).site(content)
 	if err != nil {
 		return nil, err
 	}
@@ -149,21 +155,23 @@ type model struct {
 	repos     map[string]string           // by server name: where its tools' commits are linked
 	useUp     bool                        // see BuildInput.UseUpTimeline
 	// The changelog's entries, oldest first, planned before the tool
-	// pages (see changelog): about holds each one's endpoint, one for
-	// all its entries, whose pages it links once they are made, and
-	// untold the place of each schema change no tool page has made yet
-	// (nil there), by version.
-	changes []*Change
-	about   []*changeAbout
-	untold  map[versionKey]int
-	texts   []string // a version's texts while it is made (see version)
-	folder  string   // the last folder of archived schemas (see archive)
+	// pages (see changelog), each with its endpoint in abouts, one for
+	// all its entries, whose pages it links once they are made; untold
+	// has the schema changes no tool page has made yet (nil in changes).
+	changes  []*Change
+	abouts   map[string]*changeAbout // by endpoint id
+	untold   map[*timeline.ToolHistory]*untold
+	texts    []string     // a version's texts while it is made (see version)
+	versions versionMaker // which makes every Version, a tool's in a run
 }
 
-func newModel(in BuildInput) *model {
+// newModel makes the model of in, which puts the versions' packed bytes
+// in spool, when not nil (see versionRun).
+func newModel(in BuildInput, spool *bundle.Spool) *model {
 	m := &model{in: in, published: map[string]bool{}, removedAt: map[string]time.Time{}, servers: map[string]*Server{},
 		tools: map[string]*Tool{}, history: map[string]*timeline.ToolHistory{},
-		comings: map[string][]timeline.Event{}, repos: in.CommitRepos, useUp: in.UseUpTimeline && in.Cache.once}
+		comings: map[string][]timeline.Event{}, repos: in.CommitRepos, useUp: in.UseUpTimeline && in.Cache.once,
+		versions: versionMaker{spool: spool}}
 	m.files = in.Files
 	for _, f := range in.Files {
 		m.published[f.Path] = true
@@ -220,17 +228,24 @@ func (m *model) site(content Content) (*Site, error) {
 				// The changelog's entries are made now, from the
 				// versions about to be let go (see linkedChanges).
 				for _, th := range h.Tools {
-					m.tell(th)
+					if err := m.tell(th); err != nil {
+						return nil, err
+					}
 					th.LetGo()
 				}
 			}
 			continue
 		}
 		slugs[h.Last.Slug] = true
-		s.Servers = append(s.Servers, m.removedServer(h))
+		removed, err := m.removedServer(h)
+		if err != nil {
+			return nil, err
+		}
+		s.Servers = append(s.Servers, removed)
 	}
-	s.Changes = m.linkedChanges()
-	return s, nil
+	var err error
+	s.Changes, err = m.linkedChanges()
+	return s, err
 }
 
 // server is a configured server: its tools from the working tree, with
@@ -261,7 +276,10 @@ func (m *model) server(srv BuildServer) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		pt := m.tool(h, th, t)
+		pt, err := m.tool(h, th, t)
+		if err != nil {
+			return nil, err
+		}
 		pt.Preview = preview
 		if preview != nil {
 			pt.SchemaPath = "" // the working tree's tool is not published
@@ -274,7 +292,10 @@ func (m *model) server(srv BuildServer) (*Server, error) {
 				continue
 			}
 			latest := th.Latest()
-			pt := m.tool(h, th, latest.Tool)
+			pt, err := m.tool(h, th, latest.Tool)
+			if err != nil {
+				return nil, err
+			}
 			if th.Removed {
 				pt.Removed = m.removal(th.EndpointID(), latest.Version)
 			} else {
@@ -288,16 +309,19 @@ func (m *model) server(srv BuildServer) (*Server, error) {
 }
 
 // removedServer is a server the site no longer configures, as last committed.
-func (m *model) removedServer(h *timeline.ServerHistory) *Server {
+func (m *model) removedServer(h *timeline.ServerHistory) (*Server, error) {
 	ps := &Server{Slug: h.Last.Slug, Name: h.Name, Version: h.Last.Version, Removed: m.removal(h.Name, h.Last.Version)}
 	m.servers[h.Name] = ps
 	for _, th := range h.Tools {
 		latest := th.Latest()
-		pt := m.tool(h, th, latest.Tool)
+		pt, err := m.tool(h, th, latest.Tool)
+		if err != nil {
+			return nil, err
+		}
 		pt.Removed = m.removal(th.EndpointID(), latest.Version)
 		ps.Tools = append(ps.Tools, pt)
 	}
-	return ps
+	return ps, nil
 }
 
 // removal says when the endpoint was removed, at its last version.
@@ -328,10 +352,10 @@ func (m *model) committed(name string) *timeline.ServerHistory {
 const DiffedVersions = 10
 
 // tool is a tool (as t shows it) with its published versions, if any.
-func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tools.Tool) *Tool {
+func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tools.Tool) (*Tool, error) {
 	pt := &Tool{Name: t.Name, Title: t.Title(), Description: t.Description(), Object: t.Object}
 	if th == nil {
-		return pt
+		return pt, nil
 	}
 	repo := m.repos[th.Server]
 	// Versions are read one at a time: a tool's earlier versions are
@@ -346,15 +370,18 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		d := v.Change()
 		pv := m.version(th, v, d, repo)
 		if d != nil && th.Len()-i <= DiffedVersions {
-			pv.Schemas = newSchemaChange(before.Tool, v.Tool)
+			pv.setSchemas(newSchemaChange(before.Tool, v.Tool))
 		}
-		if at, ok := m.untold[versionKey{th, i}]; ok {
+		if u := m.untold[th]; u != nil && u.at[i] != 0 {
 			// The changelog's entry names the version: a long history
 			// lists each change on both.
-			m.changes[at] = versionChange(pv)
-			delete(m.untold, versionKey{th, i})
+			m.changes[u.at[i]-1] = versionChange(pv, u.about)
 		}
 		pt.Versions = append(pt.Versions, pv)
+	}
+	delete(m.untold, th)
+	if err := m.versions.finish(); err != nil {
+		return nil, err
 	}
 	pt.SchemaPath = pt.Versions[0].SchemaPath()
 	pt.Gaps = m.gaps(th.EndpointID(), repo)
@@ -364,7 +391,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		// changelog): nothing else holds the versions.
 		th.LetGo()
 	}
-	return pt
+	return pt, nil
 }
 
 // version is the pages' version of th's version v, which made change d
@@ -378,17 +405,7 @@ func (m *model) version(th *timeline.ToolHistory, v *timeline.Version, d *schema
 			m.texts = append(m.texts, c.Text)
 		}
 	}
-	return newVersion(v.Version, v.From, v.Time, m.archive(v.Slug, th.Name), class, CommitLink(repo, v.Commit), v.Release, m.texts)
-}
-
-// archive is the folder of the archived schemas of a server's tool, as
-// a Version holds it: the one made before when it is the same, since a
-// tool's versions mostly share it.
-func (m *model) archive(slug, tool string) string {
-	if f := sitePath(paths.ToolVersions(slug, tool)); f != m.folder {
-		m.folder = f
-	}
-	return m.folder
+	return m.versions.make(v.Version, v.From, v.Time, sitePath(paths.ToolVersions(v.Slug, th.Name)), class, CommitLink(repo, v.Commit), v.Release, m.texts)
 }
 
 // gaps lists the times a tool was away from its server: each removal, and
@@ -471,11 +488,14 @@ func changeTexts(d *schemadiff.Result) []string {
 // changelog, with it.
 func (m *model) changelog() {
 	announced := map[string]bool{}
-	abouts := map[string]*changeAbout{}
-	m.untold = map[versionKey]int{}
-	count := m.in.Timeline.EventCount()
-	m.changes, m.about = make([]*Change, 0, count), make([]*changeAbout, 0, count)
+	m.abouts, m.untold = map[string]*changeAbout{}, map[*timeline.ToolHistory]*untold{}
+	m.changes = make([]*Change, 0, m.in.Timeline.EventCount())
 	for e := range m.in.Timeline.Events() {
+		a := m.abouts[e.EndpointID]
+		if a == nil {
+			a = &changeAbout{endpoint: e.EndpointID}
+			m.abouts[e.EndpointID] = a
+		}
 		var c *Change
 		switch e.Type {
 		case agentfeed.TypeAnnouncement:
@@ -489,7 +509,12 @@ func (m *model) changelog() {
 			// A timeline's schema change names its version, from which
 			// the entry is made (see tool and told).
 			th, i := e.VersionAt()
-			m.untold[versionKey{th, i}] = len(m.changes)
+			u := m.untold[th]
+			if u == nil {
+				u = &untold{about: a, at: make([]int32, th.Len())}
+				m.untold[th] = u
+			}
+			u.at[i] = int32(len(m.changes) + 1)
 		case agentfeed.TypeDeprecation:
 			badge := "deprecated"
 			if isRemoval(e) {
@@ -499,13 +524,10 @@ func (m *model) changelog() {
 		default:
 			c = otherEntry("", "", e.Time, "")
 		}
-		m.changes = append(m.changes, c)
-		a := abouts[e.EndpointID]
-		if a == nil {
-			a = &changeAbout{endpoint: e.EndpointID}
-			abouts[e.EndpointID] = a
+		if c != nil {
+			c.about = a
 		}
-		m.about = append(m.about, a)
+		m.changes = append(m.changes, c)
 	}
 	if m.useUp {
 		m.in.Timeline.LetGoOfEvents()
@@ -516,45 +538,55 @@ func (m *model) changelog() {
 // returns it newest first: each entry links its endpoint's pages, and a
 // schema change no page shows (a removed server's whose slug a configured
 // one took) has its badge and texts from its version.
-func (m *model) linkedChanges() []*Change {
-	for k, at := range m.untold {
-		m.told(k.th, k.th.At(k.i), at)
+func (m *model) linkedChanges() ([]*Change, error) {
+	for th := range m.untold {
+		m.tellOf(th)
+	}
+	if err := m.versions.finish(); err != nil {
+		return nil, err
+	}
+	for _, a := range m.abouts {
+		a.server, a.tool = m.servers[a.endpoint], m.tools[a.endpoint]
 	}
 	out := m.changes
-	for i, c := range out {
-		a := m.about[i]
-		a.server, a.tool = m.servers[a.endpoint], m.tools[a.endpoint]
-		c.about = a
-	}
 	slices.Reverse(out)
-	m.changes, m.about, m.untold = nil, nil, nil
-	return out
+	m.changes, m.abouts, m.untold = nil, nil, nil
+	return out, nil
 }
 
-// versionKey names a version of a tool's history (see
-// timeline.Event.VersionAt): its earlier versions are made anew each time
-// they are asked for, so a *timeline.Version cannot name one.
-type versionKey struct {
-	th *timeline.ToolHistory
-	i  int
+// untold is the schema changes to a tool's versions whose changelog
+// entries no page has made: by the version's index in its history (see
+// timeline.Event.VersionAt), 1 + the entry's place in model.changes, or
+// 0 for none. A history's earlier versions are made anew each time they
+// are asked for, so a *timeline.Version cannot name one, and an index
+// each is a fraction of a map's entry.
+type untold struct {
+	about *changeAbout // the tool's endpoint
+	at    []int32
 }
 
 // tell makes the changelog's entries of the schema changes to th's
 // versions that no page told.
-func (m *model) tell(th *timeline.ToolHistory) {
-	for i := range th.Len() {
-		if at, ok := m.untold[versionKey{th, i}]; ok {
-			m.told(th, th.At(i), at)
-			delete(m.untold, versionKey{th, i})
-		}
-	}
+func (m *model) tell(th *timeline.ToolHistory) error {
+	m.tellOf(th)
+	return m.versions.finish()
 }
 
-// told makes the changelog's entry at of the schema change to th's
-// version v, which no page shows. Its time is its event's: both are the
-// commit's.
-func (m *model) told(th *timeline.ToolHistory, v *timeline.Version, at int) {
-	m.changes[at] = versionChange(m.version(th, v, v.Change(), m.repos[th.Server]))
+// tellOf makes the changelog's entries of the schema changes to th's
+// versions that no page told, which can be read once the versions are
+// finished. Their times are their events': both are the commit's.
+func (m *model) tellOf(th *timeline.ToolHistory) {
+	u := m.untold[th]
+	if u == nil {
+		return
+	}
+	for i, at := range u.at {
+		if at != 0 {
+			v := th.At(i)
+			m.changes[at-1] = versionChange(m.version(th, v, v.Change(), m.repos[th.Server]), u.about)
+		}
+	}
+	delete(m.untold, th)
 }
 
 func remotes(rs []site.Remote) []Remote {

@@ -70,6 +70,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/format/linediff"
@@ -162,83 +163,210 @@ type Tool struct {
 }
 
 // Version is one published version of a tool. Its version, time, class,
-// texts, commit and release are methods, which a template calls as it
-// reads a field: a long history has a version for each of a hundred
-// thousand commits, and these are held in one string (see newVersion)
-// rather than in fields of their own.
+// texts, commit, release and schemas are methods, which a template calls
+// as it reads a field: a long history has a version for each of a
+// hundred thousand commits, and a Version holds only where its packed
+// bytes lie (see versionMaker.make) among those of the run of versions it
+// was made in.
 type Version struct {
-	Schemas *SchemaChange // its schema and the version before's; nil for the first version
-	packed  string        // all but its schemas and folder (see newVersion)
-	folder  string        // where its schema is (see SchemaPath), shared by the tool's versions
-	// Its time when the packed seconds would not give it back as it is:
-	// with a zone other than UTC, or a fraction of a second.
-	time *time.Time
+	at  uint64      // its packed bytes' offset in its run's in the upper 32 bits, their size in the lower
+	run *versionRun // nil in a Version made without a versionMaker
+}
+
+// versionRun is what versions of a tool made one after another, whose
+// schemas are in one folder, share.
+type versionRun struct {
+	folder string // where their schemas are (see SchemaPath)
+	// Their packed bytes, one after another. In a build to disk they are
+	// in its spool instead, where stored names them (see
+	// bundle.Spool.Handle), read back when a page asks for a version and
+	// kept a while in read (see readBacks): a long history's would
+	// otherwise be most of what the pages hold.
+	packed string
+	spool  *bundle.Spool
+	stored uint64
+	read   atomic.Pointer[string]
+	kept   *readBacks
+	// The schemas of the few versions whose page shows their diff, and
+	// the times the packed seconds would not give back as they are: with
+	// a zone other than UTC, or a fraction of a second.
+	schemas map[*Version]*SchemaChange
+	times   map[*Version]time.Time
+}
+
+// runBytes is the size from which a run takes no more versions: a
+// spooled run is read back whole, a read for about twenty versions.
+const runBytes = 2 << 10
+
+// packedAt returns the packed bytes of the run's version at at. A read
+// back from the spool that fails gives nothing, and fails the build (see
+// bundle.Spool.ReadFailed).
+func (r *versionRun) packedAt(at uint64) string {
+	packed := r.packed
+	if r.spool != nil {
+		if read := r.read.Load(); read != nil {
+			packed = *read
+		} else {
+			b, err := r.spool.Stored(r.stored).Read()
+			if err != nil {
+				return ""
+			}
+			packed = string(b)
+			r.read.Store(&packed)
+			r.kept.keep(r)
+		}
+	}
+	off := at >> 32
+	return packed[off : off+at&(1<<32-1)]
+}
+
+// readBacks are the spooled runs last read back, whose bytes they keep:
+// a tool's page reads its versions in the order they were made, newest
+// first, and so does the changelog, each tool's in turn with the others',
+// so that each run is read about once for each, while the runs kept are
+// bounded.
+type readBacks struct {
+	mu   sync.Mutex
+	runs [512]*versionRun
+	next int // the slot of the run to let go of next
+}
+
+// keep keeps the bytes of r, read back, and lets go of those of the run
+// read back longest ago.
+func (k *readBacks) keep(r *versionRun) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if old := k.runs[k.next]; old != nil && old != r {
+		old.read.Store(nil)
+	}
+	k.runs[k.next] = r
+	k.next = (k.next + 1) % len(k.runs)
+}
+
+// versionMaker makes Versions, each in the run of the versions made
+// before it that share its folder, until the run is finished.
+type versionMaker struct {
+	spool *bundle.Spool // where the runs' packed bytes go; nil to hold them
+	kept  *readBacks    // the spooled runs read back, which all its runs share
+	run   *versionRun   // the run being made
+	buf   []byte        // its packed bytes so far
+	// The last run's folder, which the next shares when it is the same:
+	// a tool's versions mostly have one, in many runs.
+	folder string
+	err    error // the first put in the spool that failed
 }
 
 // SchemaPath is where the version's immutable schema is, relative to the
 // site's root: made when asked for, since a path of its own for each of
 // a hundred thousand versions would be most of what it holds.
-func (v *Version) SchemaPath() string { return v.folder + v.Version() + ".json" }
+func (v *Version) SchemaPath() string {
+	if v.run == nil {
+		return v.Version() + ".json"
+	}
+	return v.run.folder + v.Version() + ".json"
+}
 
-// classes are the classes of change a version's packed string names by
+// classes are the classes of change a version's packed bytes name by
 // their index; any other is spelled out after the byte classOther.
 var classes = []string{"", string(schemadiff.Cosmetic), string(schemadiff.Compatible), string(schemadiff.Breaking)}
 
 const classOther = 0xff
 
-// newVersion is version, replacing from ("" for the first), made at a
-// time with a class of change, commit, release and texts, packed: the
-// class's index in classes (or classOther and the class), the time in
-// Unix seconds as a varint, then the version, from, the commit's short
-// hash and URL, the release and each text, each after its length as a
-// uvarint. Its schema is in folder (see SchemaPath).
-func newVersion(version, from string, at time.Time, folder string, class string, commit Commit, release string, texts []string) *Version {
-	v := &Version{folder: folder}
+// make makes version, replacing from ("" for the first), made at a time
+// with a class of change, commit, release and texts, whose schema is in
+// folder. Its packed bytes are the class's index in classes (or
+// classOther and the class), the time in Unix seconds as a varint, then
+// the version, from, the commit's short hash and URL, the release and
+// each text, each after its length as a uvarint. It can be read once its
+// run is finished.
+func (mk *versionMaker) make(version, from string, at time.Time, folder string, class string, commit Commit, release string, texts []string) *Version {
+	if mk.run == nil || mk.run.folder != folder || len(mk.buf) >= runBytes {
+		mk.finish()
+		if folder != mk.folder {
+			mk.folder = folder
+		}
+		mk.run = &versionRun{folder: mk.folder}
+	}
 	secs := at.Unix()
-	if time.Unix(secs, 0).UTC() != at {
-		// Compared as values: the time must come back with its zone and
-		// monotonic reading too, as a template may print it whole.
-		v.time, secs = &at, 0
+	// Compared as values: the time must come back with its zone and
+	// monotonic reading too, as a template may print it whole.
+	keepTime := time.Unix(secs, 0).UTC() != at
+	if keepTime {
+		secs = 0
 	}
-	i := slices.Index(classes, class)
-	n := 1 + len(binary.AppendVarint(make([]byte, 0, binary.MaxVarintLen64), secs))
-	if i < 0 {
-		n += packedLen(class)
-	}
-	n += packedLen(version) + packedLen(from) + packedLen(commit.Short) + packedLen(commit.URL) + packedLen(release)
-	for _, t := range texts {
-		n += packedLen(t)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	if i >= 0 {
-		b.WriteByte(byte(i))
+	start := len(mk.buf)
+	b := mk.buf
+	if i := slices.Index(classes, class); i >= 0 {
+		b = append(b, byte(i))
 	} else {
-		b.WriteByte(classOther)
-		writePacked(&b, class)
+		b = appendPacked(append(b, classOther), class)
 	}
-	var buf [binary.MaxVarintLen64]byte
-	b.Write(binary.AppendVarint(buf[:0], secs))
-	writePacked(&b, version)
-	writePacked(&b, from)
-	writePacked(&b, commit.Short)
-	writePacked(&b, commit.URL)
-	writePacked(&b, release)
+	b = binary.AppendVarint(b, secs)
+	for _, s := range [...]string{version, from, commit.Short, commit.URL, release} {
+		b = appendPacked(b, s)
+	}
 	for _, t := range texts {
-		writePacked(&b, t)
+		b = appendPacked(b, t)
 	}
-	v.packed = b.String()
+	mk.buf = b
+	v := &Version{at: uint64(start)<<32 | uint64(len(b)-start), run: mk.run}
+	if keepTime {
+		if v.run.times == nil {
+			v.run.times = map[*Version]time.Time{}
+		}
+		v.run.times[v] = at
+	}
 	return v
 }
 
-func packedLen(s string) int {
-	return len(binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64), uint64(len(s)))) + len(s)
+// finish ends the run being made, whose versions can be read from then
+// on: its bytes go to the spool, when there is one and a handle can name
+// them, else into a string. It returns the first error of a put in the
+// spool.
+func (mk *versionMaker) finish() error {
+	r := mk.run
+	if r == nil {
+		return mk.err
+	}
+	mk.run = nil
+	if mk.spool != nil && mk.err == nil {
+		var stored *bundle.Spooled
+		if stored, mk.err = mk.spool.Put(mk.buf); mk.err == nil {
+			if handle, ok := mk.spool.Handle(stored); ok {
+				if mk.kept == nil {
+					mk.kept = &readBacks{}
+				}
+				r.spool, r.stored, r.kept = mk.spool, handle, mk.kept
+			}
+		}
+	}
+	if r.spool == nil {
+		r.packed = string(mk.buf)
+	}
+	mk.buf = mk.buf[:0]
+	return mk.err
 }
 
-func writePacked(b *strings.Builder, s string) {
-	var n [binary.MaxVarintLen64]byte
-	b.Write(binary.AppendUvarint(n[:0], uint64(len(s))))
-	b.WriteString(s)
+// setSchemas sets the version's schema and the one before it, which its
+// page shows as a diff.
+func (v *Version) setSchemas(c *SchemaChange) {
+	if v.run.schemas == nil {
+		v.run.schemas = map[*Version]*SchemaChange{}
+	}
+	v.run.schemas[v] = c
+}
+
+// Schemas are the version's schema and the version before's, when its
+// page shows their diff (see DiffedVersions); nil for the first version.
+func (v *Version) Schemas() *SchemaChange {
+	if v.run == nil {
+		return nil
+	}
+	return v.run.schemas[v]
+}
+
+func appendPacked(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
 // nextUvarint splits the first uvarint off a packed rest.
@@ -259,7 +387,7 @@ func nextPacked(rest string) (s, after string) {
 	return rest[:n], rest[n:]
 }
 
-// unpacked is what a version's packed string holds.
+// unpacked is what a version's packed bytes hold.
 type unpacked struct {
 	class         string
 	secs          int64
@@ -269,10 +397,19 @@ type unpacked struct {
 	texts         string // still packed
 }
 
+// packed returns the version's packed bytes: none for a Version made
+// without a versionMaker, or not read back (see versionRun.packedAt).
+func (v *Version) packed() string {
+	if v.run == nil {
+		return ""
+	}
+	return v.run.packedAt(v.at)
+}
+
 func (v *Version) unpack() (u unpacked) {
-	rest := v.packed
+	rest := v.packed()
 	if rest == "" {
-		return u // a Version made without newVersion
+		return u
 	}
 	if i := rest[0]; i == classOther {
 		u.class, rest = nextPacked(rest[1:])
@@ -298,10 +435,13 @@ func (v *Version) Version() string { return v.unpack().version }
 
 // Time is the time of the commit that made the version.
 func (v *Version) Time() time.Time {
-	if v.time != nil {
-		return *v.time
+	if v.run == nil {
+		return time.Time{}
 	}
-	if v.packed == "" {
+	if t, ok := v.run.times[v]; ok {
+		return t
+	}
+	if v.packed() == "" {
 		return time.Time{}
 	}
 	return time.Unix(v.unpack().secs, 0).UTC()
@@ -342,7 +482,7 @@ func (v *Version) MarshalJSON() ([]byte, error) {
 		Schemas    *SchemaChange
 		Commit     Commit
 		Release    string
-	}{v.Version(), v.Time(), v.Class(), v.Changes(), v.SchemaPath(), v.Schemas, v.Commit(), v.Release()})
+	}{v.Version(), v.Time(), v.Class(), v.Changes(), v.SchemaPath(), v.Schemas(), v.Commit(), v.Release()})
 }
 
 // Removal says when something was removed.
@@ -519,9 +659,10 @@ type otherChange struct {
 	time                 time.Time
 }
 
-// versionChange is the entry of the schema change of a tool to version v.
-func versionChange(v *Version) *Change {
-	return &Change{version: v}
+// versionChange is the entry of the schema change of a tool to version v,
+// about its endpoint.
+func versionChange(v *Version, about *changeAbout) *Change {
+	return &Change{about: about, version: v}
 }
 
 // otherEntry is an entry that names no version.

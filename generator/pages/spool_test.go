@@ -7,11 +7,15 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+	"unsafe"
 
 	"github.com/wellknown-dev/wellknown/format/site"
 	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 )
 
@@ -177,4 +181,150 @@ func TestPageBuffersShareASpool(t *testing.T) {
 		}
 	}
 	checkWritten(t, b, want)
+}
+
+// A build to disk keeps its versions' packed bytes in the spool, and
+// renders from them the same pages as a build that holds them: each
+// tool's page, the changelog's entries of theirs and of versions no page
+// shows (a server whose slug another took), and commit links.
+func TestSpooledVersionsChangeNoPage(t *testing.T) {
+	input := func() BuildInput {
+		cfg, tl, _, working := historyOfChanges(t)
+		return BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{working}}},
+			Timeline: tl, CommitRepos: map[string]string{cfg.Servers[0].Name: "https://github.com/example/weather"},
+			Key: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey), Cache: NewCacheOnce(),
+			UseUpTimeline: true}
+	}
+	spool := newSpool(t)
+	s, err := newModel(input(), spool).site(Content{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var versions []*Version
+	for _, srv := range s.Servers {
+		for _, tool := range srv.Tools {
+			versions = append(versions, tool.Versions...)
+		}
+	}
+	for _, c := range s.Changes {
+		if c.version != nil {
+			versions = append(versions, c.version)
+		}
+	}
+	if len(versions) < 10 {
+		t.Fatalf("%d versions: the history is not the one meant", len(versions))
+	}
+	for _, v := range versions {
+		if v.run.spool != spool || v.run.packed != "" {
+			t.Errorf("version %s is held in memory", v.Version())
+		}
+	}
+
+	plain, spooled := bundle.New(), bundle.NewSpooled(newSpool(t))
+	for _, b := range []*bundle.Bundle{plain, spooled} {
+		if _, err := Add(b, input()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string][]byte{}
+	for _, f := range plain.Files() {
+		want[f.Path] = f.Body
+	}
+	if !strings.Contains(string(want["/changelog/index.html"]), "legacy_forecast 1.0.0 → 1.1.0") ||
+		!strings.Contains(string(want["/"+ToolPath(serverSlug, "get_forecast")+"index.html"]), "https://github.com/example/weather/commit/") {
+		t.Fatal("the pages do not show the versions meant")
+	}
+	if spooled.Len() != len(want) {
+		t.Errorf("%d files, want %d", spooled.Len(), len(want))
+	}
+	checkWritten(t, spooled, want)
+	if err := spooled.Spool().ReadFailed(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A version read back from the spool gives what it was made with, in a
+// run's order and against it, in turn with another run's. The runs read
+// back keep their bytes a while, as many at most as readBacks holds, and
+// those let go are read back again; a version that cannot be read back
+// gives nothing, and the spool keeps the error, on which the build fails.
+func TestSpooledVersionsReadBack(t *testing.T) {
+	spool := newSpool(t)
+	mk := versionMaker{spool: spool}
+	type made struct {
+		v       *Version
+		version string
+		at      time.Time
+		texts   []string
+		folder  string
+	}
+	var all []made
+	paris := time.FixedZone("CEST", 2*3600)
+	for i := range 20000 {
+		version := fmt.Sprintf("1.%d.0", i)
+		at := day(1 + i%20).Add(time.Duration(i) * time.Minute)
+		if i%7 == 0 {
+			at = at.In(paris)
+		}
+		texts := []string{strings.Repeat("t", i%50*13), fmt.Sprint("change ", i)}
+		folder := strings.Clone("a/") // a string of its own, as the model makes each
+		if i%1000 >= 900 {
+			folder = fmt.Sprint(i/1000, "/")
+		}
+		v := mk.make(version, "1.0.0", at, folder, classes[i%len(classes)], Commit{Short: fmt.Sprint(i)}, "", texts)
+		all = append(all, made{v, version, at, texts, folder})
+	}
+	if err := mk.finish(); err != nil {
+		t.Fatal(err)
+	}
+	runs := map[*versionRun]bool{}
+	for i, m := range all {
+		runs[m.v.run] = true
+		if m.v.run.spool != spool || m.v.run.packed != "" {
+			t.Fatal("a version is held in memory")
+		}
+		if i > 0 && m.v.run.folder == all[i-1].v.run.folder && unsafe.StringData(m.v.run.folder) != unsafe.StringData(all[i-1].v.run.folder) {
+			t.Fatal("runs of one folder made one after another hold it each")
+		}
+	}
+	if len(runs) <= len(mk.kept.runs) {
+		t.Fatalf("%d runs: fewer than readBacks keeps", len(runs))
+	}
+	check := func(m made) {
+		t.Helper()
+		v := m.v
+		if v.Version() != m.version || v.Time() != m.at || !slices.Equal(v.Changes(), m.texts) || v.SchemaPath() != m.folder+m.version+".json" {
+			t.Fatalf("version %s at %v with %q read back as %s at %v with %q", m.version, m.at, m.texts, v.Version(), v.Time(), v.Changes())
+		}
+	}
+	for i := range 100 {
+		check(all[i])
+		check(all[len(all)-1-i])
+	}
+	for _, m := range slices.Backward(all) {
+		check(m)
+	}
+	for _, m := range all {
+		check(m)
+	}
+	kept := 0
+	for r := range runs {
+		if r.read.Load() != nil {
+			kept++
+		}
+	}
+	if kept > len(mk.kept.runs) || kept == 0 {
+		t.Errorf("%d runs keep their bytes read back, want at most %d", kept, len(mk.kept.runs))
+	}
+	if err := spool.ReadFailed(); err != nil {
+		t.Fatal(err)
+	}
+
+	spool.Close()
+	if v := all[3].v; v.run.read.Load() != nil || v.Version() != "" || v.Time() != (time.Time{}) || v.Changes() != nil {
+		t.Errorf("a version not read back gives %s at %v with %q", v.Version(), v.Time(), v.Changes())
+	}
+	if spool.ReadFailed() == nil {
+		t.Error("the spool keeps no error of a version not read back")
+	}
 }

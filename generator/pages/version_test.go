@@ -35,7 +35,7 @@ func TestVersionUnpacksWhatItWasMadeWith(t *testing.T) {
 			}
 		}
 	}
-	if v := newVersion("1.0.0", "", day(2), "f/", "", Commit{}, "", nil); v.time != nil {
+	if v := newVersion("1.0.0", "", day(2), "f/", "", Commit{}, "", nil); v.run.times != nil {
 		t.Error("a time in whole seconds in UTC is not packed")
 	}
 	var zero Version
@@ -70,7 +70,7 @@ func TestTemplatesReadVersionsAndChangesAsFields(t *testing.T) {
 	tool := &Tool{Name: "get_forecast", server: &Server{Slug: "forecast"}}
 	v := newVersion("2.0.0", "1.1.0", day(3), "p/", "breaking", Commit{Short: "1234567", URL: "https://x/c"}, "v2", []string{"a", "b"})
 	tool.Versions = []*Version{v}
-	changes := []*Change{withPage(versionChange(v), "com.example/forecast#get_forecast", nil, tool),
+	changes := []*Change{withPage(versionChange(v, nil), "com.example/forecast#get_forecast", nil, tool),
 		withPage(otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 published"), "com.example/forecast", &Server{Slug: "forecast"}, nil)}
 	tmpl := template.Must(template.New("t").Parse(
 		`{{range .Versions}}{{.Version}} {{.Time.Day}} {{.Class}} {{range .Changes}}{{.}};{{end}} {{.SchemaPath}} {{.Commit.Short}} {{.Commit.URL}} {{.Release}}{{end}}` +

@@ -14,8 +14,7 @@ import (
 // tools came with it does not, and the commits read for them all at once
 // decide each at its own commit, spooled or not.
 func TestBackfillDecidesEachServerAtItsCommit(t *testing.T) {
-	defer func(n int) { commitChunk = n }(commitChunk)
-	commitChunk = 1
+	smallChunks(t, 1)
 	g := gittest.New(t, t.TempDir())
 	g.Write("a/a.json", toolJSON("a", "A."))
 	g.Commit("a")

@@ -17,6 +17,13 @@ import (
 // commitList): few allocations, each a small part of a long history.
 var commitChunk = 1024
 
+// heldChunks is how many chunks a spooled list holds as they are before
+// it keeps the next in the spool: a history of up to some sixteen
+// thousand commits, a few MB of them, is read and replayed with none
+// encoded and decoded again, and a longer one holds no more of them
+// than these and the few decoded.
+var heldChunks = 16
+
 // decodedChunks is how many chunks a spooled list keeps decoded: the
 // replay reads its commits in order, with the comparisons planned a
 // window ahead (see compareWindow), so a few chunks serve both.
@@ -26,15 +33,15 @@ const decodedChunks = 4
 // chunk full but the last. A list grown one commit at a time then holds
 // no spare room but its last chunk's, where one array would double.
 //
-// A list made with a spool (see spooledCommits) keeps each chunk there
-// once it is full, encoded (see encodeChunk), and decodes it again when
-// a commit of it is asked for, keeping the last few decoded: a long
-// history's commits, the largest part of what its read holds, then
-// cost no memory but a few chunks'. Every reader of the list reads it
-// in order, or nearly, so a chunk is decoded about once a pass. A chunk
-// the spool fails to keep is held as it is; one it fails to give back
-// is read as commits with nothing in them, and the list's err says so
-// (see failed), which fails the replay.
+// A list made with a spool (see spooledCommits) keeps each full chunk
+// past its first heldChunks there, encoded (see encodeChunk), and
+// decodes it again when a commit of it is asked for, keeping the last
+// few decoded: a long history's commits, the largest part of what its
+// read holds, then cost no memory but a few chunks'. Every reader of
+// the list reads it in order, or nearly, so a chunk is decoded about
+// once a pass. A chunk the spool fails to keep is held as it is; one it
+// fails to give back is read as commits with nothing in them, and the
+// list's err says so (see failed), which fails the replay.
 //
 // A commit returned stays as it is while it is held, but may be a copy:
 // a caller keeps the commit itself, not where it is.
@@ -95,7 +102,7 @@ func (l *commitList) Append(c gitlog.Commit) {
 		n++
 	}
 	l.chunks[n-1] = append(l.chunks[n-1], c)
-	if l.spool != nil && len(l.chunks[n-1]) == commitChunk {
+	if l.spool != nil && len(l.chunks[n-1]) == commitChunk && n > heldChunks {
 		l.keep(n - 1)
 	}
 }

@@ -13,12 +13,20 @@ import (
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
+// smallChunks makes lists of n commits a chunk, a spooled one keeping
+// every chunk in the spool, until the test ends.
+func smallChunks(t *testing.T, n int) {
+	chunk, held := commitChunk, heldChunks
+	commitChunk, heldChunks = n, 0
+	t.Cleanup(func() { commitChunk, heldChunks = chunk, held })
+}
+
 // A history read in chunks of two commits is the one read in a single
 // chunk: a landing whose commits span chunks, both as git log prints them
 // and once joined, is one commit as before, and two repositories' commits
 // interleaved across chunks replay the same timeline, spooled or not.
 func TestChunksChangeNoCommitNorEvent(t *testing.T) {
-	defer func(n int) { commitChunk = n }(commitChunk)
+	smallChunks(t, commitChunk)
 	dir := t.TempDir()
 	lib := gittest.New(t, filepath.Join(dir, "lib"))
 	g := gittest.New(t, filepath.Join(dir, "site"))
@@ -120,8 +128,7 @@ func TestCommitChunksDecodeAsEncoded(t *testing.T) {
 
 	// A list whose spool is gone reads commits with nothing in them, of
 	// the number it holds, and says why.
-	defer func(n int) { commitChunk = n }(commitChunk)
-	commitChunk = 2
+	smallChunks(t, 2)
 	spool := tempSpool(t)
 	list := spooledCommits(spool, nil)
 	for _, c := range commits {
@@ -130,6 +137,16 @@ func TestCommitChunksDecodeAsEncoded(t *testing.T) {
 	if list.chunks[0] != nil || list.failed() != nil {
 		t.Fatalf("the full chunk is held (%v) or failed: %v", list.chunks[0] != nil, list.failed())
 	}
+	heldChunks = 1
+	first := spooledCommits(spool, nil)
+	for range 3 {
+		first.Append(commits[0])
+		first.Append(commits[1])
+	}
+	if first.chunks[0] == nil || first.chunks[1] != nil || first.chunks[2] != nil {
+		t.Errorf("with one chunk held: chunks held %v %v %v, want the first only", first.chunks[0] != nil, first.chunks[1] != nil, first.chunks[2] != nil)
+	}
+	heldChunks = 0
 	if got := *list.At(1); !reflect.DeepEqual(got, commits[1]) {
 		t.Fatalf("read back as %+v, want %+v", got, commits[1])
 	}

@@ -84,10 +84,11 @@ func TestLettingGoOfBlobsChangesNoEvent(t *testing.T) {
 }
 
 // A SHA-256 repository's history replays as the same history in a SHA-1
-// one does, spooled or not: its blob ids are 32 bytes, not 20. The
-// history brings blobs back (see letGoHistory), and moves a tool file
-// unchanged, one blob the log names at two paths.
+// one does, spooled or not: its blob ids and commits' hashes are 32
+// bytes, not 20. The history brings blobs back (see letGoHistory), and
+// moves a tool file unchanged, one blob the log names at two paths.
 func TestSHA256HistoryReplaysAsSHA1(t *testing.T) {
+	smallChunks(t, 2) // the commits' ids of either length through the spool
 	var want string
 	for _, format := range []string{"sha1", "sha256"} {
 		g := gittest.New(t, t.TempDir())

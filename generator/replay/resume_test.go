@@ -118,8 +118,7 @@ func eventDiff(a, b *Output) string {
 func TestResumeEqualsWholeReplay(t *testing.T) {
 	// The commits read on fill the last chunk of the repository's list,
 	// whose steps point at its commits, and start new ones.
-	defer func(n int) { commitChunk = n }(commitChunk)
-	commitChunk = 3
+	smallChunks(t, 3)
 	g := gittest.New(t, t.TempDir())
 	g.Write("site.toml", resumeSite)
 	g.Write("tools/a.json", toolJSON("a", "A.", "x"))

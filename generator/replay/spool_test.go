@@ -111,8 +111,7 @@ func checkReadStored(t *testing.T, tl *timeline.Timeline, keep int) {
 // decoded again since. One without keeps them all for the build after
 // it.
 func TestSpooledReplayKeepsItsCommitsInTheSpool(t *testing.T) {
-	defer func(n int) { commitChunk = n }(commitChunk)
-	commitChunk = 1
+	smallChunks(t, 1)
 	g := gittest.New(t, t.TempDir())
 	config := "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n"
 	g.Write("site.toml", config)
@@ -237,8 +236,7 @@ func TestFormsKeepAFormNoHandleNames(t *testing.T) {
 // A spooled replay whose commits cannot be read back from the spool
 // fails, and says so, whatever else then went wrong.
 func TestSpooledReplayFailsWithoutItsCommits(t *testing.T) {
-	defer func(n int) { commitChunk = n }(commitChunk)
-	commitChunk = 1
+	smallChunks(t, 1)
 	g := gittest.New(t, t.TempDir())
 	g.Write("site.toml", "base_url = \"https://example.com/\"\ntitle = \"T\"\n\n[[servers]]\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"tools/*.json\"\n")
 	for i := range 3 * decodedChunks { // more than it keeps decoded

@@ -68,11 +68,7 @@ func TestSpooledBuildWritesTheSameBytes(t *testing.T) {
 // digits, more than a superseded version holds compact.
 func TestSHA256RepositoryBuilds(t *testing.T) {
 	g := gittest.NewSHA256(t, t.TempDir())
-	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
-	for i := range 3 {
-		g.Write("tools/get_forecast.json", fmt.Sprintf(`{"name": "get_forecast", "inputSchema": {"type": "object", "properties": {"p%d": {"type": "string"}}}}`, i))
-		g.Commit(fmt.Sprintf("parameter %d", i))
-	}
+	commitParameters(g, 3)
 	if head := strings.TrimSpace(g.Git("rev-parse", "HEAD")); len(head) != 64 {
 		t.Fatalf("HEAD is %s, want a SHA-256", head)
 	}
@@ -97,6 +93,16 @@ func TestSHA256RepositoryBuilds(t *testing.T) {
 	}
 }
 
+// commitParameters commits the fixture site, and n versions of its tool,
+// each with a parameter of its own.
+func commitParameters(g *gittest.Repo, n int) {
+	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
+	for i := range n {
+		g.Write("tools/get_forecast.json", fmt.Sprintf(`{"name": "get_forecast", "inputSchema": {"type": "object", "properties": {"p%d": {"type": "string"}}}}`, i))
+		g.Commit(fmt.Sprintf("parameter %d", i))
+	}
+}
+
 // A spooled build whose spool cannot give back what the replay kept there
 // (a version's change, which the signing reads without an error of its
 // own) fails once signed, naming the temporary file, before it renders:
@@ -105,11 +111,7 @@ func TestSHA256RepositoryBuilds(t *testing.T) {
 // scan, which cannot read the spool either.
 func TestSpooledBuildFailsOnASpoolCutShort(t *testing.T) {
 	g := gittest.New(t, t.TempDir())
-	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
-	for i := range 3 {
-		g.Write("tools/get_forecast.json", fmt.Sprintf(`{"name": "get_forecast", "inputSchema": {"type": "object", "properties": {"p%d": {"type": "string"}}}}`, i))
-		g.Commit(fmt.Sprintf("parameter %d", i))
-	}
+	commitParameters(g, 3)
 	cut, rendered := false, false
 	progress := func(stage string) {
 		rendered = rendered || strings.HasPrefix(stage, "render")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
 )
 
@@ -27,23 +28,16 @@ func TestBackfillDecidesEachServerAtItsCommit(t *testing.T) {
 	g.Commit("b again")
 	g.Write("site.toml", letGoSite+letGoServer("a", "a")+letGoServer("b", "b")+letGoServer("c", "c"))
 	g.Commit("c joins")
-	for _, spooled := range []bool{false, true} {
-		in := Input{Config: load(t, g.Dir), Endpoint: cardEndpoint}
-		if spooled {
-			in.Spool = tempSpool(t)
-		}
-		out, err := readAndPlay(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, spool := range []*bundle.Spool{nil, tempSpool(t)} {
+		h, _ := replayAt(t, g.Dir, spool)
 		var backfilled []string
-		for _, n := range out.Notices {
+		for _, n := range h.out.Notices {
 			if name, _, ok := strings.Cut(strings.TrimPrefix(n, "server com.example/"), ": the site's repository has no release tags"); ok {
 				backfilled = append(backfilled, name)
 			}
 		}
 		if !slices.Equal(backfilled, []string{"a", "c"}) {
-			t.Errorf("spool %v: backfilled from release tags: %q, want a and c\nnotices: %q", spooled, backfilled, out.Notices)
+			t.Errorf("spool %v: backfilled from release tags: %q, want a and c\nnotices: %q", spool != nil, backfilled, h.out.Notices)
 		}
 	}
 }

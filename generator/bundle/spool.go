@@ -54,11 +54,12 @@ type Spooled struct {
 }
 
 // A handle (see Spool.Handle) packs a run's offset and size in one
-// number, with its top bit set so that none is 0.
+// number, with its top bit, HandleBit, set: none is 0, and a holder of
+// numbers of its own beside handles tells them apart by that bit.
 const (
 	handleSizeBits   = 24 // up to 16 MiB
 	handleOffsetBits = 63 - handleSizeBits
-	handleSet        = 1 << 63
+	HandleBit        = 1 << 63
 )
 
 // Handle returns the handle of the bytes at, a number that names them
@@ -71,12 +72,12 @@ func (s *Spool) Handle(at tools.Stored) (uint64, bool) {
 	if !ok || run.spool != s || run.next != nil || run.off >= 1<<handleOffsetBits || run.size >= 1<<handleSizeBits {
 		return 0, false
 	}
-	return handleSet | uint64(run.off)<<handleSizeBits | uint64(run.size), true
+	return HandleBit | uint64(run.off)<<handleSizeBits | uint64(run.size), true
 }
 
 // Stored returns the Spooled a handle from Handle names, made anew.
 func (s *Spool) Stored(handle uint64) tools.Stored {
-	return &Spooled{spool: s, off: int64(handle &^ handleSet >> handleSizeBits), size: int(handle & (1<<handleSizeBits - 1))}
+	return &Spooled{spool: s, off: int64(handle &^ HandleBit >> handleSizeBits), size: int(handle & (1<<handleSizeBits - 1))}
 }
 
 // NewSpool creates an empty spool in the directory for temporary files.

@@ -6,6 +6,7 @@ import (
 	"maps"
 
 	"github.com/wellknown-dev/wellknown/format/gitlog"
+	"github.com/wellknown-dev/wellknown/generator/bundle"
 )
 
 // blobTable holds, by id, the blobs a history read asked for (see
@@ -39,7 +40,7 @@ type blobTable struct {
 type blobEntry struct {
 	sha256 [sha256.Size]byte
 	// form is 0 for a blob not parsed yet, the canonical form's spool
-	// handle (see bundle.Spool.Handle; its top bit is set), or one more
+	// handle (see bundle.Spool.Handle; bundle.HandleBit is set), or one more
 	// than the index in other of the form no handle names: a canonical
 	// form held in memory, a tools.Stored, or why the blob is no tool
 	// file.
@@ -55,7 +56,6 @@ type blobEntry struct {
 const (
 	chunkBits    = 10
 	chunkEntries = 1 << chunkBits
-	handleBit    = 1 << 63 // set in every spool handle, in no index of other
 )
 
 func newBlobTable() *blobTable {
@@ -107,7 +107,7 @@ func (t *blobTable) get(id gitlog.ObjectID) (parsedTool, bool) {
 	e := t.entry(i)
 	p := parsedTool{at: t.files[e.file], sha256: e.sha256}
 	switch {
-	case e.form&handleBit != 0:
+	case e.form&bundle.HandleBit != 0:
 		p.handle = e.form
 	case e.form != 0:
 		p.form = t.other[e.form-1]
@@ -126,7 +126,7 @@ func (t *blobTable) put(id gitlog.ObjectID, p parsedTool) {
 	// A form no handle names takes the place in other of the one it
 	// replaces, if any: few blobs are parsed twice (see keepRead).
 	slot := -1
-	if e.form != 0 && e.form&handleBit == 0 {
+	if e.form != 0 && e.form&bundle.HandleBit == 0 {
 		slot = int(e.form - 1)
 		t.other[slot] = nil
 	}
@@ -186,7 +186,7 @@ func (t *blobTable) remove(id gitlog.ObjectID) {
 		delete(t.sha256, key256(id))
 	}
 	e := t.entry(i)
-	if e.form != 0 && e.form&handleBit == 0 {
+	if e.form != 0 && e.form&bundle.HandleBit == 0 {
 		t.other[e.form-1] = nil
 	}
 	*e = blobEntry{}

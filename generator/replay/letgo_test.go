@@ -193,7 +193,7 @@ func TestBlobTableFreesWhatItLetsGoOf(t *testing.T) {
 	blobs := newBlobTable()
 	id := func(i int) gitlog.ObjectID { return gitlog.ObjectID(fmt.Sprintf("%020d", i)) }
 	for i := range 2*chunkEntries + 1 {
-		p := parsedTool{at: toolFile{"a", "tools/a.json"}, handle: handleBit | uint64(i)}
+		p := parsedTool{at: toolFile{"a", "tools/a.json"}, handle: bundle.HandleBit | uint64(i)}
 		if i%2 == 1 {
 			p = parsedTool{at: toolFile{"", "tools/a.json"}, form: fmt.Errorf("blob %d is no tool file", i)}
 		}
@@ -212,7 +212,7 @@ func TestBlobTableFreesWhatItLetsGoOf(t *testing.T) {
 	}
 	for _, i := range []int{chunkEntries + 2, chunkEntries + 3, 2 * chunkEntries} {
 		p, ok := blobs.get(id(i))
-		if !ok || p.at.path != "tools/a.json" || (i%2 == 0) != (p.handle == handleBit|uint64(i)) || (i%2 == 1) != (p.err() != nil) {
+		if !ok || p.at.path != "tools/a.json" || (i%2 == 0) != (p.handle == bundle.HandleBit|uint64(i)) || (i%2 == 1) != (p.err() != nil) {
 			t.Errorf("blob %d held as %+v, %v", i, p, ok)
 		}
 	}

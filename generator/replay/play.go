@@ -483,7 +483,7 @@ func (f *forms) compact(p string, t tools.Tool, err error) parsedTool {
 	parsed := parsedTool{at: toolFile{t.Name, p}, form: t.Stored}
 	if t.Stored == nil {
 		parsed.form = t.Canonical
-	} else if handle, ok := f.spool.Handle(t.Stored); ok && handle&handleBit != 0 {
+	} else if handle, ok := f.spool.Handle(t.Stored); ok {
 		parsed.form, parsed.handle = nil, handle
 	}
 	// The parse wrote the hex digits of a sum it made: they decode.

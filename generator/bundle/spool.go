@@ -80,6 +80,27 @@ func (s *Spool) Stored(handle uint64) tools.Stored {
 	return &Spooled{spool: s, off: int64(handle &^ HandleBit >> handleSizeBits), size: int(handle & (1<<handleSizeBits - 1))}
 }
 
+// Keep puts b in s and returns its handle: for a holder that names what
+// it keeps by a number (see agentfeed.DigestStore, timeline.Store).
+func (s *Spool) Keep(b []byte) (uint64, error) {
+	at, err := s.Put(b)
+	if err != nil {
+		return 0, err
+	}
+	handle, ok := s.Handle(at)
+	if !ok {
+		return 0, errors.New("the build's temporary file is too large")
+	}
+	return handle, nil
+}
+
+// Recall reads back the bytes a handle from Keep names.
+func (s *Spool) Recall(handle uint64) ([]byte, error) { return s.Stored(handle).Read() }
+
+// Lost records err, of bytes a holder read back (see Recall) that were
+// not what it kept, as a read back that failed (see ReadFailed).
+func (s *Spool) Lost(err error) { s.readFailed(err) }
+
 // NewSpool creates an empty spool in the directory for temporary files.
 // The file loses its name at once where the system allows it (it is then
 // freed when the process ends, however it ends); Close removes it anyway.

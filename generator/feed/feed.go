@@ -99,7 +99,9 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 	full := agentfeed.Archives(count, size)
 	state := agentfeed.NewState()
 	if spool := st.b.Spool(); spool != nil {
-		state.KeepDigestsIn(spooledDigests{spool})
+		// Two digests for each entry of a long history, which the state
+		// would hold otherwise.
+		state.KeepDigestsIn(spool)
 	}
 	links := st.newLinker(tl)
 	for n := 1; n <= full+1; n++ {
@@ -134,25 +136,6 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 	}
 	return st.addArchive(tl)
 }
-
-// spooledDigests keeps the digests of the entries the snapshot's state
-// applied in the bundle's spool (see agentfeed.State.KeepDigestsIn): two
-// for each entry of a long history, which its state would hold otherwise.
-type spooledDigests struct{ spool *bundle.Spool }
-
-func (d spooledDigests) Keep(digests []byte) (uint64, error) {
-	at, err := d.spool.Put(digests)
-	if err != nil {
-		return 0, err
-	}
-	handle, ok := d.spool.Handle(at)
-	if !ok {
-		return 0, errors.New("the build's temporary file is too large")
-	}
-	return handle, nil
-}
-
-func (d spooledDigests) Recall(handle uint64) ([]byte, error) { return d.spool.Stored(handle).Read() }
 
 // addDocument adds a document of the feed at p.
 func (st *stage) addDocument(p string, doc *agentfeed.Feed) error {

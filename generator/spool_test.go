@@ -72,6 +72,13 @@ func TestSHA256RepositoryBuilds(t *testing.T) {
 	if head := strings.TrimSpace(g.Git("rev-parse", "HEAD")); len(head) != 64 {
 		t.Fatalf("HEAD is %s, want a SHA-256", head)
 	}
+	buildsTheSameSpooledOrNot(t, g, 3)
+}
+
+// buildsTheSameSpooledOrNot builds g's site spooled and not, and fails
+// unless both count the versions given and write the same bytes.
+func buildsTheSameSpooledOrNot(t *testing.T, g *gittest.Repo, versions int) {
+	t.Helper()
 	var trees []string
 	for _, spool := range []bool{false, true} {
 		res, err := Build(Options{ConfigPath: filepath.Join(g.Dir, "site.toml"), Getenv: testEnv, Spool: spool, Strict: true})
@@ -79,8 +86,8 @@ func TestSHA256RepositoryBuilds(t *testing.T) {
 			t.Fatalf("spool %v: %v", spool, err)
 		}
 		defer res.Close()
-		if res.Counts.Versions != 3 {
-			t.Errorf("spool %v: %d versions, want 3", spool, res.Counts.Versions)
+		if res.Counts.Versions != versions {
+			t.Errorf("spool %v: %d versions, want %d", spool, res.Counts.Versions, versions)
 		}
 		out := filepath.Join(t.TempDir(), "public")
 		if err := res.Write(out, true); err != nil {
@@ -94,13 +101,15 @@ func TestSHA256RepositoryBuilds(t *testing.T) {
 }
 
 // commitParameters commits the fixture site, and n versions of its tool,
-// each with a parameter of its own.
+// each with a parameter of its own, a commit each.
 func commitParameters(g *gittest.Repo, n int) {
-	g.Write("site.toml", strings.Replace(fixtureSite, "%s", "1.0.0", 1))
-	for i := range n {
-		g.Write("tools/get_forecast.json", fmt.Sprintf(`{"name": "get_forecast", "inputSchema": {"type": "object", "properties": {"p%d": {"type": "string"}}}}`, i))
-		g.Commit(fmt.Sprintf("parameter %d", i))
+	commits := make([]map[string]string, n)
+	for i := range commits {
+		commits[i] = map[string]string{"tools/get_forecast.json": fmt.Sprintf(
+			`{"name": "get_forecast", "inputSchema": {"type": "object", "properties": {"p%d": {"type": "string"}}}}`, i)}
 	}
+	commits[0]["site.toml"] = strings.Replace(fixtureSite, "%s", "1.0.0", 1)
+	g.CommitEach("parameter", commits)
 }
 
 // A spooled build whose spool cannot give back what the replay kept there
@@ -129,4 +138,15 @@ func TestSpooledBuildFailsOnASpoolCutShort(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "reading the build's temporary file back: ") || rendered {
 		t.Errorf("Build with its spool cut short = %v, rendered %v; want an error reading it back, once signed", err, rendered)
 	}
+}
+
+// A spooled build keeps a tool's superseded versions in its spool, a
+// chunk at a time (see timeline.Builder.KeepPastIn), and writes the same
+// bytes as a build that holds them: a history of two chunks and more,
+// whose feed entries, archived versions and pages each read them back.
+func TestSpooledBuildReadsPastVersionsBack(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	const n = 2*128 + 3
+	commitParameters(g, n)
+	buildsTheSameSpooledOrNot(t, g, n)
 }

@@ -321,16 +321,17 @@ func (s *ServerHistory) Tool(name string) *ToolHistory {
 }
 
 // ToolHistory is the version history of one tool. Only its latest
-// version is held as a Version; the versions it superseded are held as
-// pastVersions, and made into Versions when asked for (At, Versions). A
-// long history has a hundred thousand versions, and as Versions, each
-// with its own allocations, they were half of what a build held while
-// it signed the feed.
+// version is held as a Version; the versions it superseded are kept as
+// pastVersions, in memory or in a store (see Builder.KeepPastIn), and
+// made into Versions when asked for (At, Versions). A long history has
+// a hundred thousand versions, and as Versions, each with its own
+// allocations, they were half of what a build held while it signed the
+// feed.
 type ToolHistory struct {
 	Server  string // server name
 	Name    string
 	Removed bool // absent at the last commit
-	past    []pastVersion
+	past    pastList
 	// names holds the slugs, files and releases of past, each once where
 	// it first differs from those before: most versions share them.
 	names []string
@@ -379,11 +380,8 @@ type pastVersion struct {
 
 // compact is v, superseded, as a pastVersion.
 func (t *ToolHistory) compact(v *Version) pastVersion {
-	i := int32(len(t.past))
-	from := ""
-	if i > 0 {
-		from = t.past[i-1].version
-	}
+	i := int32(t.past.len())
+	from := t.past.last
 	var p pastVersion
 	stored, handled := t.handle(v.Tool.Stored)
 	if !binaryHex(p.sha[:], v.Tool.SHA256) || !binaryHex(p.commit[:], v.Commit) || v.From != from || !handled ||
@@ -424,20 +422,22 @@ func (t *ToolHistory) handle(s tools.Stored) (uint64, bool) {
 	return t.handles.Handle(s)
 }
 
-// stored is the Stored a handle names, nil for 0.
+// stored is the Stored a handle names, nil for 0 (and for any, in a
+// history without handles, whose past versions a store gave back
+// mangled).
 func (t *ToolHistory) stored(handle uint64) tools.Stored {
-	if handle == 0 {
+	if handle == 0 || t.handles == nil {
 		return nil
 	}
 	return t.handles.Stored(handle)
 }
 
-// change is the change of the i-th past version, not kept whole.
-func (t *ToolHistory) change(i int) any {
+// change is the change of the i-th past version p, not kept whole.
+func (t *ToolHistory) change(i int, p *pastVersion) any {
 	if i < len(t.changes) && t.changes[i] != nil {
 		return t.changes[i]
 	}
-	return t.stored(t.past[i].change)
+	return t.stored(p.change)
 }
 
 // binaryHex decodes s, lowercase hex of len(b) bytes, into b, and
@@ -465,6 +465,15 @@ func (t *ToolHistory) name(s string) uint32 {
 	return uint32(len(t.names) - 1)
 }
 
+// nameAt is the j-th of t.names: "" for none, as for a chunk of past
+// versions that could not be read back (see pastList.chunk).
+func (t *ToolHistory) nameAt(j uint32) string {
+	if int(j) >= len(t.names) {
+		return ""
+	}
+	return t.names[j]
+}
+
 // hold keeps the canonical bytes of the i-th past version.
 func (t *ToolHistory) hold(i int32, canonical []byte) {
 	if t.held == nil {
@@ -478,7 +487,7 @@ func (t *ToolHistory) Len() int {
 	if t.latest == nil {
 		return 0
 	}
-	return len(t.past) + 1
+	return t.past.len() + 1
 }
 
 // At returns the tool's i-th version, oldest first. The latest is the
@@ -491,20 +500,16 @@ func (t *ToolHistory) At(i int) *Version {
 	if i < 0 || i >= t.Len() {
 		panic(fmt.Sprintf("timeline: version %d of tool %s, which holds %d (let go of?)", i, t.Name, t.Len()))
 	}
-	if i == len(t.past) {
+	if i == t.past.len() {
 		return t.latest
 	}
-	p := &t.past[i]
-	if p.slug == oddVersion {
-		return t.odd[int32(i)]
+	if v := t.odd[int32(i)]; v != nil {
+		return v
 	}
-	v := &Version{Version: p.version, Slug: t.names[p.slug], Commit: hex.EncodeToString(p.commit[:]), Time: time.Unix(p.unix, 0).UTC(),
-		Tool:   tools.Tool{Name: t.Name, File: t.names[p.file], Canonical: t.held[int32(i)], Stored: t.stored(p.stored), SHA256: hex.EncodeToString(p.sha[:])},
-		change: t.change(i), Release: t.names[p.release]}
-	if i > 0 {
-		v.From = t.past[i-1].version
-	}
-	return v
+	p, from := t.past.get(i)
+	return &Version{Version: p.version, Slug: t.nameAt(p.slug), Commit: hex.EncodeToString(p.commit[:]), Time: time.Unix(p.unix, 0).UTC(),
+		Tool:   tools.Tool{Name: t.Name, File: t.nameAt(p.file), Canonical: t.held[int32(i)], Stored: t.stored(p.stored), SHA256: hex.EncodeToString(p.sha[:])},
+		change: t.change(i, &p), Release: t.nameAt(p.release), From: from}
 }
 
 // Versions returns the tool's versions, oldest first, each made as At
@@ -529,14 +534,15 @@ func (t *ToolHistory) Latest() *Version {
 // needs of them: nothing else holds a superseded version. Neither they
 // nor the events of schema changes to them can be read after it (see At).
 func (t *ToolHistory) LetGo() {
-	t.past, t.names, t.held, t.changes, t.odd, t.latest = nil, nil, nil, nil, nil, nil
+	t.past = pastList{}
+	t.names, t.held, t.changes, t.odd, t.latest = nil, nil, nil, nil, nil
 }
 
 // add makes v the tool's latest version, keeping the one it supersedes
 // compact.
 func (t *ToolHistory) add(v *Version) {
 	if t.latest != nil {
-		t.past = append(t.past, t.compact(t.latest))
+		t.past.add(t.compact(t.latest))
 	}
 	t.latest = v
 }
@@ -545,14 +551,11 @@ func (t *ToolHistory) add(v *Version) {
 // without the version (see At): a long history's events are each read
 // this way at least once.
 func (t *ToolHistory) step(i int) (from, version, commit string, at time.Time) {
-	if i >= len(t.past) || t.past[i].slug == oddVersion {
+	if i >= t.past.len() || t.odd[int32(i)] != nil {
 		v := t.At(i)
 		return v.From, v.Version, v.Commit, v.Time
 	}
-	p := &t.past[i]
-	if i > 0 {
-		from = t.past[i-1].version
-	}
+	p, from := t.past.get(i)
 	return from, p.version, hex.EncodeToString(p.commit[:]), time.Unix(p.unix, 0).UTC()
 }
 
@@ -616,7 +619,7 @@ func (tl *Timeline) ReadStored(keep int) error {
 			if err := readStored(&t.latest.Tool); err != nil {
 				return err
 			}
-			for i := max(len(t.past)-(keep-1), 0); i < len(t.past); i++ {
+			for i := max(t.past.len()-(keep-1), 0); i < t.past.len(); i++ {
 				if err := t.readStored(i); err != nil {
 					return err
 				}
@@ -653,10 +656,11 @@ func (t *ToolHistory) readStored(i int) error {
 	if v := t.odd[int32(i)]; v != nil {
 		return readStored(&v.Tool)
 	}
-	if t.held[int32(i)] != nil || t.past[i].stored == 0 {
+	p, _ := t.past.get(i)
+	if t.held[int32(i)] != nil || p.stored == 0 {
 		return nil
 	}
-	canonical, err := t.stored(t.past[i].stored).Read()
+	canonical, err := t.stored(p.stored).Read()
 	if err != nil {
 		return fmt.Errorf("reading back tool %s: %v", t.Name, err)
 	}
@@ -724,6 +728,11 @@ type Handles interface {
 // Handles).
 func (r *Builder) HandleStored(handles Handles) { r.handles = handles }
 
+// KeepPastIn has the histories of the tools first seen from now on keep
+// their superseded versions in store, a chunk at a time, rather than in
+// memory (see pastList).
+func (r *Builder) KeepPastIn(store Store) { r.store = store }
+
 // changeOf is what a new version keeps of its change (see Version.change).
 func (r *Builder) changeOf(diff schemadiff.Result) any {
 	packed := diff.Pack()
@@ -755,6 +764,7 @@ type Builder struct {
 	compare          Compare
 	storeChange      func(schemadiff.Packed) tools.Stored // see StoreChanges; nil keeps changes in memory
 	handles          Handles                              // see HandleStored
+	store            Store                                // see KeepPastIn; nil holds past versions in memory
 	commits          int                                  // replayed so far
 	order            []*serverState                       // in order of first appearance
 	servers          map[string]*serverState
@@ -935,7 +945,8 @@ func (r *Builder) tools(c Commit, s *serverState, names []string, b *batch) erro
 func (r *Builder) tool(c Commit, s *serverState, tool tools.Tool, moved bool, b *batch) error {
 	t, known := s.tools[tool.Name]
 	if !known {
-		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name, id: ToolEndpointID(s.current.Name, tool.Name), handles: r.handles}}
+		t = &toolState{history: &ToolHistory{Server: s.current.Name, Name: tool.Name, id: ToolEndpointID(s.current.Name, tool.Name),
+			handles: r.handles, past: pastList{store: r.store, size: pastChunkSize}}}
 		s.tools[tool.Name] = t
 	}
 	switch {

@@ -676,7 +676,8 @@ func TestSupersededVersionsHoldHandles(t *testing.T) {
 	if len(th.changes) != 4 || !reflect.DeepEqual(th.changes[3], want[3].change) {
 		t.Errorf("changes kept as they are: %v; want the third change, at index 3, alone", th.changes)
 	}
-	for i, p := range th.past {
+	for i := range th.past.len() {
+		p, _ := th.past.get(i)
 		if i == 2 {
 			continue
 		}

@@ -54,6 +54,7 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	if st.release {
 		tl.StoreChanges(h.forms.storeChange)
 		tl.HandleStored(h.forms.spool)
+		tl.KeepPastIn(h.forms.spool)
 	}
 	// Commits the spool could not give back are what made a replay go
 	// wrong, whatever it says.

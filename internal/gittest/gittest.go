@@ -7,6 +7,7 @@ package gittest
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,6 +74,38 @@ func (r *Repo) Commit(message string) {
 	r.When = r.When.Add(time.Hour)
 	r.Git("add", "-A")
 	r.Git("commit", "-q", "--no-gpg-sign", "-m", message)
+}
+
+// CommitEach commits the files of each map given (content by path), a
+// commit each, an hour apart as Commit would, and checks the last out:
+// through one git fast-import, so that a long history takes the time of
+// a few commits.
+func (r *Repo) CommitEach(message string, commits []map[string]string) {
+	r.t.Helper()
+	var stream strings.Builder
+	parent := ""
+	if out, err := Run(r.Dir, r.When, "rev-parse", "--verify", "-q", "HEAD"); err == nil {
+		parent = strings.TrimSpace(out)
+	}
+	for i, files := range commits {
+		r.When = r.When.Add(time.Hour)
+		msg := fmt.Sprintf("%s %d", message, i)
+		fmt.Fprintf(&stream, "commit refs/heads/main\nauthor Test <test@example.com> %[1]d +0000\ncommitter Test <test@example.com> %[1]d +0000\ndata %[2]d\n%[3]s\n",
+			r.When.Unix(), len(msg), msg)
+		if i == 0 && parent != "" {
+			fmt.Fprintf(&stream, "from %s\n", parent)
+		}
+		for _, path := range slices.Sorted(maps.Keys(files)) {
+			fmt.Fprintf(&stream, "M 100644 inline %s\ndata %d\n%s\n", path, len(files[path]), files[path])
+		}
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir, cmd.Stdin = r.Dir, strings.NewReader(stream.String())
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		r.t.Fatalf("git fast-import: %v\n%s", err, out)
+	}
+	r.Git("reset", "-q", "--hard", "main")
 }
 
 // Run runs git in dir as Repo.Git does, for callers without a testing.TB.

@@ -142,14 +142,14 @@ func ParseCanonical(file string, data []byte) (Tool, error) {
 }
 
 // ParseStored is ParseCanonical for a reader that keeps the forms outside
-// memory: store, when not nil, is given the SHA-256 and the canonical form
-// of each tool, in a buffer it may not keep, and returns where it keeps
-// them, the tool's Stored; Canonical is then nil. When store returns nil,
-// Canonical holds the form.
-func ParseStored(file string, data []byte, store func(sha256 string, canonical []byte) Stored) (Tool, error) {
+// memory: store, when not nil, is given the canonical form of each tool,
+// in a buffer it may not keep, and returns where it keeps it, the tool's
+// Stored; Canonical is then nil. When store returns nil, Canonical holds
+// the form.
+func ParseStored(file string, data []byte, store func(canonical []byte) Stored) (Tool, error) {
 	keep := func(t *Tool, canonical []byte) {
 		if store != nil {
-			t.Stored = store(t.SHA256, canonical)
+			t.Stored = store(canonical)
 		}
 		if t.Stored == nil {
 			t.Canonical = append(make([]byte, 0, len(canonical)), canonical...)

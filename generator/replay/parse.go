@@ -2,8 +2,6 @@ package replay
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"runtime"
 	"sync"
@@ -185,21 +183,20 @@ func (e *earlyParse) finish() (blobs *blobTable, moved map[gitlog.ObjectID]strin
 }
 
 // forms keeps the canonical forms of the tool versions a replay parses in
-// a spool (Input.Spool), each distinct form once, from the moment it is
-// parsed: a long history's forms, held until the schema archive was
-// written, were most of a build's memory. The archive's files are the
-// same bytes where they lie. A nil *forms keeps them in memory.
+// a spool (Input.Spool), from the moment each is parsed: a long history's
+// forms, held until the schema archive was written, were most of a
+// build's memory. The archive's files are the same bytes where they lie.
+// A nil *forms keeps them in memory.
+//
+// Each blob's form is kept, even one another blob has (a tool file
+// reformatted): an index that kept each once held some 60 bytes for
+// each blob of the history while it was read, where a form kept twice
+// costs the spool a few kilobytes on disk, and its second copy is never
+// archived, since the replay sees no new version in it.
 type forms struct {
 	spool *bundle.Spool
 	mu    sync.Mutex
-	// at are the forms kept, by their SHA-256, each named by its handle
-	// in the spool (see bundle.Spool.Handle): as Spooled, a long
-	// history's forms cost an allocation each until the history was read.
-	// unnamed are the few a handle cannot name. Both are nil once the
-	// history is read (see forgetKept).
-	at      map[[sha256.Size]byte]uint64
-	unnamed map[[sha256.Size]byte]tools.Stored
-	err     error // the first form the spool failed to keep or give back
+	err   error // the first form the spool failed to keep or give back
 }
 
 // newForms returns the forms that spool keeps; nil when spool is.
@@ -207,7 +204,7 @@ func newForms(spool *bundle.Spool) *forms {
 	if spool == nil {
 		return nil
 	}
-	return &forms{spool: spool, at: map[[sha256.Size]byte]uint64{}, unnamed: map[[sha256.Size]byte]tools.Stored{}}
+	return &forms{spool: spool}
 }
 
 // parse parses a blob of history as a tool file, keeping its canonical form
@@ -224,44 +221,15 @@ func (f *forms) parse(p string, data []byte) parsedTool {
 	return f.compact(p, t, err)
 }
 
-// store keeps a canonical form in the spool, each distinct form once, and
-// returns where it is; nil when the spool fails to keep it, which fails
-// the replay (see failed).
-func (f *forms) store(sum string, canonical []byte) tools.Stored {
-	var key [sha256.Size]byte
-	_, _ = hex.Decode(key[:], []byte(sum)) // the parse wrote the digits
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if handle, ok := f.at[key]; ok {
-		return f.spool.Stored(handle)
-	}
-	if at, ok := f.unnamed[key]; ok {
-		return at
-	}
+// store keeps a canonical form in the spool and returns where it is; nil
+// when the spool fails to keep it, which fails the replay (see failed).
+func (f *forms) store(canonical []byte) tools.Stored {
 	at, err := f.spool.Put(canonical)
 	if err != nil {
-		f.err = cmp.Or(f.err, err)
+		f.fail(err)
 		return nil
 	}
-	if f.at == nil {
-		return at
-	}
-	if handle, ok := f.spool.Handle(at); ok {
-		f.at[key] = handle
-	} else {
-		f.unnamed[key] = at
-	}
 	return at
-}
-
-// forgetKept lets go of the index by which store keeps each distinct
-// form once, once the history is read: the few blobs the replay parses
-// itself (see repoHistory.tool) may then keep a form twice in the spool,
-// which costs less than a long history's index held through the replay.
-func (f *forms) forgetKept() {
-	f.mu.Lock()
-	f.at, f.unnamed = nil, nil
-	f.mu.Unlock()
 }
 
 // storeChange keeps a version's change in the spool (see

@@ -46,7 +46,6 @@ func (h *historyReader) replay() (*timeline.Timeline, error) {
 	}
 	if st.release {
 		h.countUses(steps)
-		h.forms.forgetKept()
 	}
 	st.refollow()
 	st.ahead = h.compareAhead(steps)

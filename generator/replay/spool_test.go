@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -158,9 +159,6 @@ func TestSpooledReplayKeepsItsCommitsInTheSpool(t *testing.T) {
 		if n := len(tl.Servers[0].Tools[0].Versions()); n != steps {
 			t.Errorf("spool %v: %d versions, want %d", s != nil, n, steps)
 		}
-		if s != nil && h.forms.at != nil {
-			t.Error("the replay holds the index of the forms it kept (see forgetKept)")
-		}
 		if len(listed) != steps+2 {
 			t.Fatalf("spool %v: %d commits read, want %d", s != nil, len(listed), steps+2)
 		}
@@ -191,45 +189,21 @@ func tempSpool(t *testing.T) *bundle.Spool {
 	return spool
 }
 
-// Once the history is read, a spooled replay lets go of the index that
-// keeps each distinct form once; a form kept after that is kept all the
-// same, read back as it was put.
-func TestFormsForgetWhatTheyKeptOnce(t *testing.T) {
-	f := newForms(tempSpool(t))
-	first := f.store("sha", []byte(`{"name":"a"}`))
-	again := f.store("sha", []byte(`{"name":"a"}`))
-	if *again.(*bundle.Spooled) != *first.(*bundle.Spooled) || len(f.at) != 1 {
-		t.Fatalf("a form kept twice before the history is read")
-	}
-	f.forgetKept()
-	late := f.store("sha", []byte(`{"name":"a"}`))
-	if f.at != nil || late == nil {
-		t.Fatalf("after forgetKept: index %v, form kept %v", f.at, late)
-	}
-	if body, err := late.Read(); err != nil || string(body) != `{"name":"a"}` {
-		t.Errorf("the form kept late reads back %q, %v", body, err)
-	}
-	if err := f.failed(); err != nil {
-		t.Error(err)
-	}
-}
-
-// A form too large for a handle to name is kept once all the same, and
-// a blob holds it where it lies.
+// A form too large for a handle to name is kept all the same, and a
+// blob holds it where it lies.
 func TestFormsKeepAFormNoHandleNames(t *testing.T) {
 	f := newForms(tempSpool(t))
 	large := append(append([]byte(`{"name":"a","description":"`), strings.Repeat("x", 16<<20)...), `"}`...)
-	first := f.store("sha", large)
-	if again := f.store("sha", large); again != first || len(f.unnamed) != 1 || len(f.at) != 0 {
-		t.Fatalf("a form no handle names kept twice before the history is read")
+	at := f.store(large)
+	if _, ok := f.spool.Handle(at); ok || at == nil {
+		t.Fatalf("a form of %d bytes kept at %v, which a handle names", len(large), at)
 	}
-	p := f.compact("tools/a.json", tools.Tool{Name: "a", Stored: first}, nil)
-	if p.form != first || p.tool(f).Stored != first {
+	p := f.compact("tools/a.json", tools.Tool{Name: "a", Stored: at}, nil)
+	if p.form != at || p.tool(f).Stored != at {
 		t.Errorf("a blob holds %T for a form no handle names, gives back %v; want where it lies", p.form, p.tool(f).Stored)
 	}
-	f.forgetKept()
-	if f.unnamed != nil {
-		t.Error("the forms no handle names are held after the history is read")
+	if body, err := at.Read(); err != nil || !bytes.Equal(body, large) {
+		t.Errorf("the form reads back %d bytes, %v; want those kept", len(body), err)
 	}
 }
 

@@ -24,9 +24,10 @@ type Store interface {
 	Lost(err error)
 }
 
-// pastChunkSize is how many superseded versions a history with a store keeps
-// in one of its runs: a tool's versions are read one after another,
-// forwards or backwards, and a history holds one run read back.
+// pastChunkSize is how many superseded versions a history with a store
+// keeps in one chunk: a tool's versions are read one after another,
+// forwards or backwards, and a history holds one chunk read back, about
+// 13 KB.
 var pastChunkSize = 128
 
 // pastList holds a tool's superseded versions. Without a store it holds

@@ -330,8 +330,8 @@ func (s *ServerHistory) Tool(name string) *ToolHistory {
 type ToolHistory struct {
 	Server  string // server name
 	Name    string
-	Removed bool // absent at the last commit
-	past    pastList
+	Removed bool     // absent at the last commit
+	past    pastList // the versions latest superseded, oldest first
 	// names holds the slugs, files and releases of past, each once where
 	// it first differs from those before: most versions share them.
 	names []string

@@ -25,6 +25,7 @@
 package generator
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/wellknown-dev/wellknown/format/agentfeed"
@@ -287,7 +288,8 @@ func Build(opt Options) (_ *Result, err error) {
 	}
 	warnings, err := pages.Add(r.Bundle, in)
 	if err != nil {
-		return nil, err
+		// What the spool could not give back made the pages go wrong.
+		return nil, cmp.Or(r.readBackFailed(), err)
 	}
 	r.Warnings = append(r.Warnings, warnings...)
 	if warnings, err = deploy.AddFiles(r.Bundle, cfg); err != nil {

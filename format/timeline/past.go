@@ -16,11 +16,11 @@ type Store interface {
 	Keep(b []byte) (uint64, error)
 	// Recall gives back the bytes a number from Keep names.
 	Recall(at uint64) ([]byte, error)
-	// Lost is told of bytes that could not be given back as they were
-	// kept: a Recall that failed, or bytes that are not what was kept.
-	// The versions made of them say nothing, so the store reports the
-	// failure where its caller looks before using them, as a change
-	// store does (see Builder.StoreChanges).
+	// Lost is told of bytes that could not be given back: a Recall that
+	// failed, or bytes that do not decode as what was kept. The versions
+	// made of them say nothing, so the store reports the failure where
+	// its caller looks before using them, as a change store does (see
+	// Builder.StoreChanges).
 	Lost(err error)
 }
 
@@ -76,6 +76,7 @@ func (l *pastList) add(p pastVersion) {
 	c := &decodedChunk{chunk: len(l.chunks), from: l.tailFrom, list: l.tail}
 	at, err := l.store.Keep(c.encode())
 	if err != nil {
+		// Held instead: it costs memory, not a version.
 		l.chunks = append(l.chunks, pastChunk{held: c})
 	} else {
 		l.chunks = append(l.chunks, pastChunk{at: at})
@@ -102,8 +103,8 @@ func (l *pastList) get(i int) (pastVersion, string) {
 }
 
 // chunk returns the c-th full chunk, read back unless it was the last
-// one read. A chunk that cannot be read back is one of versions that
-// say nothing, and the store is told.
+// one read. A chunk that cannot be read back, or decoded, is one of lost
+// versions (see lostVersion), and the store is told.
 func (l *pastList) chunk(c int) *decodedChunk {
 	if held := l.chunks[c].held; held != nil {
 		return held
@@ -119,6 +120,9 @@ func (l *pastList) chunk(c int) *decodedChunk {
 	if err != nil {
 		l.store.Lost(fmt.Errorf("reading back the versions of a tool: %v", err))
 		d = &decodedChunk{chunk: c, list: make([]pastVersion, l.size)}
+		for i := range d.list {
+			d.list[i].slug, d.list[i].file, d.list[i].release = lostVersion, lostVersion, lostVersion
+		}
 	}
 	l.read.Store(d)
 	return d
@@ -144,6 +148,19 @@ func (c *decodedChunk) encode() []byte {
 }
 
 var errBadChunk = errors.New("not the versions kept")
+
+// lostVersion, as a pastVersion's slug, file and release, says it is of
+// a chunk that could not be read back: it names no name (see nameAt), and
+// has no change, so that it reads as one that could not be read back
+// (see lostChange).
+const lostVersion = oddVersion - 1
+
+// lostChange is the change of a version that could not be read back: it
+// reads as a change that could not be (see Version.Change), empty, rather
+// than as none, which only a tool's first version has.
+type lostChange struct{}
+
+func (lostChange) Read() ([]byte, error) { return nil, errBadChunk }
 
 // decode sets c from b, a chunk of n versions that encode made. Bytes
 // that are not one are an error, never a panic.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wellknown-dev/wellknown/format/schemadiff"
 	"github.com/wellknown-dev/wellknown/format/tools"
 )
 
@@ -58,11 +59,19 @@ func smallPastChunks(t *testing.T, n int) {
 // for nil).
 func longHistory(t *testing.T, n int, store Store) *Timeline {
 	t.Helper()
+	return replayLong(t, n, func(r *Builder) {
+		if store != nil {
+			r.KeepPastIn(store)
+		}
+	})
+}
+
+// replayLong replays longHistory's commits into a Builder set up so.
+func replayLong(t *testing.T, n int, setup func(*Builder)) *Timeline {
+	t.Helper()
 	srcs := []string{v1, v2, v3, v4}
 	r := NewBuilder(CompareObjects)
-	if store != nil {
-		r.KeepPastIn(store)
-	}
+	setup(r)
 	for i := range n {
 		at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour)
 		if i == 5 {
@@ -171,6 +180,33 @@ func TestPastVersionsAStoreFailsWith(t *testing.T) {
 	}
 	if v[0].Version != "" || v[len(v)-1].Version != want[len(v)-1].Version || v[5].Version != want[5].Version {
 		t.Errorf("versions not read back made as %q, %q, %q", v[0].Version, v[5].Version, v[len(v)-1].Version)
+	}
+	if v[1].Slug != "" || v[1].Tool.File != "" {
+		t.Errorf("a version not read back names slug %q and file %q", v[1].Slug, v[1].Tool.File)
+	}
+	// As a build holds them: changes stored, named by handles. A version
+	// not read back has an empty change, not none, and its event makes
+	// its texts all the same.
+	handled := &memoryStore{}
+	tl := replayLong(t, 30, func(r *Builder) {
+		r.StoreChanges(func(p schemadiff.Packed) tools.Stored { return storedChange{packed: []byte(p)} })
+		r.HandleStored(&handleTable{})
+		r.KeepPastIn(handled)
+	})
+	handled.recallFail = true
+	th = tl.Servers[0].Tools[0]
+	for i := 1; i < th.Len(); i++ {
+		if d := th.At(i).Change(); d == nil {
+			t.Fatalf("version %d, not read back, has no change", i)
+		}
+	}
+	for e := range tl.Events() {
+		if title, _, _ := e.Texts(); title == "" {
+			t.Errorf("event %s has no title", e.Key)
+		}
+	}
+	if len(handled.lost) == 0 {
+		t.Error("the store was not told of the chunks it could not give back")
 	}
 }
 

@@ -465,8 +465,8 @@ func (t *ToolHistory) name(s string) uint32 {
 	return uint32(len(t.names) - 1)
 }
 
-// nameAt is the j-th of t.names: "" for none, as for a chunk of past
-// versions that could not be read back (see pastList.chunk).
+// nameAt is the j-th of t.names: "" for none, as for a lost version
+// (see lostVersion) or one read back mangled.
 func (t *ToolHistory) nameAt(j uint32) string {
 	if int(j) >= len(t.names) {
 		return ""
@@ -507,9 +507,15 @@ func (t *ToolHistory) At(i int) *Version {
 		return v
 	}
 	p, from := t.past.get(i)
+	change := t.change(i, &p)
+	if change == nil && i > 0 {
+		// Only a version lost (see lostVersion), or read back mangled, has
+		// none: it reads as a change that could not be read back.
+		change = lostChange{}
+	}
 	return &Version{Version: p.version, Slug: t.nameAt(p.slug), Commit: hex.EncodeToString(p.commit[:]), Time: time.Unix(p.unix, 0).UTC(),
 		Tool:   tools.Tool{Name: t.Name, File: t.nameAt(p.file), Canonical: t.held[int32(i)], Stored: t.stored(p.stored), SHA256: hex.EncodeToString(p.sha[:])},
-		change: t.change(i, &p), Release: t.nameAt(p.release), From: from}
+		change: change, Release: t.nameAt(p.release), From: from}
 }
 
 // Versions returns the tool's versions, oldest first, each made as At

@@ -17,6 +17,7 @@ import (
 	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
 	"github.com/wellknown-dev/wellknown/internal/gittest"
+	"github.com/wellknown-dev/wellknown/internal/spooltest"
 )
 
 // A replay with a spool keeps no version's canonical form in memory: each
@@ -223,5 +224,36 @@ func TestSpooledReplayFailsWithoutItsCommits(t *testing.T) {
 	_, err := readAndPlay(in)
 	if err == nil || !strings.Contains(err.Error(), "reading the history's commits back") {
 		t.Errorf("replay = %v, want the commits that could not be read back", err)
+	}
+}
+
+// A spooled replay keeps each full chunk of a tool's superseded versions
+// in its spool (see timeline.Builder.KeepPastIn): with the spool cut
+// short, a version of the first chunk, read back again, says nothing,
+// and the spool keeps the error, where one held in memory would still be
+// there.
+func TestSpooledReplayKeepsPastVersionsInTheSpool(t *testing.T) {
+	g := gittest.New(t, t.TempDir())
+	commits := make([]map[string]string, 2*128+3)
+	for i := range commits {
+		commits[i] = map[string]string{"tools/a.json": toolJSON("a", "A.", fmt.Sprint("p", i))}
+	}
+	commits[0]["site.toml"] = letGoSite + letGoServer("s", "tools")
+	g.CommitEach("parameter", commits)
+	spool := tempSpool(t)
+	_, tl := replayAt(t, g.Dir, spool)
+	th := tl.Servers[0].Tools[0]
+	if th.Len() != len(commits) || th.At(0).Version != "1.0.0" {
+		t.Fatalf("%d versions, the first %q; want %d, the first 1.0.0", th.Len(), th.At(0).Version, len(commits))
+	}
+	if !spooltest.CutShort(t, 0) {
+		t.Fatal("found no spool to cut short")
+	}
+	th.At(200) // another chunk, so that the first is read back again
+	if v := th.At(0); v.Version != "" || spool.ReadFailed() == nil {
+		t.Errorf("with the spool cut short, the first version reads as %q, the spool's error %v; want nothing, and an error", v.Version, spool.ReadFailed())
+	}
+	if v := th.At(th.Len() - 2); v.Version == "" {
+		t.Error("a version after the last full chunk, held, reads as nothing")
 	}
 }

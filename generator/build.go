@@ -125,7 +125,7 @@ type Result struct {
 // --json summary, never for anything written to the output.
 type Stages struct {
 	Read   time.Duration `json:"read"`   // site.toml, key, tool files, git history and blobs
-	Diff   time.Duration `json:"diff"`   // replaying history: parsing, diffing, versions, events
+	Diff   time.Duration `json:"diff"`   // replaying history (parsing, diffing, versions, events), and the working tree compared with it
 	Sign   time.Duration `json:"sign"`   // signing entries; feed, snapshot and archive
 	Render time.Duration `json:"render"` // attestations, documents, pages, deploy files, key scan
 	Write  time.Duration `json:"write"`  // writing what changed to disk
@@ -199,6 +199,7 @@ func Build(opt Options) (_ *Result, err error) {
 	}
 	r.Stages.Read = time.Since(start)
 	progress("read: git history")
+	start = time.Now()
 	replayed, reused, err := replays.Read(replay.Input{Config: cfg, Rev: opt.Rev, Revs: opt.Revs,
 		AllowShallow: opt.AllowShallow, Strict: strict, Endpoint: cfg.Endpoint, Progress: progress, Spool: r.spool})
 	if err != nil {
@@ -214,7 +215,6 @@ func Build(opt Options) (_ *Result, err error) {
 	r.Warnings = append(r.Warnings, replayed.Warnings...)
 	r.Notices = append(r.Notices, replayed.Notices...)
 	r.Stages.Read += replayed.ReadTime
-	r.Stages.Diff = replayed.DiffTime
 	r.Reuse.Replay, r.Reuse.ReplayResumed = reused, replayed.Resumed
 	uncommitted, err := worktree.Check(worktree.Input{Config: cfg, Timeline: r.Timeline, Servers: servers,
 		Strict: strict, IgnoreUncommitted: opt.IgnoreUncommitted})
@@ -222,6 +222,10 @@ func Build(opt Options) (_ *Result, err error) {
 		return nil, err
 	}
 	r.Warnings = append(r.Warnings, uncommitted...)
+	// Diff is the rest since the history's read began: the replay, and
+	// the working tree compared with its timeline, so that the stages
+	// add up to the build.
+	r.Stages.Diff = time.Since(start) - replayed.ReadTime
 	start = time.Now()
 	progress("sign: the feed")
 	if opt.PreviousLive {

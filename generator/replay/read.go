@@ -64,8 +64,9 @@ type Output struct {
 	// CommitRepos are, by server name, the repository URLs its tools'
 	// commits can be linked at (see findCommitLinks).
 	CommitRepos map[string]string
-	ReadTime    time.Duration // reading git history and blobs
-	DiffTime    time.Duration // replaying it: parsing, diffing, versions, events
+	// ReadTime is how long reading git history and blobs took, of the
+	// whole Read: the rest is the replay.
+	ReadTime time.Duration
 	// Resumed says the replay went on from an earlier one (see Cache) with
 	// only the commits since, newCommits of which changed an input.
 	Resumed    bool
@@ -135,8 +136,6 @@ func (h *historyReader) read() (*timeline.Timeline, error) {
 	}
 	h.out.ReadTime = time.Since(start)
 	h.progress()
-	start = time.Now()
-	defer func() { h.out.DiffTime = time.Since(start) }()
 	tl, err := h.replay()
 	if err == nil {
 		err = h.forms.failed()

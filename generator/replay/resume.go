@@ -91,7 +91,6 @@ func resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 	h.out = &Output{Warnings: slices.Clip(prev.Warnings[:r.warned]), Notices: slices.Clip(prev.Notices),
 		CommitRepos: prev.CommitRepos, sources: prev.sources, ReadTime: time.Since(start)}
 	h.progress()
-	start = time.Now()
 	if err := r.st.play(r.tl, steps[len(r.steps):]); err != nil {
 		return nil, false
 	}
@@ -102,7 +101,6 @@ func resume(prev *Output, was, now []string, in Input) (out *Output, ok bool) {
 	h.out.Timeline = tl
 	h.out.applyTo(h.cfg)
 	h.out.Resumed, h.out.newCommits = true, len(steps)-len(r.steps)
-	h.out.DiffTime = time.Since(start)
 	r.steps = steps
 	h.out.resume = r
 	return h.out, true

@@ -97,8 +97,10 @@ func (s *Spool) Keep(b []byte) (uint64, error) {
 // Recall reads back the bytes a handle from Keep names.
 func (s *Spool) Recall(handle uint64) ([]byte, error) { return s.Stored(handle).Read() }
 
-// Lost records err, of bytes a holder read back (see Recall) that were
-// not what it kept, as a read back that failed (see ReadFailed).
+// Lost records err, of bytes a holder could not get back as it kept
+// them (see Recall), as a read back that failed (see ReadFailed): a
+// holder that cannot return an error tells the spool, and its caller
+// fails once done.
 func (s *Spool) Lost(err error) { s.readFailed(err) }
 
 // NewSpool creates an empty spool in the directory for temporary files.

@@ -4,8 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"sync/atomic"
+
+	"github.com/wellknown-dev/wellknown/internal/varbytes"
 )
 
 // Store keeps bytes outside memory: a long history's superseded versions
@@ -165,42 +166,18 @@ func (lostChange) Read() ([]byte, error) { return nil, errBadChunk }
 // decode sets c from b, a chunk of n versions that encode made. Bytes
 // that are not one are an error, never a panic.
 func (c *decodedChunk) decode(b []byte, n int) error {
-	str := func() (string, bool) {
-		size, k := binary.Uvarint(b)
-		if k <= 0 || size > uint64(len(b)-k) {
-			return "", false
-		}
-		s := string(b[k : k+int(size)])
-		b = b[k+int(size):]
-		return s, true
-	}
-	var ok bool
-	if c.from, ok = str(); !ok {
-		return errBadChunk
-	}
+	r := varbytes.NewReader(b)
+	c.from = r.String()
 	c.list = make([]pastVersion, n)
 	for i := range c.list {
 		p := &c.list[i]
-		if p.version, ok = str(); !ok {
-			return errBadChunk
-		}
-		var k int
-		if p.unix, k = binary.Varint(b); k <= 0 || len(b)-k < len(p.commit)+len(p.sha) {
-			return errBadChunk
-		}
-		b = b[k+copy(p.commit[:], b[k:]):]
-		b = b[copy(p.sha[:], b):]
-		var nums [5]uint64
-		for j := range nums {
-			if nums[j], k = binary.Uvarint(b); k <= 0 || j >= 2 && nums[j] > math.MaxUint32 {
-				return errBadChunk
-			}
-			b = b[k:]
-		}
-		p.stored, p.change = nums[0], nums[1]
-		p.slug, p.file, p.release = uint32(nums[2]), uint32(nums[3]), uint32(nums[4])
+		p.version, p.unix = r.String(), r.Varint()
+		copy(p.commit[:], r.Bytes(len(p.commit)))
+		copy(p.sha[:], r.Bytes(len(p.sha)))
+		p.stored, p.change = r.Uvarint(), r.Uvarint()
+		p.slug, p.file, p.release = r.Uint32(), r.Uint32(), r.Uint32()
 	}
-	if len(b) != 0 {
+	if r.Failed() || r.Len() != 0 {
 		return errBadChunk
 	}
 	return nil

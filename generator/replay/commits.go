@@ -11,6 +11,7 @@ import (
 
 	"github.com/wellknown-dev/wellknown/format/gitlog"
 	"github.com/wellknown-dev/wellknown/generator/bundle"
+	"github.com/wellknown-dev/wellknown/internal/varbytes"
 )
 
 // commitChunk is how many commits a list keeps in one allocation (see
@@ -259,47 +260,26 @@ var errChunk = errors.New("a chunk of commits is damaged")
 // hashes and blobs are strings of their own, which a commit's reader
 // may keep without holding the chunk.
 func (cn *chunkNames) decodeChunk(data []byte) ([]gitlog.Commit, error) {
-	bad := false
-	number := func() uint64 {
-		n, k := binary.Uvarint(data)
-		if k <= 0 {
-			bad, data = true, nil
-		}
-		data = data[max(k, 0):]
-		return n
-	}
+	r := varbytes.NewReader(data)
+	bad := false // a name the chunk's table has not
 	named := func() string {
-		if n := number(); n < uint64(len(cn.names)) {
+		if n := r.Uvarint(); n < uint64(len(cn.names)) {
 			return cn.names[n]
 		}
 		bad = true
 		return ""
 	}
-	str := func() string {
-		n := number()
-		if n > uint64(len(data)) {
-			bad, data = true, nil
-			return ""
-		}
-		s := string(data[:n])
-		data = data[n:]
-		return s
-	}
 	commits := make([]gitlog.Commit, 0, commitChunk)
 	var changes []gitlog.Change // shared by the chunk's commits, each a part
-	for len(data) > 0 && !bad {
+	for r.Len() > 0 && !bad {
 		var c gitlog.Commit
-		c.Hash = str()
-		secs, k := binary.Varint(data)
-		if k <= 0 {
-			return nil, errChunk
-		}
-		data = data[k:]
-		c.Time = time.Unix(secs, int64(number())).UTC()
+		c.Hash = r.String()
+		secs := r.Varint()
+		c.Time = time.Unix(secs, int64(r.Uvarint())).UTC()
 		c.Committer = named()
-		c.First = str()
-		n := number()
-		if n > uint64(len(data)) { // each change takes two bytes at least
+		c.First = r.String()
+		n := r.Uvarint()
+		if n > uint64(r.Len()) { // each change takes two bytes at least
 			return nil, errChunk
 		}
 		if n > 0 {
@@ -308,13 +288,13 @@ func (cn *chunkNames) decodeChunk(data []byte) ([]gitlog.Commit, error) {
 			}
 			start := len(changes)
 			for range n {
-				changes = append(changes, gitlog.Change{Path: named(), Blob: gitlog.ObjectID(str())})
+				changes = append(changes, gitlog.Change{Path: named(), Blob: gitlog.ObjectID(r.String())})
 			}
 			c.Changes = changes[start:len(changes):len(changes)]
 		}
 		commits = append(commits, c)
 	}
-	if bad {
+	if bad || r.Failed() {
 		return nil, errChunk
 	}
 	return commits, nil

@@ -6,6 +6,7 @@ package gittest
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -99,19 +100,21 @@ func (r *Repo) CommitEach(message string, commits []map[string]string) {
 			fmt.Fprintf(&stream, "M 100644 inline %s\ndata %d\n%s\n", path, len(files[path]), files[path])
 		}
 	}
-	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir, cmd.Stdin = r.Dir, strings.NewReader(stream.String())
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		r.t.Fatalf("git fast-import: %v\n%s", err, out)
+	if _, err := run(r.Dir, r.When, strings.NewReader(stream.String()), "fast-import", "--quiet"); err != nil {
+		r.t.Fatal(err)
 	}
 	r.Git("reset", "-q", "--hard", "main")
 }
 
 // Run runs git in dir as Repo.Git does, for callers without a testing.TB.
 func Run(dir string, when time.Time, args ...string) (string, error) {
+	return run(dir, when, nil, args...)
+}
+
+// run runs git as Run does, with stdin as its input (none for nil).
+func run(dir string, when time.Time, stdin io.Reader, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Stdin = dir, stdin
 	date := when.UTC().Format(time.RFC3339)
 	cmd.Env = append(os.Environ(),
 		"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir,

@@ -143,13 +143,13 @@ func ParseCanonical(file string, data []byte) (Tool, error) {
 
 // ParseStored is ParseCanonical for a reader that keeps the forms outside
 // memory: store, when not nil, is given the canonical form of each tool,
-// in a buffer it may not keep, and returns where it keeps it, the tool's
-// Stored; Canonical is then nil. When store returns nil, Canonical holds
-// the form.
-func ParseStored(file string, data []byte, store func(canonical []byte) Stored) (Tool, error) {
+// in a buffer it may not keep, and its SHA256, and returns where it keeps
+// it, the tool's Stored; Canonical is then nil. When store returns nil,
+// Canonical holds the form.
+func ParseStored(file string, data []byte, store func(canonical []byte, sha256 string) Stored) (Tool, error) {
 	keep := func(t *Tool, canonical []byte) {
 		if store != nil {
-			t.Stored = store(canonical)
+			t.Stored = store(canonical, t.SHA256)
 		}
 		if t.Stored == nil {
 			t.Canonical = append(make([]byte, 0, len(canonical)), canonical...)

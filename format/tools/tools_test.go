@@ -138,9 +138,9 @@ type storedAt int
 
 func (storedAt) Read() ([]byte, error) { return nil, nil }
 
-// ParseStored gives store the form ParseCanonical returns, and
-// keeps what store returns in place of the form, or the form when store
-// keeps none.
+// ParseStored gives store the form and SHA256 ParseCanonical returns,
+// and keeps what store returns in place of the form, or the form when
+// store keeps none.
 func TestParseStored(t *testing.T) {
 	files, err := filepath.Glob("../../content/servers/*/tools/*.json")
 	if err != nil || len(files) == 0 {
@@ -156,14 +156,15 @@ func TestParseStored(t *testing.T) {
 			t.Fatal(err)
 		}
 		var stored []byte
-		got, err := ParseStored(f, data, func(canonical []byte) Stored {
-			stored = append(stored, canonical...)
+		var storedSum string
+		got, err := ParseStored(f, data, func(canonical []byte, sha256 string) Stored {
+			stored, storedSum = append(stored, canonical...), sha256
 			return storedAt(i)
 		})
-		if err != nil || got.Name != want.Name || got.SHA256 != want.SHA256 || got.Canonical != nil || got.Stored != storedAt(i) || !bytes.Equal(stored, want.Canonical) {
-			t.Errorf("ParseStored(%s) = %+v, %v, stored %q; want %+v stored", f, got, err, stored, want)
+		if err != nil || got.Name != want.Name || got.SHA256 != want.SHA256 || got.Canonical != nil || got.Stored != storedAt(i) || !bytes.Equal(stored, want.Canonical) || storedSum != want.SHA256 {
+			t.Errorf("ParseStored(%s) = %+v, %v, stored %q with %s; want %+v stored", f, got, err, stored, storedSum, want)
 		}
-		kept, err := ParseStored(f, data, func([]byte) Stored { return nil })
+		kept, err := ParseStored(f, data, func([]byte, string) Stored { return nil })
 		if err != nil || kept.Stored != nil || !bytes.Equal(kept.Canonical, want.Canonical) {
 			t.Errorf("ParseStored(%s) with a store that keeps nothing = %+v, %v", f, kept, err)
 		}

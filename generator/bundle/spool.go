@@ -77,7 +77,26 @@ func (s *Spool) Handle(at tools.Stored) (uint64, bool) {
 
 // Stored returns the Spooled a handle from Handle names, made anew.
 func (s *Spool) Stored(handle uint64) tools.Stored {
-	return &Spooled{spool: s, off: int64(handle &^ HandleBit >> handleSizeBits), size: int(handle & (1<<handleSizeBits - 1))}
+	at := s.named(handle)
+	return &at
+}
+
+// named returns where the bytes a handle names lie.
+func (s *Spool) named(handle uint64) Spooled {
+	return Spooled{spool: s, off: int64(handle &^ HandleBit >> handleSizeBits), size: int(handle & (1<<handleSizeBits - 1))}
+}
+
+// ReadBefore reads into dst the len(dst) bytes that lie just before
+// those a handle names: the head PutAfter put before them. The spool
+// keeps the first error (see ReadFailed).
+func (s *Spool) ReadBefore(handle uint64, dst []byte) error {
+	at := s.named(handle)
+	if at.off < int64(len(dst)) {
+		return s.readFailed(fmt.Errorf("no %d bytes lie before offset %d", len(dst), at.off))
+	}
+	before := Spooled{spool: s, off: at.off - int64(len(dst)), size: len(dst)}
+	_, err := before.ReadAppend(dst[:0])
+	return err
 }
 
 // Keep puts b in s and returns its handle: for a holder that names what
@@ -132,9 +151,16 @@ func (s *Spool) Close() error {
 
 // Put appends body to the spool and returns where it lies: for bytes put
 // before the file that holds them is added (see Bundle.AddSpooled).
-func (s *Spool) Put(body []byte) (*Spooled, error) {
+func (s *Spool) Put(body []byte) (*Spooled, error) { return s.PutAfter(nil, body) }
+
+// PutAfter appends head and then body to the spool, in one run, and
+// returns where body lies: for a holder that names body by its handle
+// (see Handle) and needs a few bytes beside it, for each of many, which
+// it reads back with ReadBefore rather than hold.
+func (s *Spool) PutAfter(head, body []byte) (*Spooled, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.pending = append(s.pending, head...)
 	at := &Spooled{spool: s, off: s.written + int64(len(s.pending)), size: len(body)}
 	if len(body) >= spoolBuffer {
 		// Written at once, after the pending bytes: in the buffer, a long

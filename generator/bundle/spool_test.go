@@ -501,3 +501,51 @@ func TestSpoolHandlesNameOneRun(t *testing.T) {
 		}
 	}
 }
+
+// PutAfter puts its head just before its body, which alone it names, and
+// ReadBefore reads the head back by the body's handle: pending, written,
+// and before a body written at once; there is nothing before the first
+// byte.
+func TestSpoolReadsBackTheHeadBeforeABody(t *testing.T) {
+	s, _ := newSpool(t)
+	first, err := s.PutAfter(nil, []byte("first"))
+	must(t, err)
+	type put struct {
+		head string
+		at   *Spooled
+		body string
+	}
+	var puts []put
+	for i, body := range []string{"pending", strings.Repeat("x", spoolBuffer), "after"} {
+		head := fmt.Sprintf("head %d", i)
+		at, err := s.PutAfter([]byte(head), []byte(body))
+		must(t, err)
+		puts = append(puts, put{head, at, body})
+		// The first is read back while pending, the others once written.
+		if i == 0 {
+			checkHead(t, s, puts[0].head, puts[0].at, puts[0].body)
+		}
+	}
+	for _, p := range puts {
+		checkHead(t, s, p.head, p.at, p.body)
+	}
+	h, _ := s.Handle(first)
+	if err := s.ReadBefore(h, make([]byte, 1)); err == nil || s.ReadFailed() == nil {
+		t.Errorf("read before the first byte: %v, kept %v; want an error, kept", err, s.ReadFailed())
+	}
+}
+
+func checkHead(t *testing.T, s *Spool, head string, at *Spooled, body string) {
+	t.Helper()
+	h, ok := s.Handle(at)
+	if !ok {
+		t.Fatalf("%q has no handle", head)
+	}
+	got := make([]byte, len(head))
+	if err := s.ReadBefore(h, got); err != nil || string(got) != head {
+		t.Errorf("before %.10q: %q, %v; want %q", body, got, err, head)
+	}
+	if b, err := at.Read(); err != nil || string(b) != body {
+		t.Errorf("%q reads back %.10q, %v; want its body %.10q", head, b, err, body)
+	}
+}

@@ -13,9 +13,11 @@ import (
 // earlyParse) and what parsing each gave (parsedTool): a long history has
 // one for each version of each tool, held until the replay is past it.
 // In a map keyed by the ids' strings, each took about 130 bytes and kept
-// its id's string besides; here it is an entry of 48 bytes in a chunk of
+// its id's string besides; here it is an entry of 16 bytes in a chunk of
 // them, found by an index keyed by the id's bytes, and its name and path
-// and any form no spool handle names are held once, apart.
+// and any form no spool handle names are held once, apart. A form's
+// SHA256 lies in the spool just before the form (see forms.store): held
+// here, it was twice the rest of an entry.
 type blobTable struct {
 	// sha1 and sha256 index the entries by id: a repository's ids are
 	// all 20 bytes (SHA-1) or all 32 (SHA-256).
@@ -33,12 +35,17 @@ type blobTable struct {
 
 	files  []toolFile          // the names and paths entries name (blobEntry.file)
 	fileAt map[toolFile]uint32 // their index in files
-	other  []any               // the forms entries name that are no spool handle (see blobEntry.form)
+	other  []heldForm          // the forms entries name that are no spool handle (see blobEntry.form)
+}
+
+// heldForm is a form no spool handle names, and its SHA256.
+type heldForm struct {
+	form   any
+	sha256 [sha256.Size]byte
 }
 
 // blobEntry is a blob's parsedTool, held compact.
 type blobEntry struct {
-	sha256 [sha256.Size]byte
 	// form is 0 for a blob not parsed yet, the canonical form's spool
 	// handle (see bundle.Spool.Handle; bundle.HandleBit is set), or one more
 	// than the index in other of the form no handle names: a canonical
@@ -105,12 +112,13 @@ func (t *blobTable) get(id gitlog.ObjectID) (parsedTool, bool) {
 		return parsedTool{}, false
 	}
 	e := t.entry(i)
-	p := parsedTool{at: t.files[e.file], sha256: e.sha256}
+	p := parsedTool{at: t.files[e.file]}
 	switch {
 	case e.form&bundle.HandleBit != 0:
 		p.handle = e.form
 	case e.form != 0:
-		p.form = t.other[e.form-1]
+		held := t.other[e.form-1]
+		p.form, p.sha256 = held.form, held.sha256
 	}
 	return p, true
 }
@@ -122,23 +130,24 @@ func (t *blobTable) put(id gitlog.ObjectID, p parsedTool) {
 		i = t.add(id)
 	}
 	e := t.entry(i)
-	e.sha256, e.file = p.sha256, t.file(p.at)
+	e.file = t.file(p.at)
 	// A form no handle names takes the place in other of the one it
 	// replaces, if any: few blobs are parsed twice (see keepRead).
 	slot := -1
 	if e.form != 0 && e.form&bundle.HandleBit == 0 {
 		slot = int(e.form - 1)
-		t.other[slot] = nil
+		t.other[slot] = heldForm{}
 	}
+	held := heldForm{p.form, p.sha256}
 	switch {
 	case p.handle != 0:
 		e.form = p.handle
 	case p.form == nil:
 		e.form = 0
 	case slot >= 0:
-		t.other[slot] = p.form
+		t.other[slot] = held
 	default:
-		t.other = append(t.other, p.form)
+		t.other = append(t.other, held)
 		e.form = uint64(len(t.other))
 	}
 }
@@ -187,7 +196,7 @@ func (t *blobTable) remove(id gitlog.ObjectID) {
 	}
 	e := t.entry(i)
 	if e.form != 0 && e.form&bundle.HandleBit == 0 {
-		t.other[e.form-1] = nil
+		t.other[e.form-1] = heldForm{}
 	}
 	*e = blobEntry{}
 	c := i >> chunkBits

@@ -207,7 +207,7 @@ func TestBlobTableFreesWhatItLetsGoOf(t *testing.T) {
 		t.Fatalf("%d blobs held, chunks freed %v %v, %d names and paths; want %d, the first chunk only, 2",
 			blobs.len(), blobs.chunks[0] == nil, blobs.chunks[1] == nil, len(blobs.files), chunkEntries-1)
 	}
-	if held := slices.DeleteFunc(slices.Clone(blobs.other), func(form any) bool { return form == nil }); len(held) != chunkEntries/2-1 {
+	if held := slices.DeleteFunc(slices.Clone(blobs.other), func(h heldForm) bool { return h.form == nil }); len(held) != chunkEntries/2-1 {
 		t.Errorf("%d forms no handle names held, want %d", len(held), chunkEntries/2-1)
 	}
 	for _, i := range []int{chunkEntries + 2, chunkEntries + 3, 2 * chunkEntries} {

@@ -2,6 +2,8 @@ package replay
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"runtime"
 	"sync"
@@ -221,15 +223,30 @@ func (f *forms) parse(p string, data []byte) parsedTool {
 	return f.compact(p, t, err)
 }
 
-// store keeps a canonical form in the spool and returns where it is; nil
-// when the spool fails to keep it, which fails the replay (see failed).
-func (f *forms) store(canonical []byte) tools.Stored {
-	at, err := f.spool.Put(canonical)
+// store keeps a canonical form in the spool, just after its SHA256, and
+// returns where the form is; nil when the spool fails to keep it, which
+// fails the replay (see failed).
+func (f *forms) store(canonical []byte, sha256Hex string) tools.Stored {
+	var sum [sha256.Size]byte
+	// The parse wrote the hex digits of a sum it made: they decode.
+	_, _ = hex.Decode(sum[:], []byte(sha256Hex))
+	at, err := f.spool.PutAfter(sum[:], canonical)
 	if err != nil {
 		f.fail(err)
 		return nil
 	}
 	return at
+}
+
+// digest returns the SHA256 of the form a handle names, in hex, read
+// back from just before the form (see store). One the spool fails to
+// give back fails the replay (see failed).
+func (f *forms) digest(handle uint64) string {
+	var sum [sha256.Size]byte
+	if err := f.spool.ReadBefore(handle, sum[:]); err != nil {
+		f.fail(err)
+	}
+	return hex.EncodeToString(sum[:])
 }
 
 // storeChange keeps a version's change in the spool (see

@@ -110,7 +110,9 @@ func TestParsedToolGivesBackTheTool(t *testing.T) {
 	if len(blobs.files) != 1 || again.at != p.at {
 		t.Error("two blobs of one tool at one path hold its name and path twice")
 	}
-	if form, err := again.tool(f).ReadCanonical(); err != nil || !bytes.Equal(form, want.Canonical) {
+	if tool := again.tool(f); tool.SHA256 != want.SHA256 {
+		t.Errorf("a blob reformatted reads back the SHA256 %s, want %s", tool.SHA256, want.SHA256)
+	} else if form, err := tool.ReadCanonical(); err != nil || !bytes.Equal(form, want.Canonical) {
 		t.Errorf("a blob reformatted reads back %q, %v; want the same form", form, err)
 	}
 	if failed := f.parse("tools/z.json", []byte("{")); failed.err() == nil || failed.at.path != "tools/z.json" {

@@ -451,8 +451,11 @@ func (f *serverFiles) matches(p string) bool {
 // Its contents are not kept: the canonical form holds what the replay
 // needs of them.
 type parsedTool struct {
-	at     toolFile          // the path it was parsed, or asked for, at, and the tool's name
-	sha256 [sha256.Size]byte // of the canonical form
+	at toolFile // the path it was parsed, or asked for, at, and the tool's name
+	// sha256 is the canonical form's SHA256 when no handle names the
+	// form; a handle's lies before the form in the spool (see
+	// forms.store), and is read back when the tool is made.
+	sha256 [sha256.Size]byte
 	// handle names where the spool keeps the canonical form (see
 	// bundle.Spool.Handle): as Spooled, a long history's forms cost an
 	// allocation each until the replay was past them. tool makes the
@@ -485,6 +488,7 @@ func (f *forms) compact(p string, t tools.Tool, err error) parsedTool {
 		parsed.form = t.Canonical
 	} else if handle, ok := f.spool.Handle(t.Stored); ok {
 		parsed.form, parsed.handle = nil, handle
+		return parsed
 	}
 	// The parse wrote the hex digits of a sum it made: they decode.
 	_, _ = hex.Decode(parsed.sha256[:], []byte(t.SHA256))
@@ -494,11 +498,12 @@ func (f *forms) compact(p string, t tools.Tool, err error) parsedTool {
 // tool returns the tool file parsed, as tools.ParseStored returned it,
 // given the forms that parsed it.
 func (p parsedTool) tool(f *forms) tools.Tool {
-	t := tools.Tool{Name: p.at.name, File: p.at.path, SHA256: hex.EncodeToString(p.sha256[:])}
+	t := tools.Tool{Name: p.at.name, File: p.at.path}
 	if p.handle != 0 {
-		t.Stored = f.spool.Stored(p.handle)
+		t.Stored, t.SHA256 = f.spool.Stored(p.handle), f.digest(p.handle)
 		return t
 	}
+	t.SHA256 = hex.EncodeToString(p.sha256[:])
 	switch form := p.form.(type) {
 	case []byte:
 		t.Canonical = form

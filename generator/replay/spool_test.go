@@ -195,7 +195,7 @@ func tempSpool(t *testing.T) *bundle.Spool {
 func TestFormsKeepAFormNoHandleNames(t *testing.T) {
 	f := newForms(tempSpool(t))
 	large := append(append([]byte(`{"name":"a","description":"`), strings.Repeat("x", 16<<20)...), `"}`...)
-	at := f.store(large)
+	at := f.store(large, fmt.Sprintf("%x", sha256.Sum256(large)))
 	if _, ok := f.spool.Handle(at); ok || at == nil {
 		t.Fatalf("a form of %d bytes kept at %v, which a handle names", len(large), at)
 	}
@@ -205,6 +205,42 @@ func TestFormsKeepAFormNoHandleNames(t *testing.T) {
 	}
 	if body, err := at.Read(); err != nil || !bytes.Equal(body, large) {
 		t.Errorf("the form reads back %d bytes, %v; want those kept", len(body), err)
+	}
+}
+
+// A form's SHA256 is kept in the spool with it, read back for the tool
+// made of a blob that names the form by its handle; one that cannot be
+// read back fails the replay.
+func TestFormsKeepTheirSHA256InTheSpool(t *testing.T) {
+	f := newForms(tempSpool(t))
+	want := map[string]string{}
+	var parsed []parsedTool
+	for _, name := range []string{"a", "b", "c"} {
+		data := []byte(toolJSON(name, "A."))
+		tool, err := tools.ParseCanonical("tools/"+name+".json", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[name] = tool.SHA256
+		parsed = append(parsed, f.parse(tool.File, data))
+	}
+	for _, p := range parsed {
+		if p.handle == 0 || p.sha256 != [sha256.Size]byte{} {
+			t.Fatalf("%s: handle %x, SHA256 held %x; want a handle, and nothing held", p.at.name, p.handle, p.sha256)
+		}
+		if got := p.tool(f).SHA256; got != want[p.at.name] {
+			t.Errorf("%s: SHA256 %s, want %s", p.at.name, got, want[p.at.name])
+		}
+	}
+	if f.failed() != nil {
+		t.Fatal(f.failed())
+	}
+	if !spooltest.CutShort(t, 0) {
+		t.Fatal("found no spool to cut short")
+	}
+	parsed[0].tool(f)
+	if err := f.failed(); err == nil || !strings.Contains(err.Error(), "keeping the tool versions") {
+		t.Errorf("a SHA256 read back from a spool cut short: %v, want the replay to fail", err)
 	}
 }
 

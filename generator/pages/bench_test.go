@@ -74,14 +74,14 @@ func benchSite(b *testing.B, servers, perServer int) *Site {
 					}}
 				}`, "NAME", name)),
 				SchemaPath: folder + "2.0.0.json",
-				Versions: []*Version{
+				Versions: []Version{
 					newVersion("2.0.0", "1.1.0", day(3), folder, "breaking", Commit{}, "", []string{"parameter `city` renamed to `location`"}),
 					newVersion("1.1.0", "1.0.0", day(2), folder, "compatible", Commit{}, "", []string{"optional parameter `days` added"}),
 					newVersion("1.0.0", "", day(1), folder, "", Commit{}, "", nil),
 				},
 			}
 			srv.Tools = append(srv.Tools, t)
-			s.Changes = append(s.Changes, withPage(versionChange(t.Versions[0], nil), srv.Name+"#"+name, nil, t))
+			s.Changes = append(s.Changes, withPage(Change{version: &t.Versions[0]}, srv.Name+"#"+name, nil, t))
 		}
 		s.Servers = append(s.Servers, srv)
 	}

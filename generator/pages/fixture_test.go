@@ -69,7 +69,7 @@ func fixtureSite(t testing.TB) *Site {
 			"outputSchema": {"type": "object", "properties": {"days": {"type": "array", "items": {"$ref": "#/$defs/Day"}}}}
 		}`),
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_forecast/2.0.0.json",
-		Versions: []*Version{
+		Versions: []Version{
 			newVersion("2.0.0", "1.1.0", day(3), ".well-known/mcp/schemas/forecast/get_forecast/", "breaking",
 				CommitLink(repo, "3333333333333333333333333333333333333333"), "", []string{"parameter `city` renamed to `location`"}),
 			newVersion("1.1.0", "1.0.0", day(2), ".well-known/mcp/schemas/forecast/get_forecast/", "compatible",
@@ -89,7 +89,7 @@ func fixtureSite(t testing.TB) *Site {
 				"<script>alert('name')</script>": {"type": "string", "description": "a \"quoted\" <i>name</i>"}
 			}}
 		}`),
-		Versions: []*Version{newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/forecast/search/", "", Commit{}, "", nil)},
+		Versions: []Version{newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/forecast/search/", "", Commit{}, "", nil)},
 		Preview: &Preview{Kind: PreviewChanged, Version: "1.0.1", From: "1.0.0", Class: "cosmetic",
 			Changes: []string{"description changed", "parameter `<script>` described"}},
 	}
@@ -102,7 +102,7 @@ func fixtureSite(t testing.TB) *Site {
 		Name: "get_pollen", Description: "Pollen counts.",
 		Object:     object(t, `{"name": "get_pollen", "description": "Pollen counts.", "inputSchema": {"type": "object"}}`),
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_pollen/1.0.0.json",
-		Versions: []*Version{newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/forecast/get_pollen/", "",
+		Versions: []Version{newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/forecast/get_pollen/", "",
 			CommitLink(repo, "1111111111111111111111111111111111111111"), "", nil)},
 		Removed: &Removal{Time: day(2), Version: "1.0.0"},
 		Gaps:    []Gap{{Removed: Step{Time: day(2), Version: "1.0.0", Commit: CommitLink(repo, "2222222222222222222222222222222222222222")}}},
@@ -111,7 +111,7 @@ func fixtureSite(t testing.TB) *Site {
 		Name: "get_uv", Description: "UV index.",
 		Object:     object(t, `{"name": "get_uv", "description": "UV index.", "inputSchema": {"type": "object", "required": ["place"], "properties": {"place": {"type": "string"}}}}`),
 		SchemaPath: ".well-known/mcp/schemas/forecast/get_uv/2.0.0.json",
-		Versions: []*Version{
+		Versions: []Version{
 			newVersion("2.0.0", "1.0.0", day(5), ".well-known/mcp/schemas/forecast/get_uv/", "breaking",
 				CommitLink(repo, "5555555555555555555555555555555555555555"), "", []string{"new required parameter `place`"}),
 			newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/forecast/get_uv/", "",
@@ -137,7 +137,7 @@ func fixtureSite(t testing.TB) *Site {
 		Name: "list_alerts", Description: "Alerts.",
 		Object:     object(t, `{"name": "list_alerts", "description": "Alerts.", "inputSchema": {"type": "object"}}`),
 		SchemaPath: ".well-known/mcp/schemas/alerts/list_alerts/1.0.0.json",
-		Versions:   []*Version{newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/alerts/list_alerts/", "", Commit{Short: "1111111"}, "", nil)},
+		Versions:   []Version{newVersion("1.0.0", "", day(1), ".well-known/mcp/schemas/alerts/list_alerts/", "", Commit{Short: "1111111"}, "", nil)},
 		Removed:    &Removal{Time: day(4), Version: "1.0.0"},
 		Gaps:       []Gap{{Removed: Step{Time: day(4), Version: "1.0.0", Commit: Commit{Short: "4444444"}}}},
 	}
@@ -163,9 +163,9 @@ func fixtureSite(t testing.TB) *Site {
 			CardPath: ".well-known/entity-card.json",
 		},
 		Documents: []Link{{Title: "AI Catalog", Path: ".well-known/ai-catalog.json"}, {Title: "Change feed", Path: ".well-known/agent-feed.xml"}},
-		Changes: []*Change{
+		Changes: []Change{
 			withPage(otherEntry(ChangeDeprecation, "removed", day(4), "com.example.weather/alerts removed"), "com.example.weather/alerts", gone, nil),
-			withPage(versionChange(forecast.Versions[0], nil), "com.example.weather/forecast#get_forecast", nil, forecast),
+			withPage(Change{version: &forecast.Versions[0]}, "com.example.weather/forecast#get_forecast", nil, forecast),
 			withPage(otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 on com.example.weather/forecast"), "com.example.weather/forecast#get_forecast", nil, forecast),
 		},
 		Verify: Verify{
@@ -178,14 +178,14 @@ func fixtureSite(t testing.TB) *Site {
 
 // withPage is c about an endpoint, with the page of its server s or its
 // tool t.
-func withPage(c *Change, endpoint string, s *Server, t *Tool) *Change {
+func withPage(c Change, endpoint string, s *Server, t *Tool) Change {
 	c.about = &changeAbout{endpoint: endpoint, server: s, tool: t}
 	return c
 }
 
 // newVersion is a version made on its own, held in memory (see
 // versionMaker.make).
-func newVersion(version, from string, at time.Time, folder, class string, commit Commit, release string, texts []string) *Version {
+func newVersion(version, from string, at time.Time, folder, class string, commit Commit, release string, texts []string) Version {
 	var mk versionMaker
 	v := mk.make(version, from, at, folder, class, commit, release, texts)
 	mk.finish()

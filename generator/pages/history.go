@@ -54,7 +54,8 @@ func (t *Tool) History() []HistoryItem {
 		time time.Time
 	}
 	var items []dated
-	for _, v := range t.Versions {
+	for i := range t.Versions {
+		v := &t.Versions[i]
 		items = append(items, dated{HistoryItem{Kind: HistoryVersion, Version: v}, v.Time()})
 	}
 	for _, g := range t.Gaps {

@@ -157,10 +157,11 @@ type model struct {
 	// The changelog's entries, oldest first, planned before the tool
 	// pages (see changelog), each with its endpoint in abouts, one for
 	// all its entries, whose pages it links once they are made; untold
-	// has the schema changes no tool page has made yet (nil in changes).
-	changes  []*Change
+	// has the schema changes no tool page has made yet (entries of no
+	// version in changes).
+	changes  []Change
 	abouts   map[string]*changeAbout // by endpoint id
-	untold   map[*timeline.ToolHistory]*untold
+	untold   map[*timeline.ToolHistory]untold
 	texts    []string     // a version's texts while it is made (see version)
 	versions versionMaker // which makes every Version, a tool's in a run
 }
@@ -360,24 +361,28 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 	repo := m.repos[th.Server]
 	// Versions are read one at a time: a tool's earlier versions are
 	// made when asked for (see timeline.ToolHistory).
-	before := th.At(th.Len() - 1)
-	pt.Versions = make([]*Version, 0, th.Len())
-	for i := th.Len() - 1; i >= 0; i-- {
+	n := th.Len()
+	before := th.At(n - 1)
+	// Made with their final length, so that the address of a version,
+	// which the changelog's entry of its change holds, stays its own.
+	pt.Versions = make([]Version, n)
+	u := m.untold[th]
+	for i := n - 1; i >= 0; i-- {
 		v := before
 		if i > 0 {
 			before = th.At(i - 1)
 		}
 		d := v.Change()
-		pv := m.version(th, v, d, repo)
-		if d != nil && th.Len()-i <= DiffedVersions {
+		pv := &pt.Versions[n-1-i]
+		*pv = m.version(th, v, d, repo)
+		if d != nil && n-i <= DiffedVersions {
 			pv.setSchemas(newSchemaChange(before.Tool, v.Tool))
 		}
-		if u := m.untold[th]; u != nil && u.at[i] != 0 {
+		if u != nil && u[i] != 0 {
 			// The changelog's entry names the version: a long history
 			// lists each change on both.
-			m.changes[u.at[i]-1] = versionChange(pv, u.about)
+			m.changes[u[i]-1].version = pv
 		}
-		pt.Versions = append(pt.Versions, pv)
 	}
 	delete(m.untold, th)
 	if err := m.versions.finish(); err != nil {
@@ -396,7 +401,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 
 // version is the pages' version of th's version v, which made change d
 // (nil for the first), in a commit of repo.
-func (m *model) version(th *timeline.ToolHistory, v *timeline.Version, d *schemadiff.Result, repo string) *Version {
+func (m *model) version(th *timeline.ToolHistory, v *timeline.Version, d *schemadiff.Result, repo string) Version {
 	var class string
 	m.texts = m.texts[:0]
 	if d != nil {
@@ -488,15 +493,15 @@ func changeTexts(d *schemadiff.Result) []string {
 // changelog, with it.
 func (m *model) changelog() {
 	announced := map[string]bool{}
-	m.abouts, m.untold = map[string]*changeAbout{}, map[*timeline.ToolHistory]*untold{}
-	m.changes = make([]*Change, 0, m.in.Timeline.EventCount())
+	m.abouts, m.untold = map[string]*changeAbout{}, map[*timeline.ToolHistory]untold{}
+	m.changes = make([]Change, 0, m.in.Timeline.EventCount())
 	for e := range m.in.Timeline.Events() {
 		a := m.abouts[e.EndpointID]
 		if a == nil {
 			a = &changeAbout{endpoint: e.EndpointID}
 			m.abouts[e.EndpointID] = a
 		}
-		var c *Change
+		var c Change
 		switch e.Type {
 		case agentfeed.TypeAnnouncement:
 			badge := "new"
@@ -506,15 +511,15 @@ func (m *model) changelog() {
 			announced[e.EndpointID] = true
 			c = otherEntry(ChangeAnnouncement, badge, e.Time, e.Summary())
 		case agentfeed.TypeSchemaChange:
-			// A timeline's schema change names its version, from which
-			// the entry is made (see tool and told).
+			// A timeline's schema change names its version, which the
+			// entry names once made (see tool and tellOf).
 			th, i := e.VersionAt()
 			u := m.untold[th]
 			if u == nil {
-				u = &untold{about: a, at: make([]int32, th.Len())}
+				u = make(untold, th.Len())
 				m.untold[th] = u
 			}
-			u.at[i] = int32(len(m.changes) + 1)
+			u[i] = int32(len(m.changes) + 1)
 		case agentfeed.TypeDeprecation:
 			badge := "deprecated"
 			if isRemoval(e) {
@@ -524,9 +529,7 @@ func (m *model) changelog() {
 		default:
 			c = otherEntry("", "", e.Time, "")
 		}
-		if c != nil {
-			c.about = a
-		}
+		c.about = a
 		m.changes = append(m.changes, c)
 	}
 	if m.useUp {
@@ -538,7 +541,7 @@ func (m *model) changelog() {
 // returns it newest first: each entry links its endpoint's pages, and a
 // schema change no page shows (a removed server's whose slug a configured
 // one took) has its badge and texts from its version.
-func (m *model) linkedChanges() ([]*Change, error) {
+func (m *model) linkedChanges() ([]Change, error) {
 	for th := range m.untold {
 		m.tellOf(th)
 	}
@@ -560,10 +563,7 @@ func (m *model) linkedChanges() ([]*Change, error) {
 // 0 for none. A history's earlier versions are made anew each time they
 // are asked for, so a *timeline.Version cannot name one, and an index
 // each is a fraction of a map's entry.
-type untold struct {
-	about *changeAbout // the tool's endpoint
-	at    []int32
-}
+type untold []int32
 
 // tell makes the changelog's entries of the schema changes to th's
 // versions that no page told.
@@ -574,16 +574,21 @@ func (m *model) tell(th *timeline.ToolHistory) error {
 
 // tellOf makes the changelog's entries of the schema changes to th's
 // versions that no page told, which can be read once the versions are
-// finished. Their times are their events': both are the commit's.
+// finished. Their times are their events': both are the commit's. The
+// versions are held as a tool's page holds them, in a slice of th's
+// length, in which the few that are no schema change (the first, and
+// any return) stay empty.
 func (m *model) tellOf(th *timeline.ToolHistory) {
 	u := m.untold[th]
 	if u == nil {
 		return
 	}
-	for i, at := range u.at {
+	told := make([]Version, len(u))
+	for i, at := range u {
 		if at != 0 {
 			v := th.At(i)
-			m.changes[at-1] = versionChange(m.version(th, v, v.Change(), m.repos[th.Server]), u.about)
+			told[i] = m.version(th, v, v.Change(), m.repos[th.Server])
+			m.changes[at-1].version = &told[i]
 		}
 	}
 	delete(m.untold, th)

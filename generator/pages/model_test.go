@@ -159,11 +159,11 @@ func TestChangelogNamesTheToolPagesVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(s.Changes, func(c *Change) bool { return c.Kind() == ChangeSchema })
+	i := slices.IndexFunc(s.Changes, func(c Change) bool { return c.Kind() == ChangeSchema })
 	if i < 0 || s.Changes[i].Tool() == nil || len(s.Changes[i].Changes()) == 0 {
 		t.Fatalf("no schema change with texts and a tool page in %+v", s.Changes)
 	}
-	c, v := s.Changes[i], s.Changes[i].Tool().Versions[0]
+	c, v := s.Changes[i], &s.Changes[i].Tool().Versions[0]
 	if c.version != v {
 		t.Fatalf("the changelog's entry names version %+v, not the tool page's %+v", c.version, v)
 	}
@@ -406,7 +406,7 @@ func TestToolPagesLetGoOfTheVersionsToolByTool(t *testing.T) {
 	}
 	// The schema changes' entries, most of a long history's changelog,
 	// are made with their tools' pages, while their versions go.
-	if planned := len(m.changes) - len(slices.DeleteFunc(slices.Clone(m.changes), func(c *Change) bool { return c == nil })); planned != 4 || untoldCount(m) != 4 {
+	if planned := len(m.changes) - len(slices.DeleteFunc(slices.Clone(m.changes), func(c Change) bool { return c.version == nil && c.other == nil })); planned != 4 || untoldCount(m) != 4 {
 		t.Errorf("%d entries planned, %d schema changes untold; want 4 of each", planned, untoldCount(m))
 	}
 	h := m.committed(cfg.Servers[0].Name)
@@ -423,7 +423,7 @@ func TestToolPagesLetGoOfTheVersionsToolByTool(t *testing.T) {
 	}
 	told := 0
 	for _, c := range m.changes {
-		if c != nil && c.Kind() == ChangeSchema && len(c.Changes()) > 0 && c.Badge() != "" {
+		if c.version != nil && c.Kind() == ChangeSchema && len(c.Changes()) > 0 && c.Badge() != "" {
 			told++
 		}
 	}
@@ -437,7 +437,7 @@ func TestToolPagesLetGoOfTheVersionsToolByTool(t *testing.T) {
 // untoldCount counts the schema changes whose entries no page has made.
 func untoldCount(m *model) (n int) {
 	for _, u := range m.untold {
-		for _, at := range u.at {
+		for _, at := range u {
 			if at != 0 {
 				n++
 			}

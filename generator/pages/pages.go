@@ -92,9 +92,9 @@ type Site struct {
 	Content     Content
 	Servers     []*Server // configured servers, then removed ones
 	Agents      []Agent
-	Entity      *Entity   // nil when the site has none
-	Documents   []Link    // the site's machine-readable documents
-	Changes     []*Change // the change feed's entries, newest first
+	Entity      *Entity  // nil when the site has none
+	Documents   []Link   // the site's machine-readable documents
+	Changes     []Change // the change feed's entries, newest first
 	Verify      Verify
 }
 
@@ -152,11 +152,11 @@ type Tool struct {
 	// Object is the tool object as tools/list returns it: the working
 	// tree's, or for a removed tool its last published version.
 	Object     map[string]any
-	SchemaPath string     // the archived copy of Object; "" when unpublished
-	Versions   []*Version // published versions, newest first
-	Removed    *Removal   // the tool was removed from its server
-	Gaps       []Gap      // every time it was away from its server, oldest first
-	Preview    *Preview   // uncommitted changes; nil when there are none
+	SchemaPath string    // the archived copy of Object; "" when unpublished
+	Versions   []Version // published versions, newest first
+	Removed    *Removal  // the tool was removed from its server
+	Gaps       []Gap     // every time it was away from its server, oldest first
+	Preview    *Preview  // uncommitted changes; nil when there are none
 
 	server *Server
 	inputs func() []Param // Params of the input schema, computed once
@@ -167,7 +167,8 @@ type Tool struct {
 // as it reads a field: a long history has a version for each of a
 // hundred thousand commits, and a Version holds only where its packed
 // bytes lie (see versionMaker.make) among those of the run of versions it
-// was made in.
+// was made in. A tool holds its Versions as values, in one slice, rather
+// than each in an allocation of its own behind a pointer.
 type Version struct {
 	at  uint64      // its packed bytes' offset in its run's in the upper 32 bits, their size in the lower
 	run *versionRun // nil in a Version made without a versionMaker
@@ -189,9 +190,11 @@ type versionRun struct {
 	kept   *readBacks
 	// The schemas of the few versions whose page shows their diff, and
 	// the times the packed seconds would not give back as they are: with
-	// a zone other than UTC, or a fraction of a second.
-	schemas map[*Version]*SchemaChange
-	times   map[*Version]time.Time
+	// a zone other than UTC, or a fraction of a second. Both are keyed by
+	// where a version's bytes lie in the run (Version.at), which any copy
+	// of the Version has too, as its address would not.
+	schemas map[uint64]*SchemaChange
+	times   map[uint64]time.Time
 }
 
 // runBytes is the size from which a run takes no more versions: a
@@ -279,7 +282,7 @@ const classOther = 0xff
 // the version, from, the commit's short hash and URL, the release and
 // each text, each after its length as a uvarint. It can be read once its
 // run is finished.
-func (mk *versionMaker) make(version, from string, at time.Time, folder string, class string, commit Commit, release string, texts []string) *Version {
+func (mk *versionMaker) make(version, from string, at time.Time, folder string, class string, commit Commit, release string, texts []string) Version {
 	if mk.run == nil || mk.run.folder != folder || len(mk.buf) >= runBytes {
 		mk.finish()
 		if folder != mk.folder {
@@ -309,12 +312,12 @@ func (mk *versionMaker) make(version, from string, at time.Time, folder string, 
 		b = appendPacked(b, t)
 	}
 	mk.buf = b
-	v := &Version{at: uint64(start)<<32 | uint64(len(b)-start), run: mk.run}
+	v := Version{at: uint64(start)<<32 | uint64(len(b)-start), run: mk.run}
 	if keepTime {
 		if v.run.times == nil {
-			v.run.times = map[*Version]time.Time{}
+			v.run.times = map[uint64]time.Time{}
 		}
-		v.run.times[v] = at
+		v.run.times[v.at] = at
 	}
 	return v
 }
@@ -351,9 +354,9 @@ func (mk *versionMaker) finish() error {
 // page shows as a diff.
 func (v *Version) setSchemas(c *SchemaChange) {
 	if v.run.schemas == nil {
-		v.run.schemas = map[*Version]*SchemaChange{}
+		v.run.schemas = map[uint64]*SchemaChange{}
 	}
-	v.run.schemas[v] = c
+	v.run.schemas[v.at] = c
 }
 
 // Schemas are the version's schema and the version before's, when its
@@ -362,7 +365,7 @@ func (v *Version) Schemas() *SchemaChange {
 	if v.run == nil {
 		return nil
 	}
-	return v.run.schemas[v]
+	return v.run.schemas[v.at]
 }
 
 func appendPacked(b []byte, s string) []byte {
@@ -438,7 +441,7 @@ func (v *Version) Time() time.Time {
 	if v.run == nil {
 		return time.Time{}
 	}
-	if t, ok := v.run.times[v]; ok {
+	if t, ok := v.run.times[v.at]; ok {
 		return t
 	}
 	if v.packed() == "" {
@@ -639,10 +642,11 @@ const (
 // calls as it reads a field: a schema change's entry, most of a long
 // history's changelog, names its version rather than holding copies of
 // what the version holds, and shares what it is about with its
-// endpoint's other entries.
+// endpoint's other entries. The changelog holds its entries as values,
+// in one slice.
 type Change struct {
 	about   *changeAbout
-	version *Version     // a schema change's: the version it made
+	version *Version     // a schema change's: the version it made, in its tool's slice (see model.tool and model.tellOf)
 	other   *otherChange // any other entry's
 }
 
@@ -659,15 +663,9 @@ type otherChange struct {
 	time                 time.Time
 }
 
-// versionChange is the entry of the schema change of a tool to version v,
-// about its endpoint.
-func versionChange(v *Version, about *changeAbout) *Change {
-	return &Change{about: about, version: v}
-}
-
 // otherEntry is an entry that names no version.
-func otherEntry(kind, badge string, at time.Time, summary string) *Change {
-	return &Change{other: &otherChange{kind: kind, badge: badge, time: at, summary: summary}}
+func otherEntry(kind, badge string, at time.Time, summary string) Change {
+	return Change{other: &otherChange{kind: kind, badge: badge, time: at, summary: summary}}
 }
 
 // Server is the server the entry is about, when it has a page.
@@ -795,7 +793,7 @@ func (t *Tool) Latest() *Version {
 	if len(t.Versions) == 0 {
 		return nil
 	}
-	return t.Versions[0]
+	return &t.Versions[0]
 }
 
 // hints are the MCP tool annotations a reader should know, by name.

@@ -203,7 +203,9 @@ func TestSpooledVersionsChangeNoPage(t *testing.T) {
 	var versions []*Version
 	for _, srv := range s.Servers {
 		for _, tool := range srv.Tools {
-			versions = append(versions, tool.Versions...)
+			for i := range tool.Versions {
+				versions = append(versions, &tool.Versions[i])
+			}
 		}
 	}
 	for _, c := range s.Changes {
@@ -252,7 +254,7 @@ func TestSpooledVersionsReadBack(t *testing.T) {
 	spool := newSpool(t)
 	mk := versionMaker{spool: spool}
 	type made struct {
-		v       *Version
+		v       Version
 		version string
 		at      time.Time
 		texts   []string

@@ -3,6 +3,7 @@ package pages
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"slices"
 	"strings"
@@ -44,22 +45,52 @@ func TestVersionUnpacksWhatItWasMadeWith(t *testing.T) {
 	}
 }
 
+// Versions made in one run, of one size, keep their own times and
+// schemas when copied, as a tool's Versions and the model hold them:
+// their run knows them by where each one's bytes lie, not by the address
+// of a Version.
+func TestVersionsOfARunKeepTheirOwnTimesAndSchemas(t *testing.T) {
+	var mk versionMaker
+	var versions []Version
+	var times []time.Time
+	var schemas []*SchemaChange
+	for i := range 3 {
+		at := day(2).Add(time.Duration(i) * time.Millisecond).In(time.FixedZone("", i*3600))
+		v := mk.make(fmt.Sprintf("1.0.%d", i), "1.0.0", at, "f/", "cosmetic", Commit{}, "", nil)
+		c := schemaDiff([]byte(`{}`), fmt.Appendf(nil, `{"a":%d}`, i))
+		v.setSchemas(c)
+		versions, times, schemas = append(versions, v), append(times, at), append(schemas, c)
+	}
+	if err := mk.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if versions[0].run != versions[2].run || len(versions[0].packed()) != len(versions[2].packed()) {
+		t.Fatal("the versions are not of one run and one size: the test is not the one meant")
+	}
+	for i, v := range slices.Clone(versions) {
+		if v.Time() != times[i] || v.Schemas() != schemas[i] {
+			t.Errorf("version %s: time %v and schemas %p, want %v and %p", v.Version(), v.Time(), v.Schemas(), times[i], schemas[i])
+		}
+	}
+}
+
 // The cache keys a tool's page by its model's JSON (see Cache.frameOf): a
-// version's JSON holds what its methods return, as when they were fields.
+// version's JSON, as an element of its tool's Versions, holds what its
+// methods return, as when they were fields.
 func TestVersionJSONHoldsItsMethods(t *testing.T) {
 	for at, wantTime := range map[time.Time]string{
 		day(3): "2026-03-03T09:30:00Z",
 		day(3).Add(5 * time.Millisecond).In(time.FixedZone("", 2*3600)): "2026-03-03T11:30:00.005+02:00",
 	} {
 		v := newVersion("2.0.0", "1.1.0", at, "p/", "breaking", Commit{Short: "1234567", URL: "https://x/1234567"}, "v2", []string{"a", "b"})
-		got, err := json.Marshal(v)
+		got, err := json.Marshal(&Tool{Versions: []Version{v}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := `{"Version":"2.0.0","Time":"` + wantTime + `","Class":"breaking","Changes":["a","b"],"SchemaPath":"p/2.0.0.json",` +
-			`"Schemas":null,"Commit":{"Short":"1234567","URL":"https://x/1234567"},"Release":"v2"}`
-		if string(got) != want {
-			t.Errorf("JSON\n%s\nwant\n%s", got, want)
+		want := `"Versions":[{"Version":"2.0.0","Time":"` + wantTime + `","Class":"breaking","Changes":["a","b"],"SchemaPath":"p/2.0.0.json",` +
+			`"Schemas":null,"Commit":{"Short":"1234567","URL":"https://x/1234567"},"Release":"v2"}]`
+		if !strings.Contains(string(got), want) {
+			t.Errorf("JSON\n%s\nwant it to hold\n%s", got, want)
 		}
 	}
 }
@@ -69,8 +100,8 @@ func TestVersionJSONHoldsItsMethods(t *testing.T) {
 func TestTemplatesReadVersionsAndChangesAsFields(t *testing.T) {
 	tool := &Tool{Name: "get_forecast", server: &Server{Slug: "forecast"}}
 	v := newVersion("2.0.0", "1.1.0", day(3), "p/", "breaking", Commit{Short: "1234567", URL: "https://x/c"}, "v2", []string{"a", "b"})
-	tool.Versions = []*Version{v}
-	changes := []*Change{withPage(versionChange(v, nil), "com.example/forecast#get_forecast", nil, tool),
+	tool.Versions = []Version{v}
+	changes := []Change{withPage(Change{version: &tool.Versions[0]}, "com.example/forecast#get_forecast", nil, tool),
 		withPage(otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 published"), "com.example/forecast", &Server{Slug: "forecast"}, nil)}
 	tmpl := template.Must(template.New("t").Parse(
 		`{{range .Versions}}{{.Version}} {{.Time.Day}} {{.Class}} {{range .Changes}}{{.}};{{end}} {{.SchemaPath}} {{.Commit.Short}} {{.Commit.URL}} {{.Release}}{{end}}` +

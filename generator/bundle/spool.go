@@ -94,9 +94,14 @@ func (s *Spool) ReadBefore(handle uint64, dst []byte) error {
 	if at.off < int64(len(dst)) {
 		return s.readFailed(fmt.Errorf("no %d bytes lie before offset %d", len(dst), at.off))
 	}
-	before := Spooled{spool: s, off: at.off - int64(len(dst)), size: len(dst)}
-	_, err := before.ReadAppend(dst[:0])
-	return err
+	err := s.writtenTo(at.off)
+	if err == nil {
+		_, err = s.f.ReadAt(dst, at.off-int64(len(dst)))
+	}
+	if err != nil {
+		return s.readFailed(err)
+	}
+	return nil
 }
 
 // Keep puts b in s and returns its handle: for a holder that names what
@@ -323,15 +328,7 @@ func (at *Spooled) reader() (io.Reader, error) {
 	for last.next != nil {
 		last = last.next
 	}
-	s.mu.Lock()
-	var err error
-	if last.off+int64(last.size) > s.written {
-		// Some are still pending. Others are not written out for each
-		// read: reads between puts would break the writes up.
-		err = s.flush()
-	}
-	s.mu.Unlock()
-	if err != nil {
+	if err := s.writtenTo(last.off + int64(last.size)); err != nil {
 		return nil, err
 	}
 	if at.next == nil {
@@ -342,6 +339,18 @@ func (at *Spooled) reader() (io.Reader, error) {
 		runs = append(runs, io.NewSectionReader(s.f, at.off, int64(at.size)))
 	}
 	return io.MultiReader(runs...), nil
+}
+
+// writtenTo writes the pending bytes if the file does not hold every
+// byte before offset end yet. Pending bytes are not written out for
+// each read: reads between puts would break the writes up.
+func (s *Spool) writtenTo(end int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if end > s.written {
+		return s.flush()
+	}
+	return nil
 }
 
 // immutable reports whether the file at site path p is one a site never

@@ -86,24 +86,6 @@ func (s *Spool) named(handle uint64) Spooled {
 	return Spooled{spool: s, off: int64(handle &^ HandleBit >> handleSizeBits), size: int(handle & (1<<handleSizeBits - 1))}
 }
 
-// ReadBefore reads into dst the len(dst) bytes that lie just before
-// those a handle names: the head PutAfter put before them. The spool
-// keeps the first error (see ReadFailed).
-func (s *Spool) ReadBefore(handle uint64, dst []byte) error {
-	at := s.named(handle)
-	if at.off < int64(len(dst)) {
-		return s.readFailed(fmt.Errorf("no %d bytes lie before offset %d", len(dst), at.off))
-	}
-	err := s.writtenTo(at.off)
-	if err == nil {
-		_, err = s.f.ReadAt(dst, at.off-int64(len(dst)))
-	}
-	if err != nil {
-		return s.readFailed(err)
-	}
-	return nil
-}
-
 // Keep puts b in s and returns its handle: for a holder that names what
 // it keeps by a number (see agentfeed.DigestStore, timeline.Store).
 func (s *Spool) Keep(b []byte) (uint64, error) {
@@ -161,7 +143,7 @@ func (s *Spool) Put(body []byte) (*Spooled, error) { return s.PutAfter(nil, body
 // PutAfter appends head and then body to the spool, in one run, and
 // returns where body lies: for a holder that names body by its handle
 // (see Handle) and needs a few bytes beside it, for each of many, which
-// it reads back with ReadBefore rather than hold.
+// it reads back (see Heads) rather than hold.
 func (s *Spool) PutAfter(head, body []byte) (*Spooled, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

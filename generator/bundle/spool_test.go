@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wellknown-dev/wellknown/format/tools"
+	"github.com/wellknown-dev/wellknown/internal/spooltest"
 )
 
 // newSpool returns a spool in a directory of its own, closed when the test
@@ -502,47 +503,73 @@ func TestSpoolHandlesNameOneRun(t *testing.T) {
 	}
 }
 
-// PutAfter puts its head just before its body, which alone it names, and
-// ReadBefore reads the head back by the body's handle: pending, written,
+// PutAfter puts its head just before its body, which alone it names,
+// and Heads reads the head back by the body's handle: pending, written,
 // and before a body written at once; there is nothing before the first
 // byte.
 func TestSpoolReadsBackTheHeadBeforeABody(t *testing.T) {
 	s, _ := newSpool(t)
 	first, err := s.PutAfter(nil, []byte("first"))
 	must(t, err)
-	type put struct {
-		head string
-		at   *Spooled
-		body string
-	}
-	var puts []put
+	heads := s.NewHeads(64)
 	for i, body := range []string{"pending", strings.Repeat("x", spoolBuffer), "after"} {
 		head := fmt.Sprintf("head %d", i)
 		at, err := s.PutAfter([]byte(head), []byte(body))
 		must(t, err)
-		puts = append(puts, put{head, at, body})
-		// The first is read back while pending, the others once written.
-		if i == 0 {
-			checkHead(t, s, puts[0].head, puts[0].at, puts[0].body)
-		}
-	}
-	for _, p := range puts {
-		checkHead(t, s, p.head, p.at, p.body)
+		checkHead(t, heads, head, at, body)
 	}
 	h, _ := s.Handle(first)
-	if err := s.ReadBefore(h, make([]byte, 1)); err == nil || s.ReadFailed() == nil {
+	if err := heads.Read(h, make([]byte, 1)); err == nil || s.ReadFailed() == nil {
 		t.Errorf("read before the first byte: %v, kept %v; want an error, kept", err, s.ReadFailed())
 	}
 }
 
-func checkHead(t *testing.T, s *Spool, head string, at *Spooled, body string) {
+// Heads reads a window of the spool at a time, and keeps two: heads read
+// in the order opposite to the one they were put in come from the window
+// until they are past it, from each of two readers taking turns.
+func TestHeadsReadAWindowAtATime(t *testing.T) {
+	s, _ := newSpool(t)
+	var ats []*Spooled
+	for i := range 40 {
+		at, err := s.PutAfter([]byte(fmt.Sprintf("h%02d", i)), []byte("body"))
+		must(t, err)
+		ats = append(ats, at)
+	}
+	heads := s.NewHeads(3 * 7) // three heads of 3 bytes, and their bodies of 4
+	read := func(i int) error {
+		h, _ := s.Handle(ats[i])
+		got := make([]byte, 3)
+		err := heads.Read(h, got)
+		if err == nil && string(got) != fmt.Sprintf("h%02d", i) {
+			t.Errorf("head %d reads %q", i, got)
+		}
+		return err
+	}
+	// Two readers, at 39 and 19, each reads its window.
+	for _, i := range []int{39, 19} {
+		must(t, read(i))
+	}
+	if !spooltest.CutShort(t, 0) {
+		t.Fatal("found no spool to cut short")
+	}
+	for _, i := range []int{38, 18, 37, 17} {
+		if err := read(i); err != nil {
+			t.Errorf("head %d, in a window read before the spool was cut short: %v", i, err)
+		}
+	}
+	if err := read(36); err == nil {
+		t.Error("head 36, past the window, read back from a spool cut short")
+	}
+}
+
+func checkHead(t *testing.T, heads *Heads, head string, at *Spooled, body string) {
 	t.Helper()
-	h, ok := s.Handle(at)
+	h, ok := at.spool.Handle(at)
 	if !ok {
 		t.Fatalf("%q has no handle", head)
 	}
 	got := make([]byte, len(head))
-	if err := s.ReadBefore(h, got); err != nil || string(got) != head {
+	if err := heads.Read(h, got); err != nil || string(got) != head {
 		t.Errorf("before %.10q: %q, %v; want %q", body, got, err, head)
 	}
 	if b, err := at.Read(); err != nil || string(b) != body {

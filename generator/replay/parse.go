@@ -199,14 +199,24 @@ type forms struct {
 	spool *bundle.Spool
 	mu    sync.Mutex
 	err   error // the first form the spool failed to keep or give back
+	// heads reads the SHA256s back (see digest), holding mu.
+	heads *bundle.Heads
 }
+
+// headsWindow is how many bytes of the spool a read of a SHA256 takes
+// with it, those before it: forms go to the spool in the order the log
+// names their blobs, newest first, and the replay reads them oldest
+// first, so that the next few it reads are in the window; the
+// comparisons' plan, running ahead, reads them in the same order, in a
+// window of its own.
+const headsWindow = 32 << 10
 
 // newForms returns the forms that spool keeps; nil when spool is.
 func newForms(spool *bundle.Spool) *forms {
 	if spool == nil {
 		return nil
 	}
-	return &forms{spool: spool}
+	return &forms{spool: spool, heads: spool.NewHeads(headsWindow)}
 }
 
 // parse parses a blob of history as a tool file, keeping its canonical form
@@ -243,7 +253,10 @@ func (f *forms) store(canonical []byte, sha256Hex string) tools.Stored {
 // give back fails the replay (see failed).
 func (f *forms) digest(handle uint64) string {
 	var sum [sha256.Size]byte
-	if err := f.spool.ReadBefore(handle, sum[:]); err != nil {
+	f.mu.Lock()
+	err := f.heads.Read(handle, sum[:])
+	f.mu.Unlock()
+	if err != nil {
 		f.fail(err)
 	}
 	return hex.EncodeToString(sum[:])

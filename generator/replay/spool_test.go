@@ -209,13 +209,13 @@ func TestFormsKeepAFormNoHandleNames(t *testing.T) {
 }
 
 // A form's SHA256 is kept in the spool with it, read back for the tool
-// made of a blob that names the form by its handle; one that cannot be
-// read back fails the replay.
+// made of a blob that names the form by its handle, and kept a while
+// once read; one that cannot be read back fails the replay.
 func TestFormsKeepTheirSHA256InTheSpool(t *testing.T) {
 	f := newForms(tempSpool(t))
 	want := map[string]string{}
 	var parsed []parsedTool
-	for _, name := range []string{"a", "b", "c"} {
+	for _, name := range []string{"a", "b", "c", "d"} {
 		data := []byte(toolJSON(name, "A."))
 		tool, err := tools.ParseCanonical("tools/"+name+".json", data)
 		if err != nil {
@@ -228,6 +228,9 @@ func TestFormsKeepTheirSHA256InTheSpool(t *testing.T) {
 		if p.handle == 0 || p.sha256 != [sha256.Size]byte{} {
 			t.Fatalf("%s: handle %x, SHA256 held %x; want a handle, and nothing held", p.at.name, p.handle, p.sha256)
 		}
+	}
+	read, unread := parsed[:3], parsed[3]
+	for _, p := range read {
 		if got := p.tool(f).SHA256; got != want[p.at.name] {
 			t.Errorf("%s: SHA256 %s, want %s", p.at.name, got, want[p.at.name])
 		}
@@ -238,7 +241,15 @@ func TestFormsKeepTheirSHA256InTheSpool(t *testing.T) {
 	if !spooltest.CutShort(t, 0) {
 		t.Fatal("found no spool to cut short")
 	}
-	parsed[0].tool(f)
+	for _, p := range read {
+		if got := p.tool(f).SHA256; got != want[p.at.name] {
+			t.Errorf("%s, read back before the spool was cut short: SHA256 %s, want %s kept", p.at.name, got, want[p.at.name])
+		}
+	}
+	if f.failed() != nil {
+		t.Fatalf("SHA256s read back before the spool was cut short: %v", f.failed())
+	}
+	unread.tool(f)
 	if err := f.failed(); err == nil || !strings.Contains(err.Error(), "keeping the tool versions") {
 		t.Errorf("a SHA256 read back from a spool cut short: %v, want the replay to fail", err)
 	}

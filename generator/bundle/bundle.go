@@ -183,7 +183,8 @@ func (b *Bundle) check(p string) error {
 	if b.has(p) || b.dirs[p] {
 		return fmt.Errorf("two outputs would be written to %s", p)
 	}
-	for d := path.Dir(p); d != "/"; d = path.Dir(d) {
+	// A directory that holds a file is no file, and nor is any above it.
+	for d := path.Dir(p); d != "/" && !b.dirs[d]; d = path.Dir(d) {
 		if b.has(d) {
 			return fmt.Errorf("output %s needs %s to be a directory, but it is a file", p, d)
 		}

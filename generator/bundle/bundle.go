@@ -240,7 +240,7 @@ func (b *Bundle) Get(p string) (*File, bool) {
 func (b *Bundle) Len() int {
 	n := len(b.files)
 	if b.records != nil {
-		n += len(b.records.list)
+		n += int(b.records.n)
 	}
 	return n
 }

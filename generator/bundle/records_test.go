@@ -2,13 +2,17 @@ package bundle
 
 import (
 	"fmt"
-	"hash/maphash"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -63,7 +67,7 @@ func TestRecordsAreTheFilesTheyHold(t *testing.T) {
 			spooled.Files() // the order asked for halfway, then merged with the rest
 		}
 	}
-	if n := len(spooled.records.list); n != len(recordPaths) {
+	if n := int(spooled.records.n); n != len(recordPaths) {
 		t.Fatalf("%d records, want %d", n, len(recordPaths))
 	}
 	header := func(f *File) http.Header {
@@ -126,35 +130,79 @@ func describe(t *testing.T, files []*File) []string {
 	return out
 }
 
-// A path whose hash another record's path has is found all the same: the
-// index holds the first, and the collided map the other.
-func TestRecordsFindAPathWhoseHashIsTaken(t *testing.T) {
-	s, _ := newSpool(t)
+// find finds every record, whether added since the last merge (recent)
+// or before it (sorted), across merges made as recent fills and as the
+// order is asked for, and no path that no record holds: a path that
+// starts another's, or another's that starts it, a directory of records.
+// order holds every record, by path, whenever it is asked for.
+func TestRecordsFindAcrossMerges(t *testing.T) {
+	dirs := []string{"a/t", "a/t-2", "a/t.x", "a/t/v", "a/t0", "b"}
+	var all []string
+	for k := range 2*mergeEvery + mergeEvery/2 {
+		v := k / len(dirs)
+		ext := []string{".json", ""}[v%2] // 1.3 and 1.3.json, 1.3 and 1.30
+		all = append(all, fmt.Sprintf("/.well-known/mcp/schemas/%s/1.%d%s", dirs[k%len(dirs)], v/2, ext))
+	}
+	rand.New(rand.NewPCG(5, 6)).Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	held := map[string]uint32{}
 	r := newRecords()
-	first, second := recordPaths[0], recordPaths[1]
-	at, err := s.Put([]byte("first"))
-	must(t, err)
-	if !r.add(first, at, "application/json") {
-		t.Fatal("add refused a record")
-	}
-	// The second path's hash, taken by the first: what a collision does.
-	r.index[maphash.String(r.seed, second)] = 0
-	at, err = s.Put([]byte("second"))
-	must(t, err)
-	if !r.add(second, at, "application/json") {
-		t.Fatal("add refused a record")
-	}
-	if len(r.collided) != 1 {
-		t.Fatalf("collided holds %d paths, want 1", len(r.collided))
-	}
-	for i, p := range []string{first, second} {
-		if got, ok := r.find(p); !ok || got != uint32(i) {
-			t.Errorf("find(%s) = %d, %v; want %d", p, got, ok, i)
+	check := func(when string, andOrder bool) {
+		t.Helper()
+		for _, p := range all[:len(held)] {
+			for _, q := range []string{p, p + "x", p + "0", p[:len(p)-1], p + "/x", path.Dir(p), strings.Replace(p, "/1.", "/0.", 1)} {
+				want, wantOK := held[q]
+				if got, ok := r.find(q); ok != wantOK || got != want {
+					t.Fatalf("%s: find(%s) = %d, %v; want %d, %v", when, q, got, ok, want, wantOK)
+				}
+			}
+		}
+		if !andOrder {
+			return
+		}
+		order := r.order()
+		got := make([]string, len(order))
+		for i, rec := range order {
+			got[i] = r.path(rec)
+		}
+		if want := slices.Sorted(maps.Keys(held)); !slices.Equal(got, want) {
+			t.Fatalf("%s: order holds %d records, want %d, by path", when, len(got), len(want))
 		}
 	}
-	if _, ok := r.find(recordPaths[2]); ok {
-		t.Error("find found a path no record holds")
+	s, _ := newSpool(t)
+	at, err := s.Put([]byte("{}"))
+	must(t, err)
+	sawBoth := false
+	for i, p := range all {
+		if !r.add(p, at, "application/json") {
+			t.Fatalf("add refused %s", p)
+		}
+		held[p] = uint32(i)
+		if got, ok := r.find(p); !ok || got != uint32(i) {
+			t.Fatalf("find(%s) just after its add = %d, %v; want %d", p, got, ok, i)
+		}
+		n := len(held)
+		if len(r.recent) >= mergeEvery || len(r.sorted)+len(r.recent) != n {
+			t.Fatalf("after %d adds, %d recent and %d sorted", n, len(r.recent), len(r.sorted))
+		}
+		sawBoth = sawBoth || len(r.recent) > 0 && len(r.sorted) > 0
+		switch n {
+		case 1, mergeEvery - 1: // all in recent
+			check(fmt.Sprintf("after %d adds", n), false)
+		case mergeEvery: // all in sorted
+			if len(r.recent) != 0 {
+				t.Fatalf("after %d adds, %d recent: no merge", n, len(r.recent))
+			}
+			check(fmt.Sprintf("after %d adds", n), false)
+		case mergeEvery + 1, 2*mergeEvery + 7: // some in each
+			check(fmt.Sprintf("after %d adds", n), false)
+		case mergeEvery + mergeEvery/3:
+			check("with the order asked for between merges", true) // which merges the recent ones
+		}
 	}
+	if !sawBoth {
+		t.Error("no record was found in recent while others were in sorted")
+	}
+	check("at the end", true)
 }
 
 // compareJoined orders joined strings as strings.Compare orders them
@@ -174,6 +222,103 @@ func TestCompareJoined(t *testing.T) {
 		want := strings.Compare(strings.Join(a[:], ""), strings.Join(b[:], ""))
 		if got := compareJoined(a, b); got != want {
 			t.Fatalf("compareJoined(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	}
+}
+
+// A record's name is whole in one chunk of names, the chunk after when
+// the last has no room for it, up to the longest a record holds: a name
+// longer is refused, and its file held whole.
+func TestRecordNamesInChunks(t *testing.T) {
+	s, _ := newSpool(t)
+	at, err := s.Put([]byte("{}"))
+	must(t, err)
+	r := newRecords()
+	var ps []string
+	for i := range 300 {
+		n := 1000 + i%7 // a chunk holds 65 or so
+		switch i {
+		case 150:
+			n = math.MaxUint16 // a chunk of its own
+		case 151:
+			n = 4 // which it has no room for
+		}
+		ps = append(ps, fmt.Sprintf("/.well-known/mcp/schemas/a/t/%d-%s", i, strings.Repeat("x", n-len(strconv.Itoa(i))-1)))
+		if !r.add(ps[i], at, "application/json") {
+			t.Fatalf("add refused a name of %d bytes", n)
+		}
+	}
+	if len(r.names) < 6 {
+		t.Fatalf("%d chunks of names, want 6 at least", len(r.names))
+	}
+	for i, p := range ps {
+		if got := r.path(uint32(i)); got != p {
+			t.Fatalf("record %d is at %.60s..., want %.60s...", i, got, p)
+		}
+		if got, ok := r.find(p); !ok || got != uint32(i) {
+			t.Fatalf("find(record %d) = %d, %v", i, got, ok)
+		}
+	}
+	if r.add("/.well-known/mcp/schemas/a/t/"+strings.Repeat("x", math.MaxUint16+1), at, "application/json") {
+		t.Error("add took a name longer than a record holds")
+	}
+	for _, c := range r.names {
+		if c.Len() > nameChunk {
+			t.Errorf("a chunk of names holds %d bytes, more than %d", c.Len(), nameChunk)
+		}
+	}
+}
+
+// A bundle's readers may run at once, the first to ask for the order
+// merging the records added since the last merge: Get finds each record
+// on whichever side of the merge it is, and Files holds them all.
+func TestRecordsReadAtOnce(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	var ps []string
+	for i := range mergeEvery + mergeEvery/2 {
+		p := fmt.Sprintf("/.well-known/mcp/schemas/a/t%d/1.%d.json", i%7, i)
+		ps = append(ps, p)
+		must(t, b.Add(p, []byte("{}"), "application/json"))
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			if n := len(b.Files()); n != len(ps) {
+				t.Errorf("Files holds %d files, want %d", n, len(ps))
+			}
+		})
+		wg.Go(func() {
+			for _, p := range ps {
+				if _, ok := b.Get(p); !ok {
+					t.Errorf("Get(%s) found nothing", p)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// comparePath orders a directory and name joined as strings.Compare
+// orders the path they make.
+func TestComparePath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const letters = "ab/-.~"
+	word := func() string {
+		b := make([]byte, rng.IntN(5))
+		for i := range b {
+			b[i] = letters[rng.IntN(len(letters))]
+		}
+		return string(b)
+	}
+	for range 20000 {
+		dir, name, p := word(), word(), word()
+		if rng.IntN(2) == 0 {
+			p = dir + p // p starts with dir, as the paths a search compares mostly do
+		}
+		want := strings.Compare(dir+"/"+name, p)
+		if got := comparePath(dir, name, p); got != want {
+			t.Fatalf("comparePath(%q, %q, %q) = %d, want %d", dir, name, p, got, want)
 		}
 	}
 }

@@ -208,15 +208,7 @@ func TestRecordsFindAcrossMerges(t *testing.T) {
 // compareJoined orders joined strings as strings.Compare orders them
 // joined, whichever parts they are cut into.
 func TestCompareJoined(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	const letters = "ab/-.~"
-	word := func() string {
-		b := make([]byte, rng.IntN(4))
-		for i := range b {
-			b[i] = letters[rng.IntN(len(letters))]
-		}
-		return string(b)
-	}
+	word := randomWords(rand.New(rand.NewPCG(3, 4)), 3)
 	for range 20000 {
 		a, b := [3]string{word(), word(), word()}, [3]string{word(), word(), word()}
 		want := strings.Compare(strings.Join(a[:], ""), strings.Join(b[:], ""))
@@ -303,14 +295,7 @@ func TestRecordsReadAtOnce(t *testing.T) {
 // orders the path they make.
 func TestComparePath(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	const letters = "ab/-.~"
-	word := func() string {
-		b := make([]byte, rng.IntN(5))
-		for i := range b {
-			b[i] = letters[rng.IntN(len(letters))]
-		}
-		return string(b)
-	}
+	word := randomWords(rng, 4)
 	for range 20000 {
 		dir, name, p := word(), word(), word()
 		if rng.IntN(2) == 0 {
@@ -388,4 +373,17 @@ func TestWriteOwnsItsTemporaryNames(t *testing.T) {
 		t.Errorf("index.html: %q, %v", data, err)
 	}
 	assertNoTemporaries(t, root)
+}
+
+// randomWords returns a maker of words of up to most letters, of the
+// few that order paths: slashes, and letters before and after them.
+func randomWords(rng *rand.Rand, most int) func() string {
+	const letters = "ab/-.~"
+	return func() string {
+		b := make([]byte, rng.IntN(most+1))
+		for i := range b {
+			b[i] = letters[rng.IntN(len(letters))]
+		}
+		return string(b)
+	}
 }

@@ -8,8 +8,9 @@ import "fmt"
 // opposite to the one they were put in (a replay, oldest first, of forms
 // put as a log named them, newest first) finds the next few in the window
 // the last read took. It keeps two windows, for two such readers taking
-// turns (a plan running ahead of what it plans for), and is not safe for
-// use by several goroutines at once.
+// turns (a plan running ahead of what it plans for): a read past a
+// window takes the place of the window it walked out of, not the
+// other reader's. It is not safe for use by several goroutines at once.
 type Heads struct {
 	spool   *Spool
 	size    int       // of a window
@@ -47,8 +48,8 @@ func (h *Heads) Read(handle uint64, dst []byte) error {
 	if n < len(dst) {
 		return h.spool.readFailed(fmt.Errorf("no %d bytes lie before offset %d", len(dst), at.off))
 	}
-	// The window read longest ago takes the new bytes.
-	w := h.windows[1]
+	i := h.walkedOutOf(at.off-int64(len(dst)), at.off)
+	w := h.windows[i]
 	w.end, w.bytes = at.off, w.bytes[:0]
 	if cap(w.bytes) < n {
 		w.bytes = make([]byte, 0, n)
@@ -60,10 +61,27 @@ func (h *Heads) Read(handle uint64, dst []byte) error {
 	}
 	if err != nil {
 		w.end, w.bytes = 0, w.bytes[:0]
-		h.windows[1] = w
+		h.windows[i] = w
 		return h.spool.readFailed(err)
 	}
-	h.windows[0], h.windows[1] = w, h.windows[0]
+	// The window read last goes first.
+	copy(h.windows[1:i+1], h.windows[:i])
+	h.windows[0] = w
 	copy(dst, w.bytes[n-len(dst):])
 	return nil
+}
+
+// walkedOutOf returns the window to read the head at [from, to) into:
+// the one a reader going down the spool has just walked out of, which
+// starts at or above from and less than a window above to; or, when
+// none does, the one read longest ago.
+func (h *Heads) walkedOutOf(from, to int64) int {
+	out, nearest := len(h.windows)-1, int64(-1)
+	for i, w := range h.windows {
+		start := w.end - int64(len(w.bytes))
+		if len(w.bytes) > 0 && start >= from && start-to < int64(h.size) && (nearest < 0 || start < nearest) {
+			out, nearest = i, start
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package bundle
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -559,6 +560,72 @@ func TestHeadsReadAWindowAtATime(t *testing.T) {
 	}
 	if err := read(36); err == nil {
 		t.Error("head 36, past the window, read back from a spool cut short")
+	}
+}
+
+// A reader that walks out of its window reads the next into that one,
+// and leaves the other reader's be, however many it reads in a row.
+func TestHeadsKeepTheOtherReadersWindow(t *testing.T) {
+	s, _ := newSpool(t)
+	var handles []uint64
+	for i := range 40 {
+		at, err := s.PutAfter([]byte(fmt.Sprintf("h%02d", i)), []byte("body"))
+		must(t, err)
+		h, _ := s.Handle(at)
+		handles = append(handles, h)
+	}
+	heads := s.NewHeads(3 * 7) // three heads of 3 bytes, and their bodies of 4
+	read := func(i int) error { return heads.Read(handles[i], make([]byte, 3)) }
+	for _, i := range []int{39, 19, 18, 17, 16, 15} { // the second walks out of its window
+		must(t, read(i))
+	}
+	if !spooltest.CutShort(t, 0) {
+		t.Fatal("found no spool to cut short")
+	}
+	for _, i := range []int{38, 37, 14} {
+		if err := read(i); err != nil {
+			t.Errorf("head %d, in a window read before the spool was cut short: %v", i, err)
+		}
+	}
+}
+
+// Heads read in any order, in windows of any size, between bodies of
+// any size and bytes put without a head, are the heads put.
+func TestHeadsReadInAnyOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := range 10 {
+		s, _ := newSpool(t)
+		type put struct {
+			handle uint64
+			head   string
+		}
+		var puts []put
+		for i := range 200 {
+			if rng.IntN(4) == 0 {
+				_, err := s.Put(make([]byte, rng.IntN(100)))
+				must(t, err)
+			}
+			body := make([]byte, rng.IntN(300))
+			if rng.IntN(100) == 0 {
+				body = make([]byte, spoolBuffer)
+			}
+			head := fmt.Sprintf("%d.%d.%s", round, i, strings.Repeat("x", rng.IntN(40)))
+			at, err := s.PutAfter([]byte(head), body)
+			must(t, err)
+			h, ok := s.Handle(at)
+			if !ok {
+				t.Fatalf("%s has no handle", head)
+			}
+			puts = append(puts, put{h, head})
+		}
+		heads := s.NewHeads(1 + rng.IntN(2000))
+		for range 2000 {
+			p := puts[rng.IntN(len(puts))]
+			got := make([]byte, len(p.head))
+			if err := heads.Read(p.handle, got); err != nil || string(got) != p.head {
+				t.Fatalf("round %d, window of %d: read %q, %v; want %q", round, heads.size, got, err, p.head)
+			}
+		}
 	}
 }
 

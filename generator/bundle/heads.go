@@ -23,6 +23,9 @@ type window struct {
 	bytes []byte
 }
 
+// start returns the offset of the window's first byte.
+func (w window) start() int64 { return w.end - int64(len(w.bytes)) }
+
 // NewHeads returns a reader of heads in s, in windows of size bytes.
 func (s *Spool) NewHeads(size int) *Heads {
 	return &Heads{spool: s, size: size}
@@ -35,8 +38,8 @@ func (h *Heads) Read(handle uint64, dst []byte) error {
 	at := h.spool.named(handle)
 	for i := range h.windows {
 		w := &h.windows[i]
-		if start := w.end - int64(len(w.bytes)); at.off-int64(len(dst)) >= start && at.off <= w.end {
-			copy(dst, w.bytes[at.off-int64(len(dst))-start:])
+		if at.off-int64(len(dst)) >= w.start() && at.off <= w.end {
+			copy(dst, w.bytes[at.off-int64(len(dst))-w.start():])
 			h.windows[0], h.windows[i] = h.windows[i], h.windows[0]
 			return nil
 		}
@@ -78,7 +81,7 @@ func (h *Heads) Read(handle uint64, dst []byte) error {
 func (h *Heads) walkedOutOf(from, to int64) int {
 	out, nearest := len(h.windows)-1, int64(-1)
 	for i, w := range h.windows {
-		start := w.end - int64(len(w.bytes))
+		start := w.start()
 		if len(w.bytes) > 0 && start >= from && start-to < int64(h.size) && (nearest < 0 || start < nearest) {
 			out, nearest = i, start
 		}

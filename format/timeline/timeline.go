@@ -228,7 +228,7 @@ type Timeline struct {
 }
 
 // EventCount is how many events the timeline has.
-func (tl *Timeline) EventCount() int { return len(tl.events.at) }
+func (tl *Timeline) EventCount() int { return tl.events.n }
 
 // Event returns the i-th event, oldest first. A schema change's is made
 // anew at each call, from its version (see eventList).
@@ -237,7 +237,7 @@ func (tl *Timeline) Event(i int) Event { return tl.events.event(i) }
 // Events returns the events, oldest first, each made as Event makes it.
 func (tl *Timeline) Events() iter.Seq[Event] {
 	return func(yield func(Event) bool) {
-		for i := range tl.events.at {
+		for i := range tl.events.n {
 			if !yield(tl.events.event(i)) {
 				return
 			}
@@ -249,20 +249,32 @@ func (tl *Timeline) Events() iter.Seq[Event] {
 func (tl *Timeline) LetGoOfEvents() { tl.events = eventList{} }
 
 // eventList holds events compact. A replay's schema change is named by
-// its version alone (the at-th of tool's), from which its endpoint, key,
-// commit and time are made again; any other event is held whole, in
+// its version alone (the at-th of its tool's), from which its endpoint,
+// key, commit and time are made again; any other event is held whole, in
 // others, at the index at says. Most of a long history's events are
 // schema changes, and held whole, with a key of their own each, they
-// were a fifth of what its timeline held.
+// were a fifth of what its timeline held. A schema change names its tool
+// by a number, in 8 bytes with its version's index where a pointer made
+// it 16, and the events are held in chunks, where a slice grown by
+// doubling left a quarter of its room unused, and held both copies while
+// it grew.
 type eventList struct {
-	at     []eventAt
+	chunks [][]eventAt
+	n      int                     // the events added
+	tools  []*ToolHistory          // the tools schema changes name, each once
+	toolAt map[*ToolHistory]uint32 // the index of each in tools
 	others []Event
 }
 
 type eventAt struct {
-	tool *ToolHistory // nil for an event in others
-	at   int32
+	tool uint32 // for a schema change, 1 + its tool's index in tools; 0 for an event in others
+	at   int32  // its version's index in its tool's history, or its index in others
 }
+
+const (
+	eventChunkBits = 12
+	eventChunk     = 1 << eventChunkBits
+)
 
 // add appends e: by its version when that version makes e again, field
 // for field, else whole.
@@ -270,23 +282,46 @@ func (l *eventList) add(e Event) {
 	if e.tool != nil && e.Type == agentfeed.TypeSchemaChange && e.payload == nil && e.title == "" && e.summary == "" {
 		v := e.tool.At(int(e.at))
 		if e.EndpointID == e.tool.EndpointID() && e.Key == changeKey(v.From, v.Version) && e.Commit == v.Commit && e.Time == v.Time {
-			l.at = append(l.at, eventAt{e.tool, e.at})
+			l.append(eventAt{l.toolIndex(e.tool) + 1, e.at})
 			return
 		}
 	}
-	l.at = append(l.at, eventAt{at: int32(len(l.others))})
+	l.append(eventAt{at: int32(len(l.others))})
 	l.others = append(l.others, e)
+}
+
+func (l *eventList) append(a eventAt) {
+	if l.n&(eventChunk-1) == 0 {
+		l.chunks = append(l.chunks, make([]eventAt, eventChunk))
+	}
+	l.chunks[l.n>>eventChunkBits][l.n&(eventChunk-1)] = a
+	l.n++
+}
+
+// toolIndex returns the index of th in tools, adding it if new.
+func (l *eventList) toolIndex(th *ToolHistory) uint32 {
+	if i, ok := l.toolAt[th]; ok {
+		return i
+	}
+	if l.toolAt == nil {
+		l.toolAt = map[*ToolHistory]uint32{}
+	}
+	i := uint32(len(l.tools))
+	l.tools = append(l.tools, th)
+	l.toolAt[th] = i
+	return i
 }
 
 // event makes the i-th event again.
 func (l *eventList) event(i int) Event {
-	a := l.at[i]
-	if a.tool == nil {
+	a := l.chunks[i>>eventChunkBits][i&(eventChunk-1)]
+	if a.tool == 0 {
 		return l.others[a.at]
 	}
-	from, version, commit, at := a.tool.step(int(a.at))
-	return Event{Type: agentfeed.TypeSchemaChange, EndpointID: a.tool.EndpointID(), Key: changeKey(from, version),
-		Commit: commit, Time: at, tool: a.tool, at: a.at}
+	th := l.tools[a.tool-1]
+	from, version, commit, at := th.step(int(a.at))
+	return Event{Type: agentfeed.TypeSchemaChange, EndpointID: th.EndpointID(), Key: changeKey(from, version),
+		Commit: commit, Time: at, tool: th, at: a.at}
 }
 
 // changeKey is a schema change's key: the versions it leads from and to.

@@ -699,3 +699,43 @@ func TestSupersededVersionsHoldHandles(t *testing.T) {
 		}
 	}
 }
+
+// Events past a chunk's end, of several tools and some held whole, are
+// made again as they were added, each naming its own tool and version.
+func TestEventsAcrossChunks(t *testing.T) {
+	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
+	ths := []*ToolHistory{{Server: "com.example/a", Name: "one"}, {Server: "com.example/b", Name: "two"}, {Server: "com.example/a", Name: "three"}}
+	var l eventList
+	var want []Event
+	whole := 0
+	for i := range 2*eventChunk + 3 {
+		if i%1000 == 7 {
+			whole++
+			e := NewEvent(agentfeed.TypeAnnouncement, "com.example/a", fmt.Sprint("announced ", i), hash(i+1), at, nil)
+			l.add(e)
+			want = append(want, e)
+			continue
+		}
+		th := ths[i%len(ths)]
+		n := th.Len()
+		from := ""
+		if n > 0 {
+			from = th.At(n - 1).Version
+		}
+		v := &Version{Version: fmt.Sprintf("1.0.%d", n), From: from, Commit: hash(i + 1), Time: at.Add(time.Duration(i) * time.Second),
+			Tool: tools.Tool{Name: th.Name, SHA256: strings.Repeat("ab", 32)}}
+		th.add(v)
+		e := Event{Type: agentfeed.TypeSchemaChange, EndpointID: th.EndpointID(), Key: changeKey(from, v.Version), Commit: v.Commit, Time: v.Time, tool: th, at: int32(n)}
+		l.add(e)
+		want = append(want, e)
+	}
+	tl := Timeline{events: l}
+	if tl.EventCount() != len(want) || len(l.others) != whole || len(l.tools) != len(ths) {
+		t.Fatalf("%d events, %d held whole, %d tools; want %d, %d, %d", tl.EventCount(), len(l.others), len(l.tools), len(want), whole, len(ths))
+	}
+	for i, e := range slices.Collect(tl.Events()) {
+		if !reflect.DeepEqual(e, want[i]) {
+			t.Fatalf("event %d made again as\n%+v\nwant\n%+v", i, e, want[i])
+		}
+	}
+}

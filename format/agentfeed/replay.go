@@ -1,11 +1,8 @@
 package agentfeed
 
 import (
-	"cmp"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 )
 
@@ -56,38 +53,17 @@ type State struct {
 	// applied holds, by the SHA-256 of an entry id, the SHA-256 of the
 	// content applied, to detect replays: digests, not the id and the
 	// content, so that a long feed applied one page at a time is not
-	// held whole, ids included. With a store (see KeepDigestsIn), it
-	// holds only the ids whose first digestPrefix bytes another's have,
-	// and byPrefix the others' by those bytes, with where the store
-	// keeps both digests.
-	applied  map[[sha256.Size]byte][sha256.Size]byte
-	store    DigestStore
-	byPrefix map[uint64]uint64
+	// held whole, ids included. With RememberOnly, it holds only the
+	// ids in only.
+	applied map[[sha256.Size]byte][sha256.Size]byte
+	only    map[string]bool
 }
 
-// DigestStore keeps the digests of the entries a State applied (see
-// State.KeepDigestsIn): Keep keeps some bytes and returns a number
-// other than 0, which Recall gives them back by.
-type DigestStore interface {
-	Keep(digests []byte) (uint64, error)
-	Recall(at uint64) ([]byte, error)
-}
-
-// digestPrefix is how many bytes of an id's digest a State with a store
-// holds for the id: few enough that a long feed's ids cost a few bytes
-// each, and enough that two ids share them, which costs a read of the
-// store and the pair's digests held whole, almost never.
-var digestPrefix = 8
-
-// KeepDigestsIn makes st keep the digests of the entries it applies from
-// then on in store rather than in memory, for a writer that replays a
-// feed too long to hold two digests an entry: st holds a few bytes of
-// each and where store keeps it, and reads the store back when an id
-// comes again. An entry whose digests store fails to keep, or to give
-// back, is an error of Apply.
-func (st *State) KeepDigestsIn(store DigestStore) {
-	st.store, st.byPrefix = store, map[uint64]uint64{}
-}
+// RememberOnly makes st remember, from then on, only the entries whose
+// ids are in ids: for a writer that replays its own long feed, and knows
+// every other id it applies comes once (see RepeatedIDs), two digests an
+// entry would be most of what the replay holds.
+func (st *State) RememberOnly(ids map[string]bool) { st.only = ids }
 
 // Endpoint returns the state of the endpoint with the given id.
 func (st *State) Endpoint(id string) (Endpoint, bool) {
@@ -136,25 +112,22 @@ func NewState() *State {
 // Apply applies the entry at index i as ApplyAll does; on an error the
 // state is unchanged.
 func (st *State) Apply(i int, e Entry) error {
-	id, sum := sha256.Sum256([]byte(e.ID)), sha256.Sum256(e.Content)
-	prev, seen, err := st.appliedSum(id)
-	if err != nil {
-		return err
-	}
-	if seen {
-		if prev != sum {
-			st.skip(i, e, SkipReplayMismatch)
+	var id, sum [sha256.Size]byte
+	remember := st.only == nil || st.only[e.ID]
+	if remember {
+		id, sum = sha256.Sum256([]byte(e.ID)), sha256.Sum256(e.Content)
+		if prev, seen := st.applied[id]; seen {
+			if prev != sum {
+				st.skip(i, e, SkipReplayMismatch)
+			}
+			return nil
 		}
-		return nil
 	}
 	if e.Type != TypeAnnouncement && e.Type != TypeSchemaChange && e.Type != TypeDeprecation {
 		st.skip(i, e, SkipUnknownType)
 		return nil
 	}
-	at, err := st.keep(id, sum)
-	if err != nil {
-		return err
-	}
+	var err error
 	switch e.Type {
 	case TypeAnnouncement:
 		err = st.announce(e.Content)
@@ -170,62 +143,10 @@ func (st *State) Apply(i int, e Entry) error {
 	if err != nil {
 		return fmt.Errorf("%s payload: %w", e.Type, err)
 	}
-	st.remember(id, sum, at)
-	return nil
-}
-
-// appliedSum returns the digest of the content applied with the id whose
-// digest is id, and whether one was.
-func (st *State) appliedSum(id [sha256.Size]byte) (sum [sha256.Size]byte, seen bool, err error) {
-	if sum, seen = st.applied[id]; seen || st.store == nil {
-		return sum, seen, nil
-	}
-	at, ok := st.byPrefix[prefixOf(id)]
-	if !ok {
-		return sum, false, nil
-	}
-	kept, err := st.store.Recall(at)
-	if err != nil || len(kept) != 2*sha256.Size {
-		return sum, false, fmt.Errorf("reading back the digests of the entries applied: %v", cmp.Or(err, errors.New("cut short")))
-	}
-	if [sha256.Size]byte(kept) != id {
-		return sum, false, nil // another id with the same prefix
-	}
-	return [sha256.Size]byte(kept[sha256.Size:]), true, nil
-}
-
-// keep keeps the digests of an entry about to be applied in the store,
-// if they go there, and returns where; 0 when they do not. The state
-// is unchanged until remember records them.
-func (st *State) keep(id, sum [sha256.Size]byte) (at uint64, err error) {
-	if st.store == nil {
-		return 0, nil
-	}
-	if _, taken := st.byPrefix[prefixOf(id)]; taken {
-		return 0, nil
-	}
-	if at, err = st.store.Keep(append(id[:], sum[:]...)); err != nil {
-		return 0, fmt.Errorf("keeping the digests of the entries applied: %v", err)
-	}
-	return at, nil
-}
-
-// remember records that the entry whose digests are id and sum was
-// applied, kept at at (see keep).
-func (st *State) remember(id, sum [sha256.Size]byte, at uint64) {
-	if at == 0 {
+	if remember {
 		st.applied[id] = sum
-		return
 	}
-	st.byPrefix[prefixOf(id)] = at
-}
-
-// prefixOf is the first digestPrefix bytes of an id's digest, as a
-// number.
-func prefixOf(id [sha256.Size]byte) uint64 {
-	var b [8]byte
-	copy(b[:], id[:digestPrefix])
-	return binary.BigEndian.Uint64(b[:])
+	return nil
 }
 
 func (st *State) skip(i int, e Entry, reason SkipReason) {

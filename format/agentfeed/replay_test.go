@@ -1,10 +1,9 @@
 package agentfeed
 
 import (
-	"errors"
 	"fmt"
+	"maps"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -113,36 +112,9 @@ func TestReplayRejectsMalformedPayloads(t *testing.T) {
 	}
 }
 
-// memoryStore is a DigestStore in memory; failing makes it refuse.
-type memoryStore struct {
-	kept    [][]byte
-	recalls int
-	failing bool
-}
-
-func (m *memoryStore) Keep(digests []byte) (uint64, error) {
-	if m.failing {
-		return 0, errors.New("no room")
-	}
-	m.kept = append(m.kept, slices.Clone(digests))
-	return uint64(len(m.kept)), nil
-}
-
-func (m *memoryStore) Recall(at uint64) ([]byte, error) {
-	m.recalls++
-	if m.failing {
-		return nil, errors.New("gone")
-	}
-	return m.kept[at-1], nil
-}
-
-// A state that keeps its digests in a store derives what one that holds
-// them does, with ids whose prefix others share (every id, with a prefix
-// of one byte, among three hundred), and reads the store back only for
-// an id seen before or whose prefix another has. A store that fails is
-// an error of Apply, which leaves the state as it was.
-func TestReplayKeepingDigestsInAStore(t *testing.T) {
-	defer func(n int) { digestPrefix = n }(digestPrefix)
+// A state that remembers only the ids that repeat derives what one that
+// remembers every id does, holding the digests of those alone.
+func TestReplayRememberingOnlyTheRepeatedIDs(t *testing.T) {
 	entries := replayScenario(t)
 	for i := range 300 {
 		entries = append(entries, unsignedEntry(t, fmt.Sprint("v", i), TypeSchemaChange,
@@ -154,39 +126,44 @@ func TestReplayKeepingDigestsInAStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, prefix := range []int{8, 1} {
-		digestPrefix = prefix
-		store := &memoryStore{}
-		st := NewState()
-		st.KeepDigestsIn(store)
-		if err := st.ApplyAll(0, entries); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(st.Endpoints, want.Endpoints) || !reflect.DeepEqual(st.ByProtocol, want.ByProtocol) || !reflect.DeepEqual(st.Skipped, want.Skipped) {
-			t.Errorf("prefix %d: the state is\n%+v\nwant, as without a store,\n%+v", prefix, st, want)
-		}
-		if prefix == 8 && (len(st.applied) != 0 || len(store.kept) != len(st.byPrefix) || store.recalls != 4) {
-			t.Errorf("prefix 8: %d ids held whole, %d kept for %d prefixes, %d recalls; want none, one each, one for each of the 4 replays",
-				len(st.applied), len(store.kept), len(st.byPrefix), store.recalls)
-		}
-		if prefix == 1 && (len(st.byPrefix) > 256 || len(st.applied) == 0) {
-			t.Errorf("prefix 1: %d prefixes, %d ids held whole; want at most 256, and the others whole", len(st.byPrefix), len(st.applied))
-		}
+	seen, repeated := map[string]bool{}, map[string]bool{}
+	for _, e := range entries {
+		repeated[e.ID] = seen[e.ID]
+		seen[e.ID] = true
 	}
-
-	digestPrefix = 8
-	store := &memoryStore{}
+	maps.DeleteFunc(repeated, func(_ string, again bool) bool { return !again })
 	st := NewState()
-	st.KeepDigestsIn(store)
-	if err := st.ApplyAll(0, entries[:3]); err != nil {
+	st.RememberOnly(repeated)
+	if err := st.ApplyAll(0, entries); err != nil {
 		t.Fatal(err)
 	}
-	store.failing = true
-	for _, e := range []Entry{entries[3], entries[0]} { // a new entry, a replay
-		before := len(st.byPrefix)
-		if err := st.Apply(3, e); err == nil || len(st.byPrefix) != before || st.Endpoints[0].Version != "1.0" {
-			t.Errorf("%s, with a store that fails: %v, %d prefixes (want %d), endpoint a at %s; want an error and no change",
-				e.ID, err, len(st.byPrefix), before, st.Endpoints[0].Version)
-		}
+	if !reflect.DeepEqual(st.Endpoints, want.Endpoints) || !reflect.DeepEqual(st.ByProtocol, want.ByProtocol) || !reflect.DeepEqual(st.Skipped, want.Skipped) {
+		t.Errorf("the state is\n%+v\nwant, as remembering every id,\n%+v", st, want)
+	}
+	if len(repeated) != 4 || len(st.applied) != len(repeated) {
+		t.Errorf("%d ids remembered, of %d that repeat; want the 4 that repeat", len(st.applied), len(repeated))
+	}
+}
+
+// RepeatedIDs names the ids of the entries named more than once, and no
+// other: an entry of another type with the same endpoint and key has
+// another id.
+func TestRepeatedIDs(t *testing.T) {
+	var r RepeatedIDs
+	for i := range 1000 {
+		r.Add(TypeSchemaChange, "c", fmt.Sprint(i, " -> ", i+1))
+		r.Add(TypeAnnouncement, "c", fmt.Sprint(i, " -> ", i+1))
+	}
+	r.Add(TypeSchemaChange, "c", "7 -> 8")
+	r.Add(TypeDeprecation, "a", "s")
+	r.Add(TypeDeprecation, "a", "s")
+	r.Add(TypeDeprecation, "a", "s")
+	got := r.IDs("example.com")
+	want := map[string]bool{
+		EntryID("example.com", TypeSchemaChange, "c", "7 -> 8"): true,
+		EntryID("example.com", TypeDeprecation, "a", "s"):       true,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("repeated ids %v, want %v", got, want)
 	}
 }

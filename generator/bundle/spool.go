@@ -87,7 +87,7 @@ func (s *Spool) named(handle uint64) Spooled {
 }
 
 // Keep puts b in s and returns its handle: for a holder that names what
-// it keeps by a number (see agentfeed.DigestStore, timeline.Store).
+// it keeps by a number (see timeline.Store).
 func (s *Spool) Keep(b []byte) (uint64, error) {
 	at, err := s.Put(b)
 	if err != nil {

@@ -77,10 +77,12 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 	signer := agentfeed.NewSigner(didweb.KeyURL(did, cfg.Signing.KeyID), st.in.Key)
 	host := strings.ReplaceAll(cfg.Host(), ":", "%3A")
 	newest := emptyFeedTime
+	var repeated agentfeed.RepeatedIDs
 	for e := range tl.Events() {
 		if e.Time.After(newest) {
 			newest = e.Time
 		}
+		repeated.Add(e.Type, e.EndpointID, e.Key)
 	}
 	status := agentfeed.Status(cfg.Feed.Status)
 	f := &agentfeed.Feed{
@@ -98,11 +100,11 @@ func (st *stage) addFeed(tl *timeline.Timeline) error {
 	size, count := cfg.Feed.PageSize, tl.EventCount()
 	full := agentfeed.Archives(count, size)
 	state := agentfeed.NewState()
-	if spool := st.b.Spool(); spool != nil {
-		// Two digests for each entry of a long history, which the state
-		// would hold otherwise.
-		state.KeepDigestsIn(spool)
-	}
+	// The state remembers only the ids the feed repeats, which it does
+	// only where two events' names have digests that agree (see
+	// agentfeed.EntryID): two digests an entry would be most of what a
+	// long history's replay holds.
+	state.RememberOnly(repeated.IDs(host))
 	links := st.newLinker(tl)
 	for n := 1; n <= full+1; n++ {
 		first := (n - 1) * size

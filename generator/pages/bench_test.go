@@ -1,11 +1,16 @@
 package pages
 
 import (
+	"crypto/ed25519"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
+	"github.com/wellknown-dev/wellknown/format/timeline"
+	"github.com/wellknown-dev/wellknown/format/tools"
 	"github.com/wellknown-dev/wellknown/templates"
 )
 
@@ -114,4 +119,76 @@ func BenchmarkRender(b *testing.B) {
 	}
 	b.ReportMetric(float64(pages), "pages/op")
 	b.ReportMetric(float64(pages)*float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+}
+
+// benchCommits is the length of BenchmarkModel's history.
+const benchCommits = 200_000
+
+// BenchmarkModel makes the model of a history of benchCommits commits,
+// each a new version of one of four tools, and reports the heap it holds
+// a version, with the version's changelog entry: most of what a long
+// history's pages hold while they render. As in a build to disk, the
+// versions' packed bytes are in a spool and the timeline is used up.
+func BenchmarkModel(b *testing.B) {
+	cfg := modelConfig(b)
+	spool := newSpool(b)
+	names := []string{"get_alerts", "get_forecast", "get_radar", "get_tides"}
+	// Each tool goes back and forth between two schemas: a parameter
+	// added, then removed.
+	var variants [2][]tools.Tool
+	for _, name := range names {
+		variants[0] = append(variants[0], parseTool(b, `{"name":"`+name+`","inputSchema":{"type":"object","properties":{"place":{"type":"string"}}}}`))
+		variants[1] = append(variants[1], parseTool(b, `{"name":"`+name+`","inputSchema":{"type":"object","properties":{"place":{"type":"string"},"days":{"type":"integer"}}}}`))
+	}
+	var perVersion, perEntry float64
+	for b.Loop() {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		srv := timeline.Server{Name: cfg.Servers[0].Name, Slug: cfg.Servers[0].Slug, Version: "1.0.0",
+			Endpoint: "https://weather.example.com/mcp", Tools: map[string]tools.Tool{}}
+		for i, name := range names {
+			srv.Tools[name] = variants[0][i]
+		}
+		tb := timeline.NewBuilder(timeline.CompareObjects)
+		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		for i := range benchCommits {
+			if i >= len(names) {
+				// After the first commit of every tool, each changes one.
+				k := i % len(names)
+				srv.Tools[names[k]] = variants[i/len(names)%2][k]
+				srv.Touched = names[k : k+1]
+			}
+			c := timeline.Commit{Hash: fmt.Sprintf("%040x", i), Time: start.Add(time.Duration(i) * time.Minute), Servers: []timeline.Server{srv}}
+			if err := tb.Commit(c); err != nil {
+				b.Fatal(err)
+			}
+		}
+		working := make([]tools.Tool, len(names))
+		for k, name := range names {
+			working[k] = srv.Tools[name]
+		}
+		in := BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: working}}, Timeline: tb.Timeline(),
+			Key: ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)).Public().(ed25519.PublicKey), Cache: NewCacheOnce(), UseUpTimeline: true}
+		tb = nil
+		s, err := newModel(in, spool).site(Content{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		in = BuildInput{}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		versions := 0
+		for _, t := range s.Servers[0].Tools {
+			versions += len(t.Versions)
+		}
+		if versions != benchCommits || len(s.Changes) < benchCommits {
+			b.Fatalf("%d versions and %d entries, want %d of each or more", versions, len(s.Changes), benchCommits)
+		}
+		held := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+		perVersion, perEntry = held/float64(versions), held/float64(len(s.Changes))
+		runtime.KeepAlive(s)
+	}
+	b.ReportMetric(perVersion, "B/version")
+	b.ReportMetric(perEntry, "B/entry")
 }

@@ -109,7 +109,7 @@ func TestRenderBuildLinksThePublishedDocuments(t *testing.T) {
 }
 
 // modelConfig is modelSite, in a directory of its own.
-func modelConfig(t *testing.T) *site.Config {
+func modelConfig(t testing.TB) *site.Config {
 	t.Helper()
 	cfg, err := site.Parse(filepath.Join(t.TempDir(), "site.toml"), modelSite, nil)
 	if err != nil {
@@ -119,7 +119,7 @@ func modelConfig(t *testing.T) *site.Config {
 }
 
 // parseTool parses a tool file's source.
-func parseTool(t *testing.T, src string) tools.Tool {
+func parseTool(t testing.TB, src string) tools.Tool {
 	t.Helper()
 	tl, err := tools.Parse("tools/tool.json", []byte(src))
 	if err != nil {

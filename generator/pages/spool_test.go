@@ -21,7 +21,7 @@ import (
 
 // newSpool returns a spool in a directory of the test's, closed when the
 // test ends.
-func newSpool(t *testing.T) *bundle.Spool {
+func newSpool(t testing.TB) *bundle.Spool {
 	t.Helper()
 	t.Setenv("TMPDIR", t.TempDir())
 	s, err := bundle.NewSpool()

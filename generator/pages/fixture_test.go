@@ -164,9 +164,9 @@ func fixtureSite(t testing.TB) *Site {
 		},
 		Documents: []Link{{Title: "AI Catalog", Path: ".well-known/ai-catalog.json"}, {Title: "Change feed", Path: ".well-known/agent-feed.xml"}},
 		Changes: []Change{
-			withPage(otherEntry(ChangeDeprecation, "removed", day(4), "com.example.weather/alerts removed"), "com.example.weather/alerts", gone, nil),
+			withPage(otherEntry(nil, ChangeDeprecation, "removed", day(4), "com.example.weather/alerts removed"), "com.example.weather/alerts", gone, nil),
 			withPage(Change{version: &forecast.Versions[0]}, "com.example.weather/forecast#get_forecast", nil, forecast),
-			withPage(otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 on com.example.weather/forecast"), "com.example.weather/forecast#get_forecast", nil, forecast),
+			withPage(otherEntry(nil, ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 on com.example.weather/forecast"), "com.example.weather/forecast#get_forecast", nil, forecast),
 		},
 		Verify: Verify{
 			DID: "did:web:example.github.io:weather", DIDPath: "did.json", Command: "wellknown verify https://example.github.io/weather",
@@ -177,9 +177,15 @@ func fixtureSite(t testing.TB) *Site {
 }
 
 // withPage is c about an endpoint, with the page of its server s or its
-// tool t.
+// tool t: a schema change's version, made by newVersion, is of a run of
+// its own, which names the endpoint.
 func withPage(c Change, endpoint string, s *Server, t *Tool) Change {
-	c.about = &changeAbout{endpoint: endpoint, server: s, tool: t}
+	a := &changeAbout{endpoint: endpoint, server: s, tool: t}
+	if c.version != nil {
+		c.version.run.about = a
+	} else {
+		c.other.about = a
+	}
 	return c
 }
 
@@ -187,7 +193,7 @@ func withPage(c Change, endpoint string, s *Server, t *Tool) Change {
 // versionMaker.make).
 func newVersion(version, from string, at time.Time, folder, class string, commit Commit, release string, texts []string) Version {
 	var mk versionMaker
-	v := mk.make(version, from, at, folder, class, commit, release, texts)
+	v := mk.make(version, from, at, folder, nil, class, commit, release, texts)
 	mk.finish()
 	return v
 }

@@ -155,10 +155,11 @@ type model struct {
 	repos     map[string]string           // by server name: where its tools' commits are linked
 	useUp     bool                        // see BuildInput.UseUpTimeline
 	// The changelog's entries, oldest first, planned before the tool
-	// pages (see changelog), each with its endpoint in abouts, one for
-	// all its entries, whose pages it links once they are made; untold
-	// has the schema changes no tool page has made yet (entries of no
-	// version in changes).
+	// pages (see changelog); untold has the schema changes no tool page
+	// has made yet (entries of no version in changes). Each endpoint is
+	// in abouts, one for all its entries, which an entry's otherChange
+	// or its version's run names, and links its pages once they are
+	// made (see linkedChanges).
 	changes  []Change
 	abouts   map[string]*changeAbout // by endpoint id
 	untold   map[*timeline.ToolHistory]untold
@@ -358,7 +359,9 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 	if th == nil {
 		return pt, nil
 	}
-	repo := m.repos[th.Server]
+	// about is the endpoint of th's changelog entries (see changelog),
+	// which its versions' runs name.
+	repo, about := m.repos[th.Server], m.abouts[th.EndpointID()]
 	// Versions are read one at a time: a tool's earlier versions are
 	// made when asked for (see timeline.ToolHistory).
 	n := th.Len()
@@ -374,7 +377,7 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 		}
 		d := v.Change()
 		pv := &pt.Versions[n-1-i]
-		*pv = m.version(th, v, d, repo)
+		*pv = m.version(th, about, v, d, repo)
 		if d != nil && n-i <= DiffedVersions {
 			pv.setSchemas(newSchemaChange(before.Tool, v.Tool))
 		}
@@ -400,8 +403,8 @@ func (m *model) tool(h *timeline.ServerHistory, th *timeline.ToolHistory, t tool
 }
 
 // version is the pages' version of th's version v, which made change d
-// (nil for the first), in a commit of repo.
-func (m *model) version(th *timeline.ToolHistory, v *timeline.Version, d *schemadiff.Result, repo string) Version {
+// (nil for the first), in a commit of repo; about is th's endpoint.
+func (m *model) version(th *timeline.ToolHistory, about *changeAbout, v *timeline.Version, d *schemadiff.Result, repo string) Version {
 	var class string
 	m.texts = m.texts[:0]
 	if d != nil {
@@ -410,7 +413,7 @@ func (m *model) version(th *timeline.ToolHistory, v *timeline.Version, d *schema
 			m.texts = append(m.texts, c.Text)
 		}
 	}
-	return m.versions.make(v.Version, v.From, v.Time, sitePath(paths.ToolVersions(v.Slug, th.Name)), class, CommitLink(repo, v.Commit), v.Release, m.texts)
+	return m.versions.make(v.Version, v.From, v.Time, sitePath(paths.ToolVersions(v.Slug, th.Name)), about, class, CommitLink(repo, v.Commit), v.Release, m.texts)
 }
 
 // gaps lists the times a tool was away from its server: each removal, and
@@ -509,7 +512,7 @@ func (m *model) changelog() {
 				badge = "updated"
 			}
 			announced[e.EndpointID] = true
-			c = otherEntry(ChangeAnnouncement, badge, e.Time, e.Summary())
+			c = otherEntry(a, ChangeAnnouncement, badge, e.Time, e.Summary())
 		case agentfeed.TypeSchemaChange:
 			// A timeline's schema change names its version, which the
 			// entry names once made (see tool and tellOf).
@@ -525,11 +528,10 @@ func (m *model) changelog() {
 			if isRemoval(e) {
 				badge = "removed"
 			}
-			c = otherEntry(ChangeDeprecation, badge, e.Time, e.Summary())
+			c = otherEntry(a, ChangeDeprecation, badge, e.Time, e.Summary())
 		default:
-			c = otherEntry("", "", e.Time, "")
+			c = otherEntry(a, "", "", e.Time, "")
 		}
-		c.about = a
 		m.changes = append(m.changes, c)
 	}
 	if m.useUp {
@@ -584,10 +586,11 @@ func (m *model) tellOf(th *timeline.ToolHistory) {
 		return
 	}
 	told := make([]Version, len(u))
+	about := m.abouts[th.EndpointID()]
 	for i, at := range u {
 		if at != 0 {
 			v := th.At(i)
-			told[i] = m.version(th, v, v.Change(), m.repos[th.Server])
+			told[i] = m.version(th, about, v, v.Change(), m.repos[th.Server])
 			m.changes[at-1].version = &told[i]
 		}
 	}

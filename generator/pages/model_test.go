@@ -173,6 +173,108 @@ func TestChangelogNamesTheToolPagesVersion(t *testing.T) {
 	}
 }
 
+// A schema change's entry is about its own tool, which its version's run
+// names: two tools' versions made one after another, as a server's are,
+// and two removed servers' tools of one name and slug, whose versions
+// share a folder and, no page showing them, are made one after another
+// as the changelog is finished. Each tool's change adds a parameter of
+// its own, which its entry's texts name.
+func TestChangelogEntriesNameTheirOwnTool(t *testing.T) {
+	const legacy, legacy2 = "com.example.weather/legacy", "com.example.weather/legacy2"
+	for _, useUp := range []bool{false, true} {
+		cfg := modelConfig(t)
+		forecast := cfg.Servers[0].Name
+		tool := func(name string, params ...string) tools.Tool {
+			props := make([]string, len(params))
+			for i, p := range params {
+				props[i] = `"` + p + `":{"type":"integer"}`
+			}
+			return parseTool(t, `{"name":"`+name+`","inputSchema":{"type":"object","properties":{`+strings.Join(props, ",")+`}}}`)
+		}
+		server := func(name string, ts ...tools.Tool) timeline.Server {
+			srv := timeline.Server{Name: name, Slug: serverSlug, Version: "1.0.0", Endpoint: "https://" + name + "/mcp", Tools: map[string]tools.Tool{}}
+			for _, tl := range ts {
+				srv.Tools[tl.Name] = tl
+			}
+			return srv
+		}
+		// The slug goes from one server to the next, the configured one's
+		// last.
+		commits := []timeline.Server{
+			server(legacy, tool("legacy_forecast")),
+			server(legacy, tool("legacy_forecast", "hours")),
+			server(legacy2, tool("legacy_forecast")),
+			server(legacy2, tool("legacy_forecast", "minutes")),
+			server(forecast, tool("get_alerts"), tool("get_forecast")),
+			server(forecast, tool("get_alerts", "area"), tool("get_forecast", "days")),
+			server(forecast, tool("get_alerts", "area", "severity"), tool("get_forecast", "days", "units")),
+		}
+		b := timeline.NewBuilder(timeline.CompareObjects)
+		for i, srv := range commits {
+			if err := b.Commit(timeline.Commit{Hash: fmt.Sprintf("%040d", i), Time: time.Date(2026, 4, i+1, 12, 0, 0, 0, time.UTC), Servers: []timeline.Server{srv}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		working := commits[len(commits)-1].Tools
+		s, err := newModel(BuildInput{Config: cfg, Servers: []BuildServer{{Config: &cfg.Servers[0], Tools: []tools.Tool{working["get_alerts"], working["get_forecast"]}}},
+			Timeline: b.Timeline(), Cache: NewCacheOnce(), UseUpTimeline: useUp}, nil).site(Content{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// By the parameter a change adds: its tool's endpoint, and its
+		// page, a configured server's tool's.
+		pages := map[string]*Tool{}
+		for _, tl := range s.Servers[0].Tools {
+			pages[tl.Name] = tl
+		}
+		want := map[string]struct{ endpoint, page string }{
+			"hours":    {timeline.ToolEndpointID(legacy, "legacy_forecast"), ""},
+			"minutes":  {timeline.ToolEndpointID(legacy2, "legacy_forecast"), ""},
+			"area":     {timeline.ToolEndpointID(forecast, "get_alerts"), "get_alerts"},
+			"severity": {timeline.ToolEndpointID(forecast, "get_alerts"), "get_alerts"},
+			"days":     {timeline.ToolEndpointID(forecast, "get_forecast"), "get_forecast"},
+			"units":    {timeline.ToolEndpointID(forecast, "get_forecast"), "get_forecast"},
+		}
+		seen := 0
+		for _, c := range s.Changes {
+			if c.Kind() != ChangeSchema {
+				continue
+			}
+			texts := c.Changes()
+			if len(texts) != 1 || strings.Count(texts[0], "`") != 2 {
+				t.Fatalf("use up %v: entry %q has texts %q, want one that names a parameter", useUp, c.Summary(), texts)
+			}
+			param := strings.Split(texts[0], "`")[1]
+			w, ok := want[param]
+			if !ok {
+				t.Fatalf("use up %v: entry %q adds %s: the history is not the one meant", useUp, c.Summary(), param)
+			}
+			seen++
+			name, page := timeline.DisplayName(w.endpoint), pages[w.page]
+			if got := c.about().endpoint; got != w.endpoint || !strings.HasPrefix(c.Summary(), name+" ") || c.Tool() != page || c.Server() != nil {
+				t.Errorf("use up %v: the entry adding %s is about %s, summed up as %q; want %s, %q, with the page of %q",
+					useUp, param, got, c.Summary(), w.endpoint, name+" …", w.page)
+			}
+			if page == nil && c.Path() != "" || page != nil && !slices.Contains(versionsOf(page), c.version) {
+				t.Errorf("use up %v: the entry adding %s links %q, or names a version not of its tool's page", useUp, param, c.Path())
+			}
+		}
+		if seen != len(want) {
+			t.Errorf("use up %v: %d schema changes, want %d", useUp, seen, len(want))
+		}
+	}
+}
+
+// versionsOf are the addresses of a tool's versions, which its
+// changelog entries name.
+func versionsOf(tl *Tool) []*Version {
+	out := make([]*Version, len(tl.Versions))
+	for i := range tl.Versions {
+		out[i] = &tl.Versions[i]
+	}
+	return out
+}
+
 // A version's change texts are one string of their own, and its class a
 // constant (see schemadiff.Packed.Unpack), not parts of its packed
 // change: the pages hold them while they render, and the packed change

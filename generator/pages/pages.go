@@ -174,10 +174,13 @@ type Version struct {
 	run *versionRun // nil in a Version made without a versionMaker
 }
 
-// versionRun is what versions of a tool made one after another, whose
-// schemas are in one folder, share.
+// versionRun is what versions of one endpoint made one after another,
+// whose schemas are in one folder, share.
 type versionRun struct {
 	folder string // where their schemas are (see SchemaPath)
+	// Their endpoint, which the changelog entry of each one's change is
+	// about: held here once for a run rather than in every entry.
+	about *changeAbout
 	// Their packed bytes, one after another. In a build to disk they are
 	// in its spool instead, where stored names them (see
 	// bundle.Spool.Handle), read back when a page asks for a version and
@@ -247,7 +250,8 @@ func (k *readBacks) keep(r *versionRun) {
 }
 
 // versionMaker makes Versions, each in the run of the versions made
-// before it that share its folder, until the run is finished.
+// before it that share its folder and endpoint, until the run is
+// finished.
 type versionMaker struct {
 	spool *bundle.Spool // where the runs' packed bytes go; nil to hold them
 	kept  *readBacks    // the spooled runs read back, which all its runs share
@@ -275,20 +279,23 @@ var classes = []string{"", string(schemadiff.Cosmetic), string(schemadiff.Compat
 
 const classOther = 0xff
 
-// make makes version, replacing from ("" for the first), made at a time
-// with a class of change, commit, release and texts, whose schema is in
-// folder. Its packed bytes are the class's index in classes (or
-// classOther and the class), the time in Unix seconds as a varint, then
-// the version, from, the commit's short hash and URL, the release and
-// each text, each after its length as a uvarint. It can be read once its
-// run is finished.
-func (mk *versionMaker) make(version, from string, at time.Time, folder string, class string, commit Commit, release string, texts []string) Version {
-	if mk.run == nil || mk.run.folder != folder || len(mk.buf) >= runBytes {
+// make makes version of the endpoint about, replacing from ("" for the
+// first), made at a time with a class of change, commit, release and
+// texts, whose schema is in folder. Its packed bytes are the class's
+// index in classes (or classOther and the class), the time in Unix
+// seconds as a varint, then the version, from, the commit's short hash
+// and URL, the release and each text, each after its length as a
+// uvarint. It can be read once its run is finished.
+func (mk *versionMaker) make(version, from string, at time.Time, folder string, about *changeAbout, class string, commit Commit, release string, texts []string) Version {
+	// A run names one endpoint, and two endpoints' versions can share a
+	// folder (tools of one name of two removed servers that had one
+	// slug) and be made one after another (see model.linkedChanges).
+	if mk.run == nil || mk.run.folder != folder || mk.run.about != about || len(mk.buf) >= runBytes {
 		mk.finish()
 		if folder != mk.folder {
 			mk.folder = folder
 		}
-		mk.run = &versionRun{folder: mk.folder}
+		mk.run = &versionRun{folder: mk.folder, about: about}
 	}
 	secs := at.Unix()
 	// Compared as values: the time must come back with its zone and
@@ -641,16 +648,16 @@ const (
 // time, summary, texts, server and tool are methods, which a template
 // calls as it reads a field: a schema change's entry, most of a long
 // history's changelog, names its version rather than holding copies of
-// what the version holds, and shares what it is about with its
-// endpoint's other entries. The changelog holds its entries as values,
-// in one slice.
+// what the version holds, and its endpoint is its version's run's. Any
+// other entry's is its otherChange's. The changelog holds its entries as
+// values, 16 bytes each, in one slice.
 type Change struct {
-	about   *changeAbout
 	version *Version     // a schema change's: the version it made, in its tool's slice (see model.tool and model.tellOf)
 	other   *otherChange // any other entry's
 }
 
-// changeAbout is the endpoint a changelog's entries are about.
+// changeAbout is the endpoint a changelog's entries are about, one for
+// all of them.
 type changeAbout struct {
 	endpoint string  // its id, which names the tool in a schema change's summary
 	server   *Server // its server's page, if any
@@ -659,20 +666,29 @@ type changeAbout struct {
 
 // otherChange is what an entry that names no version shows.
 type otherChange struct {
+	about                *changeAbout
 	kind, badge, summary string
 	time                 time.Time
 }
 
-// otherEntry is an entry that names no version.
-func otherEntry(kind, badge string, at time.Time, summary string) Change {
-	return Change{other: &otherChange{kind: kind, badge: badge, time: at, summary: summary}}
+// otherEntry is an entry about a that names no version.
+func otherEntry(a *changeAbout, kind, badge string, at time.Time, summary string) Change {
+	return Change{other: &otherChange{about: a, kind: kind, badge: badge, time: at, summary: summary}}
+}
+
+// about is the endpoint the entry is about.
+func (c *Change) about() *changeAbout {
+	if c.version != nil {
+		return c.version.run.about
+	}
+	return c.other.about
 }
 
 // Server is the server the entry is about, when it has a page.
-func (c *Change) Server() *Server { return c.about.server }
+func (c *Change) Server() *Server { return c.about().server }
 
 // Tool is the tool the entry is about, when it has a page.
-func (c *Change) Tool() *Tool { return c.about.tool }
+func (c *Change) Tool() *Tool { return c.about().tool }
 
 // Kind is one of Change*, or "" for an entry of no kind the pages know.
 func (c *Change) Kind() string {
@@ -704,7 +720,7 @@ func (c *Change) Time() time.Time {
 func (c *Change) Summary() string {
 	if c.version != nil {
 		u := c.version.unpack()
-		return timeline.DisplayName(c.about.endpoint) + " " + u.from + " → " + u.version
+		return timeline.DisplayName(c.about().endpoint) + " " + u.from + " → " + u.version
 	}
 	return c.other.summary
 }
@@ -719,11 +735,11 @@ func (c *Change) Changes() []string {
 
 // Path is the page about the change's endpoint, or "".
 func (c *Change) Path() string {
-	switch {
-	case c.about.tool != nil:
-		return c.about.tool.Path()
-	case c.about.server != nil:
-		return c.about.server.Path()
+	switch a := c.about(); {
+	case a.tool != nil:
+		return a.tool.Path()
+	case a.server != nil:
+		return a.server.Path()
 	}
 	return ""
 }

@@ -273,7 +273,7 @@ func TestSpooledVersionsReadBack(t *testing.T) {
 		if i%1000 >= 900 {
 			folder = fmt.Sprint(i/1000, "/")
 		}
-		v := mk.make(version, "1.0.0", at, folder, classes[i%len(classes)], Commit{Short: fmt.Sprint(i)}, "", texts)
+		v := mk.make(version, "1.0.0", at, folder, nil, classes[i%len(classes)], Commit{Short: fmt.Sprint(i)}, "", texts)
 		all = append(all, made{v, version, at, texts, folder})
 	}
 	if err := mk.finish(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // A version gives back what it was made with, whatever the class and
@@ -56,7 +57,7 @@ func TestVersionsOfARunKeepTheirOwnTimesAndSchemas(t *testing.T) {
 	var schemas []*SchemaChange
 	for i := range 3 {
 		at := day(2).Add(time.Duration(i) * time.Millisecond).In(time.FixedZone("", i*3600))
-		v := mk.make(fmt.Sprintf("1.0.%d", i), "1.0.0", at, "f/", "cosmetic", Commit{}, "", nil)
+		v := mk.make(fmt.Sprintf("1.0.%d", i), "1.0.0", at, "f/", nil, "cosmetic", Commit{}, "", nil)
 		c := schemaDiff([]byte(`{}`), fmt.Appendf(nil, `{"a":%d}`, i))
 		v.setSchemas(c)
 		versions, times, schemas = append(versions, v), append(times, at), append(schemas, c)
@@ -71,6 +72,15 @@ func TestVersionsOfARunKeepTheirOwnTimesAndSchemas(t *testing.T) {
 		if v.Time() != times[i] || v.Schemas() != schemas[i] {
 			t.Errorf("version %s: time %v and schemas %p, want %v and %p", v.Version(), v.Time(), v.Schemas(), times[i], schemas[i])
 		}
+	}
+}
+
+// A long history's changelog has an entry for about every version, each
+// two pointers: a schema change's endpoint is its version's run's, held
+// once for many, and another entry's is its otherChange's.
+func TestChangeIsTwoPointers(t *testing.T) {
+	if size, want := unsafe.Sizeof(Change{}), 2*unsafe.Sizeof(uintptr(0)); size != want {
+		t.Errorf("a Change is %d bytes, want %d", size, want)
 	}
 }
 
@@ -102,7 +112,7 @@ func TestTemplatesReadVersionsAndChangesAsFields(t *testing.T) {
 	v := newVersion("2.0.0", "1.1.0", day(3), "p/", "breaking", Commit{Short: "1234567", URL: "https://x/c"}, "v2", []string{"a", "b"})
 	tool.Versions = []Version{v}
 	changes := []Change{withPage(Change{version: &tool.Versions[0]}, "com.example/forecast#get_forecast", nil, tool),
-		withPage(otherEntry(ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 published"), "com.example/forecast", &Server{Slug: "forecast"}, nil)}
+		withPage(otherEntry(nil, ChangeAnnouncement, "new", day(1), "get_forecast 1.0.0 published"), "com.example/forecast", &Server{Slug: "forecast"}, nil)}
 	tmpl := template.Must(template.New("t").Parse(
 		`{{range .Versions}}{{.Version}} {{.Time.Day}} {{.Class}} {{range .Changes}}{{.}};{{end}} {{.SchemaPath}} {{.Commit.Short}} {{.Commit.URL}} {{.Release}}{{end}}` +
 			`{{range $.Changes}}|{{.Kind}} {{.Badge}} {{.Time.Day}} {{.Summary}} {{len .Changes}} {{.Path}}{{with .Tool}} {{.Name}}{{end}}{{with .Server}} {{.Slug}}{{end}}{{end}}`))

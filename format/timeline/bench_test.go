@@ -23,8 +23,9 @@ func BenchmarkEventsHeld(b *testing.B) {
 		before := heapAlloc()
 		b.StartTimer()
 		var l eventList
+		toolAt := map[*ToolHistory]uint32{}
 		for i := range benchEvents {
-			l.append(eventAt{l.toolIndex(tools[i%len(tools)]) + 1, int32(i / len(tools))})
+			l.append(eventAt{l.toolIndex(tools[i%len(tools)], toolAt) + 1, int32(i / len(tools))})
 		}
 		b.StopTimer()
 		heap = heapAlloc() - before

@@ -260,9 +260,8 @@ func (tl *Timeline) LetGoOfEvents() { tl.events = eventList{} }
 // it grew.
 type eventList struct {
 	chunks [][]eventAt
-	n      int                     // the events added
-	tools  []*ToolHistory          // the tools schema changes name, each once
-	toolAt map[*ToolHistory]uint32 // the index of each in tools
+	n      int            // the events added
+	tools  []*ToolHistory // the tools schema changes name, each once
 	others []Event
 }
 
@@ -277,12 +276,13 @@ const (
 )
 
 // add appends e: by its version when that version makes e again, field
-// for field, else whole.
-func (l *eventList) add(e Event) {
+// for field, else whole. toolAt holds the index in tools of each tool
+// (see Builder.eventTools).
+func (l *eventList) add(e Event, toolAt map[*ToolHistory]uint32) {
 	if e.tool != nil && e.Type == agentfeed.TypeSchemaChange && e.payload == nil && e.title == "" && e.summary == "" {
 		v := e.tool.At(int(e.at))
 		if e.EndpointID == e.tool.EndpointID() && e.Key == changeKey(v.From, v.Version) && e.Commit == v.Commit && e.Time == v.Time {
-			l.append(eventAt{l.toolIndex(e.tool) + 1, e.at})
+			l.append(eventAt{l.toolIndex(e.tool, toolAt) + 1, e.at})
 			return
 		}
 	}
@@ -298,17 +298,15 @@ func (l *eventList) append(a eventAt) {
 	l.n++
 }
 
-// toolIndex returns the index of th in tools, adding it if new.
-func (l *eventList) toolIndex(th *ToolHistory) uint32 {
-	if i, ok := l.toolAt[th]; ok {
+// toolIndex returns the index of th in tools, which toolAt holds,
+// adding it if new.
+func (l *eventList) toolIndex(th *ToolHistory, toolAt map[*ToolHistory]uint32) uint32 {
+	if i, ok := toolAt[th]; ok {
 		return i
-	}
-	if l.toolAt == nil {
-		l.toolAt = map[*ToolHistory]uint32{}
 	}
 	i := uint32(len(l.tools))
 	l.tools = append(l.tools, th)
-	l.toolAt[th] = i
+	toolAt[th] = i
 	return i
 }
 
@@ -734,7 +732,8 @@ func CompareObjects(before, after tools.Tool) schemadiff.Result {
 // compares a tool's versions: CompareObjects, or what returns its result
 // from a comparison made beforehand.
 func NewBuilder(compare Compare) *Builder {
-	return &Builder{compare: compare, servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{}}
+	return &Builder{compare: compare, servers: map[string]*serverState{}, seenDeprecations: map[Deprecation]bool{}, keys: map[string]int{},
+		eventTools: map[*ToolHistory]uint32{}}
 }
 
 // SetCompare makes compare what compares a tool's versions from the next
@@ -812,6 +811,10 @@ type Builder struct {
 	seenDeprecations map[Deprecation]bool
 	keys             map[string]int // uses of each event name, to keep names unique
 	events           eventList
+	// eventTools holds the index of each tool in events.tools: the
+	// builder's, not the timeline's, whose maps keyed by address no two
+	// timelines would share.
+	eventTools map[*ToolHistory]uint32
 }
 
 type serverState struct {
@@ -862,7 +865,7 @@ func (r *Builder) commit(c Commit) error {
 	for _, group := range [][]Event{b.announce, b.change, b.reannounce, b.deprecate} {
 		sort.SliceStable(group, func(i, j int) bool { return endpointOrder(group[i]) < endpointOrder(group[j]) })
 		for _, e := range group {
-			r.events.add(e)
+			r.events.add(e, r.eventTools)
 		}
 	}
 	return nil

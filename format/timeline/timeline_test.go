@@ -706,13 +706,14 @@ func TestEventsAcrossChunks(t *testing.T) {
 	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
 	ths := []*ToolHistory{{Server: "com.example/a", Name: "one"}, {Server: "com.example/b", Name: "two"}, {Server: "com.example/a", Name: "three"}}
 	var l eventList
+	toolAt := map[*ToolHistory]uint32{}
 	var want []Event
 	whole := 0
 	for i := range 2*eventChunk + 3 {
 		if i%1000 == 7 {
 			whole++
 			e := NewEvent(agentfeed.TypeAnnouncement, "com.example/a", fmt.Sprint("announced ", i), hash(i+1), at, nil)
-			l.add(e)
+			l.add(e, toolAt)
 			want = append(want, e)
 			continue
 		}
@@ -726,7 +727,7 @@ func TestEventsAcrossChunks(t *testing.T) {
 			Tool: tools.Tool{Name: th.Name, SHA256: strings.Repeat("ab", 32)}}
 		th.add(v)
 		e := Event{Type: agentfeed.TypeSchemaChange, EndpointID: th.EndpointID(), Key: changeKey(from, v.Version), Commit: v.Commit, Time: v.Time, tool: th, at: int32(n)}
-		l.add(e)
+		l.add(e, toolAt)
 		want = append(want, e)
 	}
 	tl := Timeline{events: l}

@@ -13,9 +13,9 @@ import (
 
 // records holds a bundle's immutable files whose bytes lie in its spool,
 // in one run each: a long history's archived tool versions, a hundred
-// thousand of them. A record is 24 bytes in a chunk of them, its last
-// path element a dozen more in a chunk of names, and its place in the
-// order by path 4, by which find searches: about 40 bytes, where a File
+// thousand of them. A record is 16 bytes in a chunk of them, its last
+// path element a dozen more in the chunk's names, and its place in the
+// order by path 4, by which find searches: about 32 bytes, where a File
 // with its path and its place in a map took about 200. A File is made
 // for a record when one is asked for (File, All), and let go of by its
 // caller.
@@ -24,14 +24,18 @@ type records struct {
 	// added (see rec): no slice of them all is grown, which would leave
 	// room unused and, while it grew, hold them twice.
 	chunks [][]record
-	n      uint32            // the records added
-	dirs   []string          // the records' directories, each once
-	dirAt  map[string]uint32 // the index of each in dirs
-	// names hold the records' last path elements, one after another,
-	// nameChunk bytes a chunk at most: a name never straddles two (see
-	// nameAt). Each Builder is made as big as a chunk, so it never grows.
-	names []*strings.Builder
-	types []string // the records' content types, each once
+	// names hold each chunk's records' last path elements, one after
+	// another: a record's starts where the one before it in its chunk
+	// ends, so that a record holds where its own ends and no length (see
+	// name).
+	names []string
+	// building gathers the last chunk's names as they are added: that
+	// chunk's names are its bytes so far.
+	building strings.Builder
+	n        uint32            // the records added
+	dirs     []string          // the records' directories, each once
+	dirAt    map[string]uint32 // the index of each in dirs
+	types    []string          // the records' content types, each once
 	// headers are the records' headers (see Bundle.SetHeaders), each
 	// once; a record's header is its index here plus one, 0 for none.
 	headers      []http.Header
@@ -58,22 +62,21 @@ type records struct {
 const mergeEvery = 4096
 
 const (
-	chunkBits    = 10
+	chunkBits    = 8
 	chunkRecords = 1 << chunkBits
-	// A chunk of names holds a name of the most bytes a record holds
-	// (record.nameN).
-	nameChunkBits = 16
-	nameChunk     = 1 << nameChunkBits
+	// longestName is the longest last path element a record holds, so
+	// that a chunk's names end where a record's nameEnd can say. A tool
+	// version's name, or a feed archive's, is a few dozen bytes; the
+	// file of a longer one is held whole.
+	longestName = math.MaxUint16 / chunkRecords
 )
 
 type record struct {
-	off    int64  // where its bytes lie in the spool
-	size   uint32 // how many there are
-	dir    uint32 // in records.dirs
-	name   uint32 // where its last path element starts in records.names (see nameAt)
-	nameN  uint16 // how long it is
-	typ    uint8  // in records.types
-	header uint8  // in records.headers, plus one; 0 for none (see records.header)
+	at      uint64 // where its bytes lie: their handle in the spool (see Spool.Handle)
+	dir     uint32 // in records.dirs
+	nameEnd uint16 // where its last path element ends in its chunk's names (see records.name)
+	typ     uint8  // in records.types
+	header  uint8  // in records.headers, plus one; 0 for none (see records.header)
 }
 
 func newRecords() *records {
@@ -84,15 +87,15 @@ func newRecords() *records {
 func (r *records) rec(i uint32) *record { return &r.chunks[i>>chunkBits][i&(chunkRecords-1)] }
 
 // add records the file at p, whose bytes are at at, and reports whether
-// it could: a file whose bytes lie in several runs, or whose path, size
-// or type a record cannot hold, is left to be held whole.
+// it could: a file whose bytes lie in several runs, or whose offset,
+// size, name or type a record cannot hold, is left to be held whole.
 func (r *records) add(p string, at *Spooled, contentType string) bool {
 	dir, name := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
 	d, knownDir := r.dirAt[dir]
 	t := slices.Index(r.types, contentType)
-	nameAt := r.nameAt(len(name))
-	if at.next != nil || at.size > math.MaxUint32 || len(name) > math.MaxUint16 || nameAt+len(name) > math.MaxUint32 ||
+	handle, ok := at.spool.Handle(at)
+	if !ok || len(name) > longestName ||
 		!knownDir && len(r.dirs) == math.MaxUint32 || t < 0 && len(r.types) == math.MaxUint8+1 || r.n == fromRecord {
 		return false
 	}
@@ -105,17 +108,15 @@ func (r *records) add(p string, at *Spooled, contentType string) bool {
 		t = len(r.types)
 		r.types = append(r.types, contentType)
 	}
-	if nameAt>>nameChunkBits == len(r.names) {
-		chunk := new(strings.Builder)
-		chunk.Grow(nameChunk)
-		r.names = append(r.names, chunk)
-	}
-	r.names[len(r.names)-1].WriteString(name)
-	i := r.n
+	i, c := r.n, r.n>>chunkBits
 	if i&(chunkRecords-1) == 0 {
 		r.chunks = append(r.chunks, make([]record, chunkRecords))
+		r.names = append(r.names, "")
+		r.building.Reset() // the chunk before keeps the bytes its names share
 	}
-	*r.rec(i) = record{off: at.off, size: uint32(at.size), dir: d, name: uint32(nameAt), nameN: uint16(len(name)), typ: uint8(t)}
+	r.building.WriteString(name)
+	r.names[c] = r.building.String()
+	*r.rec(i) = record{at: handle, dir: d, nameEnd: uint16(len(r.names[c])), typ: uint8(t)}
 	r.n++
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -126,19 +127,6 @@ func (r *records) add(p string, at *Spooled, contentType string) bool {
 		r.merge()
 	}
 	return true
-}
-
-// nameAt returns where in names a name of n bytes would go: after the
-// last one, or at the start of a new chunk when the last has no room.
-func (r *records) nameAt(n int) int {
-	if len(r.names) == 0 {
-		return 0
-	}
-	c := len(r.names) - 1
-	if used := r.names[c].Len(); used+n <= nameChunk {
-		return c<<nameChunkBits + used
-	}
-	return (c + 1) << nameChunkBits
 }
 
 // find returns the index of the record at p: one of those added since
@@ -159,8 +147,8 @@ func (r *records) find(p string) (uint32, bool) {
 		return i, true
 	}
 	k, ok := slices.BinarySearchFunc(r.sorted, p, func(i uint32, p string) int {
-		if rec := r.rec(i); rec.dir == d {
-			return strings.Compare(r.name(rec), name)
+		if r.rec(i).dir == d {
+			return strings.Compare(r.name(i), name)
 		}
 		return r.comparePath(i, p)
 	})
@@ -172,15 +160,18 @@ func (r *records) find(p string) (uint32, bool) {
 
 // split returns record i's directory and last path element.
 func (r *records) split(i uint32) (dir, name string) {
-	rec := r.rec(i)
-	return r.dirs[rec.dir], r.name(rec)
+	return r.dirs[r.rec(i).dir], r.name(i)
 }
 
-// name returns rec's last path element. It shares the bytes of names,
-// which a Builder only appends to.
-func (r *records) name(rec *record) string {
-	at := rec.name & (nameChunk - 1)
-	return r.names[rec.name>>nameChunkBits].String()[at : at+uint32(rec.nameN)]
+// name returns record i's last path element: from where the one before
+// it in its chunk ends, or the start, to where its own ends. It shares
+// the bytes of the chunk's names.
+func (r *records) name(i uint32) string {
+	var start uint16
+	if i&(chunkRecords-1) > 0 {
+		start = r.rec(i - 1).nameEnd
+	}
+	return r.names[i>>chunkBits][start:r.rec(i).nameEnd]
 }
 
 // path returns record i's path.
@@ -192,18 +183,18 @@ func (r *records) path(i uint32) string {
 // compare orders records i and j by path, as strings.Compare orders
 // their paths, without making them.
 func (r *records) compare(i, j uint32) int {
-	a, b := r.rec(i), r.rec(j)
-	if a.dir == b.dir {
-		return strings.Compare(r.name(a), r.name(b))
+	a, b := r.rec(i).dir, r.rec(j).dir
+	if a == b {
+		return strings.Compare(r.name(i), r.name(j))
 	}
-	return compareJoined([3]string{r.dirs[a.dir], "/", r.name(a)}, [3]string{r.dirs[b.dir], "/", r.name(b)})
+	return compareJoined([3]string{r.dirs[a], "/", r.name(i)}, [3]string{r.dirs[b], "/", r.name(j)})
 }
 
 // comparePath orders record i and the path p, as strings.Compare orders
 // record i's path and p.
 func (r *records) comparePath(i uint32, p string) int {
-	rec := r.rec(i)
-	return comparePath(r.dirs[rec.dir], r.name(rec), p)
+	dir, name := r.split(i)
+	return comparePath(dir, name, p)
 }
 
 // comparePath orders the path dir/name and p, as strings.Compare would.
@@ -284,8 +275,8 @@ func (r *records) merge() {
 // file makes the File of record i: its bytes stay in the spool.
 func (r *records) file(i uint32, s *Spool) *File {
 	rec := r.rec(i)
-	return &File{Path: r.path(i), ContentType: r.types[rec.typ], Header: r.header(i),
-		spooled: &Spooled{spool: s, off: rec.off, size: int(rec.size)}}
+	at := s.named(rec.at)
+	return &File{Path: r.path(i), ContentType: r.types[rec.typ], Header: r.header(i), spooled: &at}
 }
 
 // setHeader sets record i's header to h. The records' headers are held

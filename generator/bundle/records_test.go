@@ -9,11 +9,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 // recordPaths are immutable files whose paths sort in ways a comparison
@@ -218,45 +220,199 @@ func TestCompareJoined(t *testing.T) {
 	}
 }
 
-// A record's name is whole in one chunk of names, the chunk after when
-// the last has no room for it, up to the longest a record holds: a name
-// longer is refused, and its file held whole.
+// A record's name lies in its chunk's names from where the one before
+// it ends: of the longest a record holds, a whole chunk of them or one
+// among shorter names; empty, first or last in a chunk or among others.
+// A longer name is refused, and records are added after it all the same.
 func TestRecordNamesInChunks(t *testing.T) {
 	s, _ := newSpool(t)
 	at, err := s.Put([]byte("{}"))
 	must(t, err)
 	r := newRecords()
 	var ps []string
-	for i := range 300 {
-		n := 1000 + i%7 // a chunk holds 65 or so
-		switch i {
-		case 150:
-			n = math.MaxUint16 // a chunk of its own
-		case 151:
-			n = 4 // which it has no room for
+	add := func(p string) {
+		t.Helper()
+		if !r.add(p, at, "application/json") {
+			t.Fatalf("add refused %.60s...", p)
 		}
-		ps = append(ps, fmt.Sprintf("/.well-known/mcp/schemas/a/t/%d-%s", i, strings.Repeat("x", n-len(strconv.Itoa(i))-1)))
-		if !r.add(ps[i], at, "application/json") {
-			t.Fatalf("add refused a name of %d bytes", n)
-		}
+		ps = append(ps, p)
 	}
-	if len(r.names) < 6 {
-		t.Fatalf("%d chunks of names, want 6 at least", len(r.names))
+	for i := range 2*chunkRecords + chunkRecords/2 {
+		n := 5 + i%11
+		switch k := i % chunkRecords; {
+		case i < chunkRecords, i == chunkRecords+1:
+			n = longestName
+		case k == 0, k == chunkRecords-1, i == 2*chunkRecords+7:
+			add(fmt.Sprintf("/.well-known/mcp/schemas/empty/%d/", i)) // an empty name, in a directory of its own
+			continue
+		}
+		add(fmt.Sprintf("/.well-known/mcp/schemas/a/t%d/%d-%s", i%3, i, strings.Repeat("x", n-len(strconv.Itoa(i))-1)))
+	}
+	if r.add("/.well-known/mcp/schemas/a/t/"+strings.Repeat("x", longestName+1), at, "application/json") {
+		t.Error("add took a name longer than a record holds")
+	}
+	add("/.well-known/mcp/schemas/a/t/after")
+	if int(r.n) != len(ps) {
+		t.Fatalf("%d records, want %d", r.n, len(ps))
 	}
 	for i, p := range ps {
 		if got := r.path(uint32(i)); got != p {
 			t.Fatalf("record %d is at %.60s..., want %.60s...", i, got, p)
 		}
+	}
+	order := r.order() // which merges them all: find searches their names
+	for i, p := range ps {
 		if got, ok := r.find(p); !ok || got != uint32(i) {
 			t.Fatalf("find(record %d) = %d, %v", i, got, ok)
 		}
 	}
-	if r.add("/.well-known/mcp/schemas/a/t/"+strings.Repeat("x", math.MaxUint16+1), at, "application/json") {
-		t.Error("add took a name longer than a record holds")
+	got := make([]string, len(order))
+	for k, i := range order {
+		got[k] = r.path(i)
 	}
-	for _, c := range r.names {
-		if c.Len() > nameChunk {
-			t.Errorf("a chunk of names holds %d bytes, more than %d", c.Len(), nameChunk)
+	if !slices.Equal(got, slices.Sorted(slices.Values(ps))) {
+		t.Error("the order is not the records' by path")
+	}
+}
+
+// A record is 16 bytes: a long history has a few hundred thousand.
+func TestRecordSize(t *testing.T) {
+	if n := unsafe.Sizeof(record{}); n != 16 {
+		t.Errorf("a record is %d bytes, want 16", n)
+	}
+}
+
+// A file a record cannot hold (its bytes too many, its name too long, its
+// bytes in two runs) is held whole, its bytes left in the spool, and is
+// found, listed and read back as a record's file is; a file at a record's
+// limits is a record.
+func TestFilesRecordsCannotHold(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	const dir = "/.well-known/mcp/schemas/a/t/"
+	longest := strings.Repeat("n", longestName-len(".json")) + ".json"
+	files := []heldFile{
+		{dir + "largest.json", strings.Repeat("l", 1<<handleSizeBits-1), true},
+		{dir + "too-large.json", strings.Repeat("L", 1<<handleSizeBits), false},
+		{dir + longest, "the longest name", true},
+		{dir + "x" + longest, "a name too long", false},
+	}
+	for _, f := range files {
+		must(t, b.Add(f.path, []byte(f.body), "application/json"))
+	}
+	w := s.NewWriter()
+	for _, piece := range []string{"two ", "runs"} {
+		_, err := w.Write([]byte(piece))
+		must(t, err)
+		_, err = s.Put([]byte("between"))
+		must(t, err)
+	}
+	must(t, b.AddSpooled(dir+"two-runs.json", w.Spooled(), "application/json"))
+	files = append(files, heldFile{dir + "two-runs.json", "two runs", false})
+	checkHeld(t, b, files)
+}
+
+// A record holds bytes as far into the spool as a handle names, and the
+// file of bytes past them is held whole, its bytes left there: both read
+// back right. The spool's file starts with a hole that far, which takes
+// no room where the file system keeps holes.
+func TestFarBytesAreHeldWhole(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a file of 512 GiB takes that room where holes are not kept")
+	}
+	s, _ := newSpool(t)
+	farthest := int64(1<<handleOffsetBits - 1)
+	if err := s.f.Truncate(farthest); err != nil {
+		t.Skipf("the file system keeps no hole so far: %v", err)
+	}
+	s.written = farthest
+	b := NewSpooled(s)
+	files := []heldFile{
+		{"/.well-known/mcp/schemas/a/t/farthest.json", "f", true},
+		{"/.well-known/mcp/schemas/a/t/past.json", "past the farthest", false},
+	}
+	for _, f := range files {
+		at, err := s.Put([]byte(f.body))
+		must(t, err)
+		must(t, b.AddSpooled(f.path, at, "application/json"))
+	}
+	if got, _ := b.Get(files[1].path); got.spooled.off != 1<<handleOffsetBits {
+		t.Fatalf("the bytes past the farthest are at %d, want %d", got.spooled.off, int64(1<<handleOffsetBits))
+	}
+	checkHeld(t, b, files)
+}
+
+// heldFile is a file of a spooled bundle, and whether a record holds it.
+type heldFile struct {
+	path, body string
+	record     bool
+}
+
+// checkHeld checks that b holds files as a record or whole, as each
+// says, their bytes in the spool: found by Get, listed by path, read back
+// right, and given their header.
+func checkHeld(t *testing.T, b *Bundle, files []heldFile) {
+	t.Helper()
+	records := 0
+	for _, f := range files {
+		if _, whole := b.files[f.path]; whole == f.record {
+			t.Errorf("%.60s: held whole %v, want %v", f.path, whole, !f.record)
+		}
+		if f.record {
+			records++
+		}
+	}
+	if int(b.records.n) != records {
+		t.Errorf("%d records, want %d", b.records.n, records)
+	}
+	b.SetHeaders(func(f *File) http.Header { return http.Header{"X-Path": {f.Path}} })
+	want := slices.SortedFunc(slices.Values(files), func(a, b heldFile) int { return strings.Compare(a.path, b.path) })
+	listed := b.Files()
+	if len(listed) != len(want) {
+		t.Fatalf("%d files listed, want %d", len(listed), len(want))
+	}
+	for i, f := range want {
+		got, ok := b.Get(f.path)
+		if !ok {
+			t.Fatalf("Get(%.60s) found nothing", f.path)
+		}
+		for _, got := range []*File{got, listed[i]} {
+			body, err := got.Bytes()
+			if got.Path != f.path || got.Body != nil || err != nil || string(body) != f.body || got.Header.Get("X-Path") != f.path {
+				t.Errorf("%.60s: %.60s, %d bytes in memory and %d read back (%v), header %v; want %d read back",
+					f.path, got.Path, len(got.Body), len(body), err, got.Header, len(f.body))
+			}
+		}
+	}
+}
+
+// A record names one of 256 content types, and one of the 254 headers
+// its bundle's records share, or one of its own: a file of a type past
+// those is held whole, and a header past those kept for its record.
+func TestRecordTypesAndHeadersAtTheirLimits(t *testing.T) {
+	s, _ := newSpool(t)
+	b := NewSpooled(s)
+	const types = math.MaxUint8 + 1
+	path := func(i int) string { return fmt.Sprintf("/.well-known/mcp/schemas/a/t/%d.json", i) }
+	for i := range types + 1 {
+		must(t, b.Add(path(i), fmt.Appendf(nil, "%d", i), fmt.Sprintf("application/x-%d+json", i)))
+	}
+	if b.records.n != types {
+		t.Fatalf("%d records, want one a type, %d", b.records.n, types)
+	}
+	if _, whole := b.files[path(types)]; !whole {
+		t.Fatalf("the file of a type past the %d is not held whole", types)
+	}
+	b.SetHeaders(func(f *File) http.Header { return http.Header{"X-Type": {f.ContentType}} })
+	if len(b.records.headers) != manyHeaders-1 || len(b.records.otherHeaders) != types-(manyHeaders-1) {
+		t.Errorf("%d headers shared and %d of their own, want %d and %d",
+			len(b.records.headers), len(b.records.otherHeaders), manyHeaders-1, types-(manyHeaders-1))
+	}
+	for i := range types + 1 {
+		f, _ := b.Get(path(i))
+		typ := fmt.Sprintf("application/x-%d+json", i)
+		if body, err := f.Bytes(); err != nil || string(body) != strconv.Itoa(i) || f.ContentType != typ || f.Header.Get("X-Type") != typ {
+			t.Errorf("%s: %q, %v, type %s, header %v; want type %s", f.Path, body, err, f.ContentType, f.Header, typ)
 		}
 	}
 }

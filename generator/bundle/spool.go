@@ -65,8 +65,9 @@ const (
 // Handle returns the handle of the bytes at, a number that names them
 // in s (see Stored), and whether they have one: bytes in one run of s,
 // of a size and at an offset a handle holds. A long history's timeline
-// names each version's bytes and change so (see timeline.Handles): as
-// Spooled, they cost an allocation each.
+// names each version's bytes and change so (see timeline.Handles), and
+// a bundle its records' bytes (see records): as Spooled, they cost an
+// allocation each.
 func (s *Spool) Handle(at tools.Stored) (uint64, bool) {
 	run, ok := at.(*Spooled)
 	if !ok || run.spool != s || run.next != nil || run.off >= 1<<handleOffsetBits || run.size >= 1<<handleSizeBits {

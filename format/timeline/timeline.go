@@ -1111,13 +1111,27 @@ func (r *Builder) deprecationAt(c Commit, endpoint, key, title, summary string, 
 // of what its timeline held.
 func (r *Builder) event(c Commit, typ, endpoint, key string, payload any) Event {
 	if typ != agentfeed.TypeSchemaChange {
-		name := typ + "\x00" + endpoint + "\x00" + key
-		if n := r.keys[name]; n > 0 {
-			key = fmt.Sprintf("%s #%d", key, n+1)
-		}
-		r.keys[name]++
+		key = r.uniqueKey(typ+"\x00"+endpoint+"\x00", key)
 	}
 	return NewEvent(typ, endpoint, key, c.Hash, c.Time, payload)
+}
+
+// uniqueKey returns key, or, when an event of the same type and endpoint
+// (prefix) was given it before, key with its occurrence's suffix ("#2",
+// "#3"), and counts the one returned as used. A version is free text, so a
+// suffixed key can be one a version spells ("removed 1.0 #2"): it is
+// counted too, and a key met as used again is suffixed in turn, so no two
+// events share an id. A history without such a version gets the keys it
+// always did.
+func (r *Builder) uniqueKey(prefix, key string) string {
+	for {
+		n := r.keys[prefix+key]
+		r.keys[prefix+key]++
+		if n == 0 {
+			return key
+		}
+		key = fmt.Sprintf("%s #%d", key, n+1)
+	}
 }
 
 func (r *Builder) histories() []*ServerHistory {

@@ -147,6 +147,46 @@ func TestDuplicateServerIsAnError(t *testing.T) {
 	}
 }
 
+// A server's version is free text, so it can spell the suffix a name used
+// before is given: each event still has a name of its own, and so an id
+// (a reader skips an entry whose id it has seen), and the names of a
+// history that spells no suffix are the ones it always had.
+func TestEventNamesStayUniqueWhenAVersionSpellsASuffix(t *testing.T) {
+	at := func(day int) time.Time { return time.Date(2026, 4, day, 12, 0, 0, 0, time.UTC) }
+	server := func(version string) []Server {
+		return []Server{{Name: "a/b", Version: version, Endpoint: "https://example.com/mcp"}}
+	}
+	tl, err := derive([]Commit{
+		{Hash: "c1", Time: at(1), Servers: server("1.0")},
+		{Hash: "c2", Time: at(2)},
+		{Hash: "c3", Time: at(3), Servers: server("1.0")},
+		{Hash: "c4", Time: at(4)},
+		{Hash: "c5", Time: at(5), Servers: server("1.0 #2")},
+		{Hash: "c6", Time: at(6)},
+		{Hash: "c7", Time: at(7), Servers: server("1.0")},
+		{Hash: "c8", Time: at(8)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var removals []string
+	seen := map[string]string{}
+	for e := range tl.Events() {
+		name := e.Type + " " + e.EndpointID + " " + e.Key
+		if before, ok := seen[name]; ok {
+			t.Errorf("%s and %s are both %q", before, e.Commit, name)
+		}
+		seen[name] = e.Commit
+		if e.Type == agentfeed.TypeDeprecation {
+			removals = append(removals, e.Key)
+		}
+	}
+	want := []string{"removed 1.0", "removed 1.0 #2", "removed 1.0 #2 #2", "removed 1.0 #3"}
+	if !slices.Equal(removals, want) {
+		t.Errorf("removals = %q, want %q", removals, want)
+	}
+}
+
 // derive replays commits, oldest first.
 func derive(commits []Commit) (*Timeline, error) {
 	r := NewBuilder(CompareObjects)

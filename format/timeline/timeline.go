@@ -310,8 +310,13 @@ func (l *eventList) toolIndex(th *ToolHistory, toolAt map[*ToolHistory]uint32) u
 	return i
 }
 
-// event makes the i-th event again.
+// event makes the i-th event again. A chunk's room past the last event
+// may hold a later timeline's (see Builder.Timeline): reading it is an
+// index out of range, as in a slice.
 func (l *eventList) event(i int) Event {
+	if uint(i) >= uint(l.n) {
+		panic(fmt.Sprintf("timeline: event %d of %d", i, l.n))
+	}
 	a := l.chunks[i>>eventChunkBits][i&(eventChunk-1)]
 	if a.tool == 0 {
 		return l.others[a.at]

@@ -779,4 +779,17 @@ func TestEventsAcrossChunks(t *testing.T) {
 			t.Fatalf("event %d made again as\n%+v\nwant\n%+v", i, e, want[i])
 		}
 	}
+
+	// A timeline shares its last chunk with the builder going on past it
+	// (a resumed replay): an event past its own is out of range.
+	before := tl
+	l.add(want[0], toolAt)
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("event %d of a timeline of %d was made", before.EventCount(), before.EventCount())
+			}
+		}()
+		before.Event(before.EventCount())
+	}()
 }

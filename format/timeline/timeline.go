@@ -1126,8 +1126,8 @@ func (r *Builder) event(c Commit, typ, endpoint, key string, payload any) Event 
 // "#3"), and counts the one returned as used. A version is free text, so a
 // suffixed key can be one a version spells ("removed 1.0 #2"): it is
 // counted too, and a key met as used again is suffixed in turn, so no two
-// events share an id. A history without such a version gets the keys it
-// always did.
+// events share a name, which is what their ids derive from. A history
+// without such a version gets the keys it always did.
 func (r *Builder) uniqueKey(prefix, key string) string {
 	for {
 		n := r.keys[prefix+key]
